@@ -1,0 +1,182 @@
+#include "common/fields.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace trnsim {
+
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      std::size_t sub = prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, sub});
+    }
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+std::string closest_name(const std::string& word, const std::vector<std::string>& candidates) {
+  std::string best;
+  std::size_t best_d = std::string::npos;
+  for (const auto& c : candidates) {
+    std::size_t d = edit_distance(word, c);
+    if (d < best_d) best_d = d, best = c;
+  }
+  // Accept up to a third of the word's length in edits (at least 2).
+  std::size_t limit = std::max<std::size_t>(2, word.size() / 3);
+  return best_d <= limit ? best : std::string();
+}
+
+json parse_json_text(const std::string& text, const std::string& what) {
+  try {
+    return json::parse(text);
+  } catch (const json::parse_error& e) {
+    std::ostringstream msg;
+    msg << "not valid JSON at byte " << e.byte;
+    std::string detail = e.what();
+    auto pos = detail.find("syntax error");
+    if (pos != std::string::npos) msg << " (" << detail.substr(pos) << ")";
+    throw InputError(what, msg.str());
+  }
+}
+
+std::string field_path(const std::string& parent, const std::string& key) {
+  return parent.empty() ? key : parent + "." + key;
+}
+
+std::string index_path(const std::string& parent, std::size_t i) {
+  return parent + "[" + std::to_string(i) + "]";
+}
+
+static std::string type_name(const json& j) {
+  return std::string(j.type_name());
+}
+
+ObjectReader::ObjectReader(const json& object, std::string path)
+    : object_(object), path_(std::move(path)) {
+  if (!object_.is_object())
+    throw InputError(path_, "expected an object, got " + type_name(object_));
+}
+
+bool ObjectReader::has(const std::string& key) const { return object_.contains(key); }
+
+const json* ObjectReader::optional_raw(const std::string& key) {
+  known_.push_back(key);
+  auto it = object_.find(key);
+  if (it == object_.end()) return nullptr;
+  read_.insert(key);
+  return &*it;
+}
+
+const json& ObjectReader::raw(const std::string& key) {
+  const json* j = optional_raw(key);
+  if (!j) throw InputError(path(key), "missing (required)");
+  return *j;
+}
+
+static std::string fmt_num(double v) {
+  std::ostringstream s;
+  s << v;
+  return s.str();
+}
+
+static double checked_number(const json& j, const std::string& p, double lo, double hi) {
+  if (!j.is_number()) throw InputError(p, "expected a number, got " + type_name(j));
+  double v = j.get<double>();
+  if (!std::isfinite(v)) throw InputError(p, "must be finite");
+  if (v < lo || v > hi)
+    throw InputError(p, "must be between " + fmt_num(lo) + " and " + fmt_num(hi) + ", got " + fmt_num(v));
+  return v;
+}
+
+double ObjectReader::number(const std::string& key, double lo, double hi) {
+  return checked_number(raw(key), path(key), lo, hi);
+}
+
+double ObjectReader::number(const std::string& key, double def, double lo, double hi) {
+  const json* j = optional_raw(key);
+  return j ? checked_number(*j, path(key), lo, hi) : def;
+}
+
+static std::int64_t checked_integer(const json& j, const std::string& p, std::int64_t lo, std::int64_t hi) {
+  if (j.is_number_integer() || j.is_number_unsigned()) {
+    if (j.is_number_unsigned() && j.get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX))
+      throw InputError(p, "too large");
+    std::int64_t v = j.get<std::int64_t>();
+    if (v < lo || v > hi)
+      throw InputError(p, "must be between " + std::to_string(lo) + " and " + std::to_string(hi) +
+                              ", got " + std::to_string(v));
+    return v;
+  }
+  if (j.is_number_float()) {
+    double d = j.get<double>();
+    if (std::isfinite(d) && d == std::floor(d) && std::fabs(d) < 9e15)
+      return checked_integer(json(static_cast<std::int64_t>(d)), p, lo, hi);
+    throw InputError(p, "expected a whole number, got " + fmt_num(d));
+  }
+  throw InputError(p, "expected a whole number, got " + type_name(j));
+}
+
+std::int64_t ObjectReader::integer(const std::string& key, std::int64_t lo, std::int64_t hi) {
+  return checked_integer(raw(key), path(key), lo, hi);
+}
+
+std::int64_t ObjectReader::integer(const std::string& key, std::int64_t def, std::int64_t lo, std::int64_t hi) {
+  const json* j = optional_raw(key);
+  return j ? checked_integer(*j, path(key), lo, hi) : def;
+}
+
+bool ObjectReader::boolean(const std::string& key, bool def) {
+  const json* j = optional_raw(key);
+  if (!j) return def;
+  if (!j->is_boolean()) throw InputError(path(key), "expected true or false, got " + type_name(*j));
+  return j->get<bool>();
+}
+
+std::string ObjectReader::string(const std::string& key) {
+  const json& j = raw(key);
+  if (!j.is_string()) throw InputError(path(key), "expected a string, got " + type_name(j));
+  return j.get<std::string>();
+}
+
+std::string ObjectReader::string(const std::string& key, const std::string& def) {
+  const json* j = optional_raw(key);
+  if (!j) return def;
+  if (!j->is_string()) throw InputError(path(key), "expected a string, got " + type_name(*j));
+  return j->get<std::string>();
+}
+
+static std::string check_choice(const std::string& v, const std::string& p,
+                                const std::vector<std::string>& allowed) {
+  if (std::find(allowed.begin(), allowed.end(), v) != allowed.end()) return v;
+  std::string list;
+  for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+  std::string hint = closest_name(v, allowed);
+  throw InputError(p, "unknown value '" + v + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
+                          "; one of: " + list);
+}
+
+std::string ObjectReader::choice(const std::string& key, const std::vector<std::string>& allowed) {
+  return check_choice(string(key), path(key), allowed);
+}
+
+std::string ObjectReader::choice(const std::string& key, const std::string& def,
+                                 const std::vector<std::string>& allowed) {
+  return check_choice(string(key, def), path(key), allowed);
+}
+
+void ObjectReader::finish() const {
+  for (auto it = object_.begin(); it != object_.end(); ++it) {
+    if (read_.count(it.key())) continue;
+    std::string hint = closest_name(it.key(), known_);
+    throw InputError(field_path(path_, it.key()),
+                     "unknown key" + (hint.empty() ? std::string() : " (did you mean '" + hint + "'?)"));
+  }
+}
+
+}  // namespace trnsim
