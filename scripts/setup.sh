@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Sets up everything trnsim needs on Debian 12 (root; only Debian's archive and npm
+# reachable), and does nothing when it is already there:
+#   1. Debian packages (compilers, emscripten, libraries, chromium for browser tests);
+#   2. a deb-src entry (same mirror as the existing entries) for `apt-get source`;
+#   3. Dear ImGui and SDL2 sources from Debian source packages into third_party/src/;
+#   4. SDL2 built for WebAssembly once, installed to third_party/sdl2-wasm/;
+#   5. playwright-core from the committed package.json / package-lock.json.
+# Nothing fetched here is committed (third_party/ and node_modules/ are ignored).
+set -euo pipefail
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$top"
+say() { printf 'setup: %s\n' "$*" >&2; }
+export DEBIAN_FRONTEND=noninteractive
+
+packages=(cmake ninja-build g++ pkg-config dpkg-dev emscripten
+          nlohmann-json3-dev catch2 libbenchmark-dev libopenblas-dev
+          libimgui-dev libsdl2-dev libgl-dev chromium xvfb xauth)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+command -v node >/dev/null || missing+=(nodejs npm)
+apt_updated=0
+apt_update() { if ((!apt_updated)); then say "apt-get update"; apt-get update -qq; apt_updated=1; fi; }
+if ((${#missing[@]})); then
+  say "installing Debian packages: ${missing[*]}"
+  apt_update
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# deb-src entry, derived from the machine's own Debian entry (no host named here).
+have_src() {
+  grep -rqsE '^(Types:.*deb-src|deb-src )' /etc/apt/sources.list /etc/apt/sources.list.d/ 2>/dev/null
+}
+if ! have_src; then
+  uri=$(awk '/^URIs:/ {print $2; exit}' /etc/apt/sources.list.d/*.sources 2>/dev/null || true)
+  [[ -n $uri ]] || uri=$(awk '$1=="deb" && $2 !~ /^\[/ {print $2; exit} $1=="deb" && $2 ~ /^\[/ {print $3; exit}' /etc/apt/sources.list 2>/dev/null || true)
+  [[ -n $uri ]] || { say "error: no Debian apt entry found to derive a deb-src entry from"; exit 1; }
+  say "adding a deb-src entry for $uri"
+  cat > /etc/apt/sources.list.d/trnsim-deb-src.sources <<SRC
+Types: deb-src
+URIs: $uri
+Suites: bookworm
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+  apt_updated=0
+  apt_update
+fi
+
+# Third-party sources for the WebAssembly build, from Debian source packages.
+src="$top/third_party/src"
+mkdir -p "$src"
+fetch_source() {  # $1 source package, $2 glob of the extracted folder
+  local dir
+  dir=$(compgen -G "$src/$2" | head -n1 || true)
+  if [[ -z $dir ]]; then
+    say "apt-get source $1"
+    (cd "$src" && apt-get source -qq "$1" >/dev/null 2>"$src/$1.log") || {
+      apt_updated=0; apt_update
+      (cd "$src" && apt-get source -qq "$1" >/dev/null 2>"$src/$1.log") || { cat "$src/$1.log" >&2; exit 1; }
+    }
+    dir=$(compgen -G "$src/$2" | head -n1)
+  fi
+  printf '%s\n' "$dir"
+}
+imgui_dir=$(fetch_source imgui 'imgui-[0-9]*')
+sdl_dir=$(fetch_source libsdl2 'libsdl2-[0-9]*')
+ln -sfn "$imgui_dir" "$top/third_party/imgui"
+ln -sfn "$sdl_dir" "$top/third_party/sdl2-src"
+
+# SDL2 for WebAssembly, built once (emscripten's own SDL port would download).
+prefix="$top/third_party/sdl2-wasm"
+if [[ ! -f $prefix/lib/libSDL2.a ]]; then
+  say "building SDL2 for WebAssembly (once, about 2 minutes)"
+  unset NODE_PATH
+  rm -rf "$top/third_party/sdl2-wasm-build"
+  emcmake cmake -S "$sdl_dir" -B "$top/third_party/sdl2-wasm-build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DSDL_SHARED=OFF -DSDL_STATIC=ON -DSDL_TEST=OFF -DCMAKE_INSTALL_PREFIX="$prefix" \
+    >"$top/third_party/sdl2-wasm.log" 2>&1 || { tail -30 "$top/third_party/sdl2-wasm.log" >&2; exit 1; }
+  cmake --build "$top/third_party/sdl2-wasm-build" >>"$top/third_party/sdl2-wasm.log" 2>&1 &&
+    cmake --install "$top/third_party/sdl2-wasm-build" >>"$top/third_party/sdl2-wasm.log" 2>&1 ||
+    { tail -30 "$top/third_party/sdl2-wasm.log" >&2; exit 1; }
+fi
+
+# playwright-core (drives Debian's chromium; never downloads a browser).
+if [[ ! -f node_modules/playwright-core/package.json ]] || [[ package-lock.json -nt node_modules/.package-lock.json ]]; then
+  say "npm ci (playwright-core)"
+  PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error >/dev/null
+fi
