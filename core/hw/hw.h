@@ -20,6 +20,43 @@ namespace trnsim::hw {
 // Names as strings everywhere: "fp32", "bf16", "fp8", "mxfp8", "mxfp4".
 const std::vector<std::string>& dtype_names();
 
+// A value kept beside the chosen one because the sources disagree (issue 4). `name`
+// selects it: load_system("trainium3+nki-guide") uses every alternative named so.
+struct Alternative {
+  std::string name;    // "nki-guide"
+  double value = 0;    // SI units (bools as 0/1)
+  std::string source;  // "S4"
+};
+
+// One NeuronCore engine other than the tensor engine (vector, scalar, gpsimd).
+struct EngineSpec {
+  double clock_hz = 0;
+  double elems_per_cycle_fast = 0;    // BF16/FP16 (and FP8 where the ISA says so)
+  double elems_per_cycle_other = 0;   // FP32 and others
+  double op_overhead_cycles = 0;      // fixed cost per instruction (S10)
+};
+// The systolic array of one NeuronCore (S8, S4, S10).
+struct TensorEngineSpec {
+  int rows = 128, cols = 128;         // PE array: contraction rows x stationary columns
+  double clock_hz = 0;
+  // Contraction rows consumed per cycle relative to one BF16 pass (fp32 0.25, bf16 1,
+  // fp8 2 (double_row), mxfp8/mxfp4 4 on v4). Absent dtype = not supported.
+  std::map<std::string, double> rate_vs_bf16;
+  int max_moving_free = 512;          // moving free size per matmul
+  double min_initiation_cycles = 64;  // matmul initiation interval ~ max(N, 64)
+  double peak_flops(const std::string& dtype) const;  // one core, FLOP/s; 0 if unsupported
+};
+struct CoreSpec {
+  TensorEngineSpec tensor;
+  EngineSpec vector, scalar, gpsimd;
+  double sbuf_bytes = 0;              // per core
+  int partitions = 128;
+  double psum_bytes = 0;              // per core
+  int psum_banks = 8;
+  int dma_queues = 16;                // DMA engines per core
+  double dma_fixed_s = 0;             // per-transfer fixed cost (descriptor generation, S8)
+};
+
 struct Chip {
   std::string name;          // "trainium3"
   std::string display_name;  // "Trainium3"
@@ -31,6 +68,46 @@ struct Chip {
   double hbm_bandwidth_bytes_per_s = 0;
   double link_bandwidth_bytes_per_s = 0;  // chip-to-chip (NeuronLink), per chip, one direction
   double power_watts = 0;                 // an explicit assumption (not published)
+
+  // ---- additions (issue 4); everything above is the original seam ----
+  double sparse_peak_flops = 0;           // structured-sparsity peak per chip (FLOP/s)
+  int hbm_stacks = 0;
+  double dma_bandwidth_bytes_per_s = 0;   // per chip
+  int dma_engines = 0;                    // per chip
+  int links = 0;                          // NeuronLink ports per chip
+  // The per-chip NeuronLink figure as published, and how it is read: when
+  // link_published_counts_both_directions, link_bandwidth_bytes_per_s is half of it.
+  double link_bandwidth_published_bytes_per_s = 0;
+  bool link_published_counts_both_directions = true;
+  int collective_cores = 0;
+  CoreSpec core;                          // one NeuronCore (engines, SBUF, PSUM)
+  double peak(const std::string& dtype) const;  // peak_flops[dtype] or 0
+};
+
+// The fabric of one scale-up domain, as data (issue 4 item 4). Bandwidths are per
+// direction of one link; latencies per traversal.
+struct TorusDim {
+  int size = 1;
+  double link_bandwidth_bytes_per_s = 0;  // to one neighbour, one direction
+  double link_latency_s = 0;
+};
+struct FabricSpec {
+  std::string kind = "none";   // "none" (one chip), "torus", "switch"
+  std::vector<TorusDim> torus;  // kind torus: dimensions, fastest-varying first
+  // kind switch (NeuronSwitch-v1): chips_per_server chips on a first-level switch,
+  // servers joined by l2_switches second-level switches.
+  int l2_switches = 0;
+  bool shared_chip_port = true;                    // intra- and inter-server traffic share the chip port
+  double intra_server_bandwidth_bytes_per_s = 0;   // chip port, one direction
+  double inter_server_bandwidth_bytes_per_s = 0;   // per chip toward the second level, one direction
+  double l1_latency_s = 0, l2_latency_s = 0;       // one switch traversal
+  // Scale-out between domains (EFA), assumed non-blocking beyond the NIC.
+  double efa_bandwidth_bytes_per_s_per_chip = 0;   // one direction
+  double efa_latency_s = 0;
+  // Software cost of a collective (Neuron runtime), explicit assumptions.
+  double launch_overhead_s = 0;   // once per collective
+  double step_overhead_s = 0;     // per algorithm step (DMA descriptors, sync)
+  double reduce_bytes_per_s = 0;  // in-line reduction throughput per chip (0 = free)
 };
 
 struct System {
@@ -44,6 +121,15 @@ struct System {
   double scaleout_bandwidth_bytes_per_s_per_chip = 0;  // EFA, per chip, one direction
   // Every value's source key or "assumption: ..." text, keyed by field name.
   std::map<std::string, std::string> sources;
+
+  // ---- additions (issue 4) ----
+  int domains = 1;           // scale-up domains (UltraServers) joined by EFA; chips = domains * chips_per_domain
+  FabricSpec fabric_spec;    // topology and link data of one domain, plus EFA
+  // Values the sources disagree on, keyed like `sources`; the chosen value is in the
+  // struct, its name in `chosen` ("default" unless an alternative was selected).
+  std::map<std::string, std::vector<Alternative>> alternatives;
+  std::map<std::string, std::string> chosen;
+  std::string origin;        // built-in key or file path it was loaded from
   // Derived aggregates (computed from the per-chip data, never typed in).
   double peak_flops(const std::string& dtype) const;  // whole system; 0 if unsupported
   double hbm_capacity_bytes() const { return chips * chip.hbm_capacity_bytes; }
@@ -55,6 +141,18 @@ std::vector<std::string> system_names();
 // A built-in chip or system by name (a chip alone is a one-chip system), or a path to a
 // user-written JSON file of the same format. Errors: InputError naming the file and field.
 System load_system(const std::string& name_or_path);
+// Name forms accepted by load_system (additions):
+//   "trn3-gen2-ultracluster:512"   a cluster with 512 UltraServers (any cluster or system)
+//   "trainium3+nki-guide"          choose the alternative named nki-guide wherever one exists
+//   "path/to/my_system.json"       a user file (chip, system or cluster format)
+// The same as the ":N" form: `system` replicated over n scale-up domains joined by EFA.
+System with_ultraservers(const System& system, int n);
+// Built-in chip names only ("trainium2", "trainium3"), sorted.
+std::vector<std::string> chip_names();
+// A chip by name or path (the chip of load_system(name_or_path)).
+Chip load_chip(const std::string& name_or_path);
+// Names of every alternative known in the system's data ("nki-guide", ...), sorted.
+std::vector<std::string> alternative_names(const System& system);
 // `trnsim describe` output; the JSON has at least chips, peak_flops{fp32,bf16,fp8,mxfp8,mxfp4},
 // hbm_capacity_bytes, hbm_bandwidth_bytes_per_s, sources.
 json describe_json(const System& system);

@@ -1,0 +1,227 @@
+// `trnsim describe`: a system's derived aggregates, per-chip data, fabric, the
+// alternatives the sources disagree on, and every source. One JSON form (describe_json)
+// and one text form (describe_text) rendered from it, so both always agree.
+#include <cstdio>
+#include <sstream>
+
+#include "hw/hw.h"
+
+namespace trnsim::hw {
+
+namespace {
+
+json nullable(double v) { return v > 0 ? json(v) : json(nullptr); }
+
+json fabric_json(const System& s) {
+  const FabricSpec& f = s.fabric_spec;
+  json j;
+  j["kind"] = s.fabric;
+  if (f.kind == "torus") {
+    json dims = json::array();
+    for (const auto& d : f.torus)
+      dims.push_back({{"size", d.size},
+                      {"link_bandwidth_bytes_per_s", d.link_bandwidth_bytes_per_s},
+                      {"link_latency_s", d.link_latency_s}});
+    j["torus"] = dims;
+  } else if (f.kind == "switch") {
+    j["chips_per_l1_switch"] = s.chips_per_server;
+    j["l1_switches"] = s.chips_per_domain / s.chips_per_server;
+    j["l2_switches"] = f.l2_switches;
+    j["shared_chip_port"] = f.shared_chip_port;
+    j["intra_server_bandwidth_bytes_per_s"] = f.intra_server_bandwidth_bytes_per_s;
+    j["inter_server_bandwidth_bytes_per_s"] = f.inter_server_bandwidth_bytes_per_s;
+    j["l1_latency_s"] = f.l1_latency_s;
+    j["l2_latency_s"] = f.l2_latency_s;
+  }
+  j["efa_bandwidth_bytes_per_s_per_chip"] = f.efa_bandwidth_bytes_per_s_per_chip;
+  j["efa_latency_s"] = f.efa_latency_s;
+  j["collective_launch_overhead_s"] = f.launch_overhead_s;
+  j["collective_step_overhead_s"] = f.step_overhead_s;
+  return j;
+}
+
+json engine_json(const EngineSpec& e) {
+  return {{"clock_hz", e.clock_hz},
+          {"elems_per_cycle_fast", e.elems_per_cycle_fast},
+          {"elems_per_cycle_other", e.elems_per_cycle_other},
+          {"op_overhead_cycles", e.op_overhead_cycles}};
+}
+
+json chip_json(const Chip& c) {
+  json j;
+  j["name"] = c.name;
+  j["display_name"] = c.display_name;
+  j["cores"] = c.cores;
+  json pf;
+  for (const auto& dt : dtype_names()) pf[dt] = nullable(c.peak(dt));
+  j["peak_flops"] = pf;
+  j["sparse_peak_flops"] = nullable(c.sparse_peak_flops);
+  j["hbm_capacity_bytes"] = c.hbm_capacity_bytes;
+  j["hbm_bandwidth_bytes_per_s"] = c.hbm_bandwidth_bytes_per_s;
+  j["hbm_stacks"] = c.hbm_stacks;
+  j["dma_bandwidth_bytes_per_s"] = c.dma_bandwidth_bytes_per_s;
+  j["dma_engines"] = c.dma_engines;
+  j["links"] = c.links;
+  j["link_bandwidth_published_bytes_per_s"] = c.link_bandwidth_published_bytes_per_s;
+  j["link_published_counts_both_directions"] = c.link_published_counts_both_directions;
+  j["link_bandwidth_bytes_per_s"] = c.link_bandwidth_bytes_per_s;
+  j["collective_cores"] = c.collective_cores;
+  j["power_watts"] = c.power_watts;
+  const CoreSpec& k = c.core;
+  json core;
+  json te;
+  te["rows"] = k.tensor.rows;
+  te["cols"] = k.tensor.cols;
+  te["clock_hz"] = k.tensor.clock_hz;
+  json tp;
+  for (const auto& dt : dtype_names()) tp[dt] = nullable(k.tensor.peak_flops(dt));
+  te["peak_flops"] = tp;
+  te["max_moving_free"] = k.tensor.max_moving_free;
+  te["min_initiation_cycles"] = k.tensor.min_initiation_cycles;
+  core["tensor_engine"] = te;
+  core["vector_engine"] = engine_json(k.vector);
+  core["scalar_engine"] = engine_json(k.scalar);
+  core["gpsimd_engine"] = engine_json(k.gpsimd);
+  core["sbuf_bytes"] = k.sbuf_bytes;
+  core["partitions"] = k.partitions;
+  core["psum_bytes"] = k.psum_bytes;
+  core["psum_banks"] = k.psum_banks;
+  core["dma_queues"] = k.dma_queues;
+  core["dma_fixed_s"] = k.dma_fixed_s;
+  j["core"] = core;
+  return j;
+}
+
+std::string num(double v, const char* f = "%.4g") {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+// A value with an SI-prefixed unit: 3.624e17 FLOP/s -> "362.4 PFLOP/s".
+std::string si(double v, const std::string& unit) {
+  if (v == 0) return "0 " + unit;
+  const char* prefixes[] = {"", "K", "M", "G", "T", "P", "E"};
+  int i = 0;
+  double x = v;
+  while (x >= 1000 && i < 6) x /= 1000, ++i;
+  return num(x) + " " + prefixes[i] + unit;
+}
+
+std::string binary(double bytes) {
+  const char* prefixes[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  int i = 0;
+  double x = bytes;
+  while (x >= 1024 && i < 6) x /= 1024, ++i;
+  return num(x, "%.6g") + " " + prefixes[i];
+}
+
+std::string time_str(double s) {
+  if (s >= 1) return num(s) + " s";
+  if (s >= 1e-3) return num(s * 1e3) + " ms";
+  if (s >= 1e-6) return num(s * 1e6) + " us";
+  return num(s * 1e9) + " ns";
+}
+
+}  // namespace
+
+json describe_json(const System& s) {
+  json j;
+  j["name"] = s.name;
+  j["display_name"] = s.display_name;
+  j["origin"] = s.origin;
+  j["chip"] = s.chip.name;
+  j["chips"] = s.chips;
+  j["chips_per_server"] = s.chips_per_server;
+  j["chips_per_domain"] = s.chips_per_domain;
+  j["domains"] = s.domains;
+  json pf;
+  for (const auto& dt : dtype_names()) pf[dt] = nullable(s.peak_flops(dt));
+  j["peak_flops"] = pf;
+  j["sparse_peak_flops"] = nullable(s.chips * s.chip.sparse_peak_flops);
+  j["hbm_capacity_bytes"] = s.hbm_capacity_bytes();
+  j["hbm_bandwidth_bytes_per_s"] = s.hbm_bandwidth_bytes_per_s();
+  j["power_watts"] = s.chips * s.chip.power_watts;
+  j["link_bandwidth_bytes_per_s_per_chip"] = s.chip.link_bandwidth_bytes_per_s;
+  j["link_bandwidth_published_bytes_per_s_per_chip"] = s.chip.link_bandwidth_published_bytes_per_s;
+  j["scaleout_bandwidth_bytes_per_s_per_chip"] = s.scaleout_bandwidth_bytes_per_s_per_chip;
+  j["fabric"] = fabric_json(s);
+  j["per_chip"] = chip_json(s.chip);
+  json alts = json::object();
+  for (const auto& [key, list] : s.alternatives) {
+    json a;
+    auto it = s.chosen.find(key);
+    a["chosen"] = it == s.chosen.end() ? "default" : it->second;
+    json opts = json::array();
+    for (const auto& o : list) opts.push_back({{"name", o.name}, {"value", o.value}, {"source", o.source}});
+    a["options"] = opts;
+    alts[key] = a;
+  }
+  j["alternatives"] = alts;
+  json src = json::object();
+  for (const auto& [k, v] : s.sources) src[k] = v;
+  j["sources"] = src;
+  return j;
+}
+
+std::string describe_text(const System& s) {
+  std::ostringstream o;
+  const Chip& c = s.chip;
+  o << s.display_name << " (" << s.name << ")\n";
+  o << "  chips            " << s.chips << " x " << c.display_name;
+  if (s.domains > 1) o << " (" << s.domains << " UltraServers of " << s.chips_per_domain << ")";
+  o << ", " << s.chips_per_server << " per server\n";
+  o << "  peak             ";
+  bool first = true;
+  for (const auto& dt : dtype_names()) {
+    o << (first ? "" : ", ") << dt << " ";
+    double v = s.peak_flops(dt);
+    o << (v > 0 ? si(v, "FLOP/s") : std::string("n/a"));
+    first = false;
+  }
+  o << "\n";
+  o << "  HBM              " << num(s.hbm_capacity_bytes() / 1073741824.0, "%.10g") << " GiB" << ", " << si(s.hbm_bandwidth_bytes_per_s(), "B/s") << "\n";
+  o << "  fabric           " << s.fabric;
+  const FabricSpec& f = s.fabric_spec;
+  if (f.kind == "torus") {
+    o << " ";
+    for (std::size_t i = 0; i < f.torus.size(); ++i) o << (i ? "x" : "") << f.torus[i].size;
+    o << ", links per direction:";
+    for (const auto& d : f.torus) o << " " << si(d.link_bandwidth_bytes_per_s, "B/s");
+  } else if (f.kind == "switch") {
+    o << ", " << s.chips_per_domain / s.chips_per_server << " first-level switches of " << s.chips_per_server
+      << " chips, " << f.l2_switches << " second-level; chip port " << si(f.intra_server_bandwidth_bytes_per_s, "B/s")
+      << " per direction, " << si(f.inter_server_bandwidth_bytes_per_s, "B/s") << " toward other servers"
+      << (f.shared_chip_port ? " (shared port)" : " (separate lanes)");
+  }
+  o << "\n";
+  o << "  NeuronLink/chip  " << si(c.link_bandwidth_published_bytes_per_s, "B/s") << " published ("
+    << (c.link_published_counts_both_directions ? "both directions" : "per direction") << "), "
+    << si(c.link_bandwidth_bytes_per_s, "B/s") << " per direction\n";
+  if (f.efa_bandwidth_bytes_per_s_per_chip > 0)
+    o << "  EFA/chip         " << si(f.efa_bandwidth_bytes_per_s_per_chip, "B/s") << " per direction, latency "
+      << time_str(f.efa_latency_s) << "\n";
+  o << "  per chip         " << c.cores << " cores, HBM " << binary(c.hbm_capacity_bytes) << " at "
+    << si(c.hbm_bandwidth_bytes_per_s, "B/s") << ", DMA " << si(c.dma_bandwidth_bytes_per_s, "B/s")
+    << ", power " << num(c.power_watts) << " W (assumption)\n";
+  o << "  per core         SBUF " << binary(c.core.sbuf_bytes) << ", PSUM " << binary(c.core.psum_bytes)
+    << ", tensor engine " << c.core.tensor.rows << "x" << c.core.tensor.cols << " at "
+    << si(c.core.tensor.clock_hz, "Hz") << " (bf16 " << si(c.core.tensor.peak_flops("bf16"), "FLOP/s") << ")\n";
+  if (!s.alternatives.empty()) {
+    o << "  alternatives (sources disagree; select with NAME+ALTERNATIVE):\n";
+    for (const auto& [key, list] : s.alternatives) {
+      auto it = s.chosen.find(key);
+      std::string chosen = it == s.chosen.end() ? "default" : it->second;
+      o << "    " << key << ":";
+      for (const auto& a : list)
+        o << " " << (a.name == chosen ? "[" : "") << a.name << "=" << num(a.value, "%.6g") << " (" << a.source << ")"
+          << (a.name == chosen ? "]" : "");
+      o << "\n";
+    }
+  }
+  o << "  sources:\n";
+  for (const auto& [k, v] : s.sources) o << "    " << k << ": " << v << "\n";
+  return o.str();
+}
+
+}  // namespace trnsim::hw

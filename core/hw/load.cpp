@@ -1,0 +1,502 @@
+// Loading chips, systems and clusters from the data files (core/data/**) or a user's
+// file, and the aggregates derived from them.
+//
+// Models: a chip file gives per-chip and per-core figures (FACTS.md S1..S10); a system
+// file gives how many chips, how they are packaged (servers), the scale-up fabric
+// (torus or NeuronSwitch) and EFA; a cluster file gives how many UltraServers are
+// joined by EFA. Every aggregate (system FLOP/s, HBM capacity and bandwidth) is
+// computed here from per-chip data, never read from a file.
+// Does NOT model: anything time-dependent (see roofline.cpp, core/collective, core/engine).
+#include <algorithm>
+#include <fstream>
+#include <iterator>
+#include <limits>
+
+#include "embedded.h"
+#include "hw/data_reader.h"
+#include "hw/hw.h"
+
+namespace trnsim::hw {
+
+const std::vector<std::string>& dtype_names() {
+  static const std::vector<std::string> names = {"fp32", "bf16", "fp8", "mxfp8", "mxfp4"};
+  return names;
+}
+
+double Chip::peak(const std::string& dtype) const {
+  auto it = peak_flops.find(dtype);
+  return it == peak_flops.end() ? 0.0 : it->second;
+}
+
+double TensorEngineSpec::peak_flops(const std::string& dtype) const {
+  auto it = rate_vs_bf16.find(dtype);
+  if (it == rate_vs_bf16.end()) return 0.0;
+  return 2.0 * rows * cols * clock_hz * it->second;
+}
+
+static void check_dtype(const std::string& dtype) {
+  const auto& names = dtype_names();
+  if (std::find(names.begin(), names.end(), dtype) != names.end()) return;
+  std::string list;
+  for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+  std::string hint = closest_name(dtype, names);
+  throw InputError("dtype", "unknown dtype '" + dtype + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
+                                "; one of: " + list);
+}
+
+double System::peak_flops(const std::string& dtype) const {
+  check_dtype(dtype);
+  return chips * chip.peak(dtype);
+}
+
+namespace {
+
+constexpr double kBig = 1e30;
+constexpr int kMaxChips = 100000000;  // 1e8: far beyond any announced cluster
+
+enum class Kind { chip, system, cluster };
+
+struct Source {
+  std::string label;  // for errors: "data/chips/trainium3.json" or the user's path
+  std::string text;
+  std::string dir;    // folder of a user file, to resolve relative references
+  bool builtin = false;
+};
+
+std::vector<std::string> builtin_names(const std::string& folder) {
+  std::vector<std::string> names;
+  std::string prefix = "data/" + folder + "/";
+  for (const auto& key : embedded_keys(prefix)) {
+    std::string stem = key.substr(prefix.size());
+    if (stem.size() > 5 && stem.compare(stem.size() - 5, 5, ".json") == 0) names.push_back(stem.substr(0, stem.size() - 5));
+  }
+  return names;
+}
+
+bool looks_like_path(const std::string& s) {
+  return s.find('/') != std::string::npos || (s.size() > 5 && s.compare(s.size() - 5, 5, ".json") == 0);
+}
+
+Source find_source(const std::string& name, const std::string& base_dir, const std::string& field) {
+  if (!looks_like_path(name)) {
+    for (const char* folder : {"chips", "systems", "clusters"}) {
+      std::string key = std::string("data/") + folder + "/" + name + ".json";
+      if (const std::string* text = find_embedded(key)) return Source{key, *text, "", true};
+    }
+    std::vector<std::string> all = system_names();
+    std::string list;
+    for (const auto& n : all) list += (list.empty() ? "" : ", ") + n;
+    std::string hint = closest_name(name, all);
+    throw InputError(field, "unknown system or chip '" + name + "'" +
+                                (hint.empty() ? "" : " (did you mean '" + hint + "'?)") + "; one of: " + list +
+                                " (or a path to a .json file)");
+  }
+  std::string path = name;
+  if (!path.empty() && path[0] != '/' && !base_dir.empty()) path = base_dir + "/" + path;
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw InputError(field, "cannot open file '" + path + "'");
+  std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  auto slash = path.find_last_of('/');
+  return Source{path, text, slash == std::string::npos ? "" : path.substr(0, slash), false};
+}
+
+// Rethrows an InputError with the file named in front of the field.
+template <class F>
+auto with_file(const std::string& label, F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const InputError& e) {
+    std::string what = e.what();
+    const std::string& field = e.field();
+    std::string problem = field.empty() ? what : what.substr(std::min(what.size(), field.size() + 2));
+    if (field.rfind(label, 0) == 0) throw;  // already named (a nested file)
+    throw InputError(field.empty() ? label : label + ": " + field, problem);
+  }
+}
+
+EngineSpec read_engine(ObjectReader& r, const std::string& key, DataContext& ctx, const std::string& sk) {
+  ObjectReader e(r.raw(key), r.path(key));
+  EngineSpec s;
+  s.clock_hz = ctx.quantity(e, "clock", sk + ".clock", Dim::frequency, 1e6, 1e11);
+  s.elems_per_cycle_fast = ctx.quantity(e, "elems_per_cycle_fast", sk + ".elems_per_cycle_fast", Dim::count, 1, 1e6);
+  s.elems_per_cycle_other = ctx.quantity(e, "elems_per_cycle_other", sk + ".elems_per_cycle_other", Dim::count, 1, 1e6);
+  s.op_overhead_cycles = ctx.quantity(e, "op_overhead_cycles", sk + ".op_overhead_cycles", Dim::count, 0, 1e9);
+  e.finish();
+  return s;
+}
+
+int as_int(double v) { return static_cast<int>(v); }
+
+Chip parse_chip(const json& j, DataContext& ctx, const std::string& p) {
+  ObjectReader r(j, "");
+  r.choice("format", {"trnsim-chip-1"});
+  Chip c;
+  c.name = r.string("name");
+  if (c.name.empty()) throw InputError("name", "must not be empty");
+  c.display_name = r.string("display_name", c.name);
+  r.ignore("note");
+  r.ignore("description");
+  c.cores = as_int(ctx.quantity(r, "cores", p + "cores", Dim::count, 1, 4096));
+  {
+    ObjectReader pf(r.raw("peak_flops"), "peak_flops");
+    for (const auto& dt : dtype_names()) {
+      double v = 0;
+      if (ctx.optional_quantity(pf, dt, p + "peak_flops." + dt, Dim::flops, 1, kBig, v)) c.peak_flops[dt] = v;
+    }
+    pf.finish();
+    if (c.peak_flops.empty()) throw InputError("peak_flops", "the chip needs a peak for at least one dtype");
+  }
+  ctx.optional_quantity(r, "sparse_peak_flops", p + "sparse_peak_flops", Dim::flops, 1, kBig, c.sparse_peak_flops);
+  {
+    ObjectReader h(r.raw("hbm"), "hbm");
+    c.hbm_capacity_bytes = ctx.quantity(h, "capacity", p + "hbm.capacity", Dim::bytes, 1, kBig);
+    c.hbm_stacks = as_int(ctx.quantity(h, "stacks", p + "hbm.stacks", Dim::count, 1, 64));
+    c.hbm_bandwidth_bytes_per_s = ctx.quantity(h, "bandwidth", p + "hbm.bandwidth", Dim::bytes_per_s, 1, kBig);
+    h.finish();
+  }
+  {
+    ObjectReader d(r.raw("dma"), "dma");
+    c.dma_bandwidth_bytes_per_s = ctx.quantity(d, "bandwidth", p + "dma.bandwidth", Dim::bytes_per_s, 1, kBig);
+    c.dma_engines = as_int(ctx.quantity(d, "engines", p + "dma.engines", Dim::count, 1, 1e6));
+    d.finish();
+  }
+  {
+    ObjectReader n(r.raw("neuronlink"), "neuronlink");
+    n.ignore("generation");
+    c.links = as_int(ctx.quantity(n, "links", p + "neuronlink.links", Dim::count, 0, 1024));
+    c.link_bandwidth_published_bytes_per_s =
+        ctx.quantity(n, "bandwidth_per_chip", p + "neuronlink.bandwidth_per_chip", Dim::bytes_per_s, 0, kBig);
+    c.link_published_counts_both_directions =
+        ctx.quantity(n, "counts_both_directions", p + "neuronlink.counts_both_directions", Dim::boolean, 0, 1) != 0;
+    n.finish();
+    c.link_bandwidth_bytes_per_s =
+        c.link_bandwidth_published_bytes_per_s / (c.link_published_counts_both_directions ? 2.0 : 1.0);
+  }
+  c.collective_cores = as_int(ctx.quantity(r, "collective_cores", p + "collective_cores", Dim::count, 0, 1e6));
+  c.power_watts = ctx.quantity(r, "power", p + "power", Dim::power, 0, 1e7);
+  {
+    ObjectReader k(r.raw("core"), "core");
+    k.ignore("generation");
+    CoreSpec& s = c.core;
+    {
+      ObjectReader t(k.raw("tensor_engine"), "core.tensor_engine");
+      std::string tk = p + "core.tensor_engine.";
+      s.tensor.rows = as_int(ctx.quantity(t, "rows", tk + "rows", Dim::count, 1, 65536));
+      s.tensor.cols = as_int(ctx.quantity(t, "cols", tk + "cols", Dim::count, 1, 65536));
+      s.tensor.clock_hz = ctx.quantity(t, "clock", tk + "clock", Dim::frequency, 1e6, 1e11);
+      ObjectReader rates(t.raw("rate_vs_bf16"), "core.tensor_engine.rate_vs_bf16");
+      for (const auto& dt : dtype_names()) {
+        double v = 0;
+        if (ctx.optional_quantity(rates, dt, tk + "rate_vs_bf16." + dt, Dim::ratio, 1e-6, 1e6, v)) s.tensor.rate_vs_bf16[dt] = v;
+      }
+      rates.finish();
+      s.tensor.max_moving_free = as_int(ctx.quantity(t, "max_moving_free", tk + "max_moving_free", Dim::count, 1, 1 << 20));
+      s.tensor.min_initiation_cycles = ctx.quantity(t, "min_initiation_cycles", tk + "min_initiation_cycles", Dim::count, 0, 1e9);
+      t.finish();
+    }
+    s.vector = read_engine(k, "vector_engine", ctx, p + "core.vector_engine");
+    s.scalar = read_engine(k, "scalar_engine", ctx, p + "core.scalar_engine");
+    s.gpsimd = read_engine(k, "gpsimd_engine", ctx, p + "core.gpsimd_engine");
+    s.sbuf_bytes = ctx.quantity(k, "sbuf", p + "core.sbuf", Dim::bytes, 1, kBig);
+    s.partitions = as_int(ctx.quantity(k, "partitions", p + "core.partitions", Dim::count, 1, 65536));
+    s.psum_bytes = ctx.quantity(k, "psum", p + "core.psum", Dim::bytes, 1, kBig);
+    s.psum_banks = as_int(ctx.quantity(k, "psum_banks", p + "core.psum_banks", Dim::count, 1, 1024));
+    s.dma_queues = as_int(ctx.quantity(k, "dma_queues", p + "core.dma_queues", Dim::count, 1, 1e6));
+    s.dma_fixed_s = ctx.quantity(k, "dma_fixed_latency", p + "core.dma_fixed_latency", Dim::time, 0, 1);
+    k.finish();
+  }
+  r.finish();
+  return c;
+}
+
+System chip_as_system(const Chip& chip) {
+  System s;
+  s.name = chip.name;
+  s.display_name = chip.display_name + " (one chip)";
+  s.chip = chip;
+  s.chips = s.chips_per_server = s.chips_per_domain = 1;
+  s.domains = 1;
+  s.fabric = "none";
+  s.fabric_spec.kind = "none";
+  return s;
+}
+
+System load_any(const Source& src, DataContext& parent, const std::string& field, int depth);
+
+Chip load_chip_ref(const std::string& ref, const Source& from, DataContext& ctx, const std::string& field, int depth) {
+  Source cs = find_source(ref, from.dir, field);
+  System sub = load_any(cs, ctx, field, depth + 1);
+  if (sub.chips != 1 || sub.fabric_spec.kind != "none") throw InputError(field, "'" + ref + "' is a system, not a chip");
+  return sub.chip;
+}
+
+void read_fabric(ObjectReader& r, System& s, DataContext& ctx) {
+  ObjectReader f(r.raw("fabric"), "fabric");
+  FabricSpec& fs = s.fabric_spec;
+  fs.kind = f.choice("kind", {"torus", "switch"});
+  double conv = s.chip.link_published_counts_both_directions ? 2.0 : 1.0;
+  if (fs.kind == "torus") {
+    const json& dims = f.raw("torus");
+    if (!dims.is_array() || dims.empty() || dims.size() > 6)
+      throw InputError("fabric.torus", "expected an array of 1 to 6 dimensions");
+    long long product = 1;
+    for (std::size_t i = 0; i < dims.size(); ++i) {
+      std::string dp = index_path("fabric.torus", i);
+      ObjectReader d(dims[i], dp);
+      TorusDim td;
+      td.size = as_int(ctx.quantity(d, "size", dp + ".size", Dim::count, 1, 1 << 20));
+      double per_chip = ctx.quantity(d, "bandwidth_per_chip", dp + ".bandwidth_per_chip", Dim::bytes_per_s, 0, kBig);
+      int neighbours = td.size >= 3 ? 2 : (td.size == 2 ? 1 : 0);
+      td.link_bandwidth_bytes_per_s = neighbours ? per_chip / neighbours / conv : 0.0;
+      if (neighbours && td.link_bandwidth_bytes_per_s <= 0) throw InputError(dp + ".bandwidth_per_chip", "must be positive");
+      td.link_latency_s = ctx.quantity(d, "link_latency", dp + ".link_latency", Dim::time, 0, 1);
+      d.finish();
+      fs.torus.push_back(td);
+      product *= td.size;
+    }
+    if (product != s.chips_per_domain)
+      throw InputError("fabric.torus", "dimension sizes multiply to " + std::to_string(product) + " chips but the system has " +
+                                           std::to_string(s.chips_per_domain));
+    s.fabric = "torus" + std::to_string(fs.torus.size()) + "d";
+  } else {
+    std::vector<SpecialValue> chip_bw = {{"chip-neuronlink", s.chip.link_bandwidth_published_bytes_per_s}};
+    fs.l2_switches = as_int(ctx.quantity(f, "l2_switches", "fabric.l2_switches", Dim::count, 1, 1024));
+    fs.shared_chip_port = ctx.quantity(f, "shared_chip_port", "fabric.shared_chip_port", Dim::boolean, 0, 1) != 0;
+    fs.intra_server_bandwidth_bytes_per_s =
+        ctx.quantity(f, "intra_server_bandwidth", "fabric.intra_server_bandwidth", Dim::bytes_per_s, 1, kBig, chip_bw) / conv;
+    fs.inter_server_bandwidth_bytes_per_s =
+        ctx.quantity(f, "inter_server_bandwidth", "fabric.inter_server_bandwidth", Dim::bytes_per_s, 1, kBig, chip_bw) / conv;
+    fs.l1_latency_s = ctx.quantity(f, "l1_latency", "fabric.l1_latency", Dim::time, 0, 1);
+    fs.l2_latency_s = ctx.quantity(f, "l2_latency", "fabric.l2_latency", Dim::time, 0, 1);
+    s.fabric = "neuronswitch";
+  }
+  f.finish();
+}
+
+System parse_system(const json& j, const Source& src, DataContext& ctx, int depth) {
+  ObjectReader r(j, "");
+  r.choice("format", {"trnsim-system-1"});
+  System s;
+  s.name = r.string("name");
+  if (s.name.empty()) throw InputError("name", "must not be empty");
+  s.display_name = r.string("display_name", s.name);
+  r.ignore("note");
+  r.ignore("description");
+  std::string chip_ref = r.string("chip");
+  // The chip's sources go in under "chip.", so load it into this system's context.
+  s.chip = load_chip_ref(chip_ref, src, ctx, "chip", depth);
+  s.chips_per_server = as_int(ctx.quantity(r, "chips_per_server", "chips_per_server", Dim::count, 1, 1 << 20));
+  int servers = as_int(ctx.quantity(r, "servers", "servers", Dim::count, 1, 1 << 20));
+  if (static_cast<long long>(servers) * s.chips_per_server > kMaxChips) throw InputError("servers", "too many chips");
+  s.chips_per_domain = servers * s.chips_per_server;
+  s.chips = s.chips_per_domain;
+  s.domains = 1;
+  read_fabric(r, s, ctx);
+  FabricSpec& fs = s.fabric_spec;
+  if (fs.kind == "switch" && s.chips_per_domain % s.chips_per_server != 0)
+    throw InputError("servers", "chips must fill whole servers");
+  if (const json* efa = r.optional_raw("efa")) {
+    ObjectReader e(*efa, "efa");
+    double v = 0;
+    bool per_server = ctx.optional_quantity(e, "bandwidth_per_server", "efa.bandwidth_per_server", Dim::bytes_per_s, 1, kBig, v);
+    if (per_server) {
+      fs.efa_bandwidth_bytes_per_s_per_chip = v / s.chips_per_server;
+    }
+    double w = 0;
+    if (ctx.optional_quantity(e, "bandwidth_per_domain", "efa.bandwidth_per_domain", Dim::bytes_per_s, 1, kBig, w)) {
+      if (per_server) throw InputError("efa", "give bandwidth_per_server or bandwidth_per_domain, not both");
+      fs.efa_bandwidth_bytes_per_s_per_chip = w / s.chips_per_domain;
+    } else if (!per_server) {
+      throw InputError("efa.bandwidth_per_server", "missing (required: bandwidth_per_server or bandwidth_per_domain)");
+    }
+    fs.efa_latency_s = ctx.quantity(e, "latency", "efa.latency", Dim::time, 0, 1);
+    e.finish();
+    s.scaleout_bandwidth_bytes_per_s_per_chip = fs.efa_bandwidth_bytes_per_s_per_chip;
+  }
+  {
+    ObjectReader c(r.raw("collective_software"), "collective_software");
+    fs.launch_overhead_s = ctx.quantity(c, "launch_overhead", "collective_software.launch_overhead", Dim::time, 0, 1);
+    fs.step_overhead_s = ctx.quantity(c, "step_overhead", "collective_software.step_overhead", Dim::time, 0, 1);
+    fs.reduce_bytes_per_s = ctx.quantity(c, "reduce_bandwidth", "collective_software.reduce_bandwidth", Dim::bytes_per_s, 0, kBig);
+    c.finish();
+  }
+  r.finish();
+  return s;
+}
+
+System parse_cluster(const json& j, const Source& src, DataContext& ctx, int depth) {
+  ObjectReader r(j, "");
+  r.choice("format", {"trnsim-cluster-1"});
+  std::string name = r.string("name");
+  if (name.empty()) throw InputError("name", "must not be empty");
+  std::string display = r.string("display_name", name);
+  r.ignore("note");
+  r.ignore("description");
+  std::string ref = r.string("ultraserver");
+  Source us = find_source(ref, src.dir, "ultraserver");
+  System base = load_any(us, ctx, "ultraserver", depth + 1);
+  if (base.domains != 1 || base.fabric_spec.kind == "none")
+    throw InputError("ultraserver", "'" + ref + "' must be a system (an UltraServer), not a chip or a cluster");
+  int n = as_int(ctx.quantity(r, "ultraservers", "ultraservers", Dim::count, 1, kMaxChips));
+  r.finish();
+  System s = with_ultraservers(base, n);
+  s.name = name;
+  s.display_name = display;
+  return s;
+}
+
+// Loads one file (and the files it refers to). What it records (sources,
+// alternatives) goes into the returned system and is merged into `parent`.
+System load_any(const Source& src, DataContext& parent, const std::string& field, int depth) {
+  if (depth > 4) throw InputError(field, "files refer to each other too deeply");
+  DataContext ctx(parent.selected());
+  System s = with_file(src.label, [&] {
+    json j = parse_json_text(src.text, "");
+    if (!j.is_object()) throw InputError("", "expected a JSON object");
+    std::string format = j.contains("format") && j["format"].is_string() ? j["format"].get<std::string>() : "";
+    System out;
+    if (format == "trnsim-chip-1") {
+      out = chip_as_system(parse_chip(j, ctx, "chip."));
+    } else if (format == "trnsim-system-1") {
+      out = parse_system(j, src, ctx, depth);
+    } else if (format == "trnsim-cluster-1") {
+      out = parse_cluster(j, src, ctx, depth);
+    } else {
+      ObjectReader r(j, "");
+      r.choice("format", {"trnsim-chip-1", "trnsim-system-1", "trnsim-cluster-1"});
+    }
+    if (src.builtin) {
+      std::string stem = src.label.substr(src.label.find_last_of('/') + 1);
+      stem = stem.substr(0, stem.size() - 5);
+      if (stem != out.name) throw InputError("name", "'" + out.name + "' does not match the file name '" + stem + "'");
+    }
+    return out;
+  });
+  ctx.store(s);
+  s.origin = src.label;
+  parent.merge(s, ctx, "");
+  return s;
+}
+
+}  // namespace
+
+std::vector<std::string> chip_names() { return builtin_names("chips"); }
+
+std::vector<std::string> system_names() {
+  std::vector<std::string> names;
+  for (const char* folder : {"chips", "systems", "clusters"}) {
+    auto part = builtin_names(folder);
+    names.insert(names.end(), part.begin(), part.end());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+System with_ultraservers(const System& system, int n) {
+  if (n < 1) throw InputError("ultraservers", "must be at least 1, got " + std::to_string(n));
+  if (system.fabric_spec.kind == "none")
+    throw InputError("ultraservers", "'" + system.name + "' is a single chip; a cluster is built from an UltraServer");
+  if (static_cast<long long>(n) * system.chips_per_domain > kMaxChips)
+    throw InputError("ultraservers", std::to_string(n) + " UltraServers of " + std::to_string(system.chips_per_domain) +
+                                         " chips exceed the model's limit of " + std::to_string(kMaxChips) + " chips");
+  if (n > 1 && system.fabric_spec.efa_bandwidth_bytes_per_s_per_chip <= 0)
+    throw InputError("ultraservers", "'" + system.name + "' has no EFA data (efa.bandwidth_per_server), so it cannot be clustered");
+  System s = system;
+  s.domains = n;
+  s.chips = n * system.chips_per_domain;
+  bool was_cluster = system.domains > 1 || system.fabric.find("+efa") != std::string::npos;
+  if (!was_cluster) {
+    s.name = system.name + ":" + std::to_string(n);
+    s.display_name = system.display_name + " x " + std::to_string(n);
+  }
+  if (s.fabric.find("+efa") == std::string::npos) s.fabric += "+efa";
+  return s;
+}
+
+namespace {
+
+// "name[:N][+alt...]" -> parts. A path may contain ':' only before its last '/'.
+struct Spec {
+  std::string base;
+  int ultraservers = 0;  // 0 = as the file says
+  std::set<std::string> alternatives;
+};
+
+Spec parse_spec(const std::string& text) {
+  Spec spec;
+  std::string rest = text;
+  std::size_t slash = rest.find_last_of('/');
+  std::size_t from = slash == std::string::npos ? 0 : slash;
+  std::size_t plus = rest.find('+', from);
+  if (plus != std::string::npos) {
+    std::string alts = rest.substr(plus + 1);
+    rest = rest.substr(0, plus);
+    std::size_t pos = 0;
+    while (pos <= alts.size()) {
+      std::size_t next = alts.find('+', pos);
+      std::string a = alts.substr(pos, next == std::string::npos ? std::string::npos : next - pos);
+      if (a.empty()) throw InputError("system", "empty alternative name in '" + text + "'");
+      spec.alternatives.insert(a);
+      if (next == std::string::npos) break;
+      pos = next + 1;
+    }
+  }
+  std::size_t colon = rest.find(':', from);
+  if (colon != std::string::npos) {
+    std::string num = rest.substr(colon + 1);
+    rest = rest.substr(0, colon);
+    if (num.empty() || num.size() > 9 || num.find_first_not_of("0123456789") != std::string::npos)
+      throw InputError("system", "'" + text + "': the UltraServer count after ':' must be a positive whole number");
+    spec.ultraservers = std::stoi(num);
+    if (spec.ultraservers < 1) throw InputError("system", "'" + text + "': the UltraServer count must be at least 1");
+  }
+  if (rest.empty()) throw InputError("system", "missing system name");
+  spec.base = rest;
+  return spec;
+}
+
+}  // namespace
+
+System load_system(const std::string& name_or_path) {
+  Spec spec = parse_spec(name_or_path);
+  DataContext root(spec.alternatives);
+  Source src = find_source(spec.base, "", "system");
+  System s = load_any(src, root, "system", 0);
+  for (const auto& a : spec.alternatives) {
+    if (root.used().count(a)) continue;
+    std::string list;
+    for (const auto& n : root.seen()) list += (list.empty() ? "" : ", ") + n;
+    std::vector<std::string> seen(root.seen().begin(), root.seen().end());
+    std::string hint = closest_name(a, seen);
+    throw InputError("system", "'" + spec.base + "' has no alternative named '" + a + "'" +
+                                   (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
+                                   (list.empty() ? "; it has none" : "; it has: " + list));
+  }
+  if (spec.ultraservers > 0) {
+    int n = spec.ultraservers;
+    std::string base_name = s.name, display = s.display_name;
+    bool cluster = s.fabric.find("+efa") != std::string::npos;
+    s = with_ultraservers(s, n);
+    s.sources["ultraservers"] = "user: " + std::to_string(n) + " UltraServers (" + name_or_path + ")";
+    if (cluster) {
+      s.name = base_name + ":" + std::to_string(n);
+      s.display_name = display;
+    }
+  }
+  if (!spec.alternatives.empty()) {
+    for (const auto& a : spec.alternatives) s.name += "+" + a;
+  }
+  return s;
+}
+
+Chip load_chip(const std::string& name_or_path) { return load_system(name_or_path).chip; }
+
+std::vector<std::string> alternative_names(const System& system) {
+  std::set<std::string> names;
+  for (const auto& [key, alts] : system.alternatives)
+    for (const auto& a : alts)
+      if (a.name != "default") names.insert(a.name);
+  return std::vector<std::string>(names.begin(), names.end());
+}
+
+}  // namespace trnsim::hw
