@@ -1,0 +1,121 @@
+#include "report/report.h"
+
+#include <cstdio>
+#include <sstream>
+
+namespace trnsim {
+
+static SystemReport evaluate_on(const Scenario& s, const std::string& system_name, bool primary) {
+  SystemReport r;
+  r.system = hw::load_system(system_name);
+  try {
+    r.result = workload::evaluate(s.workload, r.system);
+  } catch (const InputError& e) {
+    if (primary) throw;
+    r.error = e.what();
+  }
+  return r;
+}
+
+Report evaluate(const Scenario& scenario) {
+  Report report;
+  report.scenario = scenario;
+  report.primary = evaluate_on(scenario, scenario.system, true);
+  if (!scenario.compare_system.empty())
+    report.compare = evaluate_on(scenario, scenario.compare_system, false);
+  return report;
+}
+
+// Ratios of the primary system to the comparison system: the hardware aggregates,
+// then the workload's headline figures.
+static json ratios(const Report& r) {
+  json out;
+  if (!r.compare) return out;
+  const hw::System& a = r.primary.system;
+  const hw::System& b = r.compare->system;
+  json hw_ratios;
+  for (const auto& dt : hw::dtype_names()) {
+    double pa = a.peak_flops(dt), pb = b.peak_flops(dt);
+    hw_ratios["peak_flops_" + dt] = (pa > 0 && pb > 0) ? json(pa / pb) : json(nullptr);
+  }
+  hw_ratios["hbm_capacity"] = a.hbm_capacity_bytes() / b.hbm_capacity_bytes();
+  hw_ratios["hbm_bandwidth"] = a.hbm_bandwidth_bytes_per_s() / b.hbm_bandwidth_bytes_per_s();
+  hw_ratios["link_bandwidth_per_chip"] = a.chip.link_bandwidth_bytes_per_s / b.chip.link_bandwidth_bytes_per_s;
+  out["hardware"] = hw_ratios;
+  if (r.primary.result && r.compare->result) {
+    const workload::Result& x = *r.primary.result;
+    const workload::Result& y = *r.compare->result;
+    auto ratio = [](double num, double den) { return (num > 0 && den > 0) ? json(num / den) : json(nullptr); };
+    json w;
+    if (x.kind == "inference") {
+      w["output_tokens_per_s_per_chip"] = ratio(x.output_tokens_per_s_per_chip, y.output_tokens_per_s_per_chip);
+      w["output_tokens_per_s_per_system"] = ratio(x.output_tokens_per_s_per_system, y.output_tokens_per_s_per_system);
+      w["ttft_speedup"] = ratio(y.ttft_s, x.ttft_s);
+      w["tpot_speedup"] = ratio(y.tpot_s, x.tpot_s);
+    } else {
+      w["training_tokens_per_s_per_chip"] = ratio(x.training_tokens_per_s_per_chip, y.training_tokens_per_s_per_chip);
+      w["step_time_speedup"] = ratio(y.step_time_s, x.step_time_s);
+      w["mfu"] = ratio(x.mfu, y.mfu);
+    }
+    w["tokens_per_megawatt"] = ratio(x.tokens_per_s_per_megawatt, y.tokens_per_s_per_megawatt);
+    w["cost_per_million_tokens"] = ratio(x.usd_per_million_tokens, y.usd_per_million_tokens);
+    out["workload"] = w;
+  }
+  return out;
+}
+
+static json system_report_json(const SystemReport& s) {
+  json j;
+  j["system"] = hw::describe_json(s.system);
+  if (s.result) j["result"] = workload::result_to_json(*s.result);
+  else j["error"] = s.error;
+  return j;
+}
+
+json report_to_json(const Report& r) {
+  json j;
+  j["trnsim"] = TRNSIM_VERSION;
+  j["scenario"] = scenario_to_json(r.scenario);
+  j["primary"] = system_report_json(r.primary);
+  if (r.compare) {
+    j["compare"] = system_report_json(*r.compare);
+    j["ratios"] = ratios(r);
+  }
+  return j;
+}
+
+std::string report_to_json_string(const Report& r) { return report_to_json(r).dump(2) + "\n"; }
+
+static std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+static void system_text(std::ostringstream& o, const SystemReport& s) {
+  o << hw::describe_text(s.system);
+  if (s.result) o << "\n" << workload::result_to_text(*s.result);
+  else o << "\n  cannot run this workload: " << s.error << "\n";
+}
+
+std::string report_to_text(const Report& r) {
+  std::ostringstream o;
+  o << "trnsim " << TRNSIM_VERSION << " report";
+  if (!r.scenario.name.empty()) o << ": " << r.scenario.name;
+  o << "\n\n== " << r.primary.system.display_name << " ==\n";
+  system_text(o, r.primary);
+  if (r.compare) {
+    o << "\n== compared with " << r.compare->system.display_name << " ==\n";
+    system_text(o, *r.compare);
+    json rat = ratios(r);
+    o << "\n== " << r.primary.system.display_name << " / " << r.compare->system.display_name << " ==\n";
+    for (auto it = rat["hardware"].begin(); it != rat["hardware"].end(); ++it)
+      o << "  " << it.key() << ": " << (it->is_null() ? std::string("n/a") : fmt("%.2fx", it->get<double>())) << "\n";
+    if (rat.contains("workload"))
+      for (auto it = rat["workload"].begin(); it != rat["workload"].end(); ++it)
+        o << "  " << it.key() << ": " << (it->is_number() ? fmt("%.2fx", it->get<double>()) : it->dump()) << "\n";
+  }
+  return o.str();
+}
+
+}  // namespace trnsim
