@@ -6,7 +6,6 @@ set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$top"
 bash scripts/setup.sh
-unset NODE_PATH  # emscripten 3.1.6 breaks with it (TOOLCHAIN.md pitfall 1)
 mkdir -p build
 echo "build: native" >&2
 cmake --preset native >build/configure-native.log 2>&1 || { cat build/configure-native.log >&2; exit 1; }

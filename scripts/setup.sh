@@ -74,7 +74,7 @@ ln -sfn "$sdl_dir" "$top/third_party/sdl2-src"
 prefix="$top/third_party/sdl2-wasm"
 if [[ ! -f $prefix/lib/libSDL2.a ]]; then
   say "building SDL2 for WebAssembly (once, about 2 minutes)"
-  unset NODE_PATH
+  export NODE_PATH=/usr/share/nodejs  # emscripten's optimizer needs acorn (TOOLCHAIN.md pitfall 1)
   rm -rf "$top/third_party/sdl2-wasm-build"
   emcmake cmake -S "$sdl_dir" -B "$top/third_party/sdl2-wasm-build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DSDL_SHARED=OFF -DSDL_STATIC=ON -DSDL_TEST=OFF -DCMAKE_INSTALL_PREFIX="$prefix" \
