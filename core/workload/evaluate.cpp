@@ -31,6 +31,7 @@ namespace {
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 constexpr double kEmbeddingBytes = 2.0;  // embeddings and LM head stay in BF16 (common practice)
 constexpr double kGradBytes = 2.0;       // BF16 gradients
+constexpr double kHiddenBytes = 2.0;     // residual stream and the TP/PP exchanges of it stay BF16
 constexpr double kOptimizerBytesPerParam = 12.0;  // FP32 master weights + Adam moments
 
 std::string fmt(double v, int decimals) {
@@ -255,7 +256,8 @@ std::vector<OpSpec> layer_ops(const Env& e, const Pass& p, bool moe, bool slidin
   const bool decode = ctx > 0;
   const std::string& dt = e.mm_dtype;
 
-  ops.push_back(memory_op("layer.norms_residual", 8.0 * T * d * e.ab, 2));
+  // Two RMSNorm + residual-add kernels, each reading and writing the hidden state.
+  ops.push_back(memory_op("layer.norms_residual", 4.0 * T * d * kHiddenBytes, 2));
 
   // Attention.
   if (m.attention == AttentionKind::mla) {
@@ -296,14 +298,14 @@ std::vector<OpSpec> layer_ops(const Env& e, const Pass& p, bool moe, bool slidin
     ops.push_back(core);
     ops.push_back(matmul(e, "attn.o_proj", T, q, d, q * d + (m.attention_bias ? d : 0), e.awb, dt));
   }
-  if (e.tp > 1) ops.push_back(collective("attn.all_reduce", "all-reduce", T * d * e.ab, e.tp, 1));
+  if (e.tp > 1) ops.push_back(collective("attn.all_reduce", "all-reduce", T * d * kHiddenBytes, e.tp, 1));
 
   // MLP.
   if (!moe) {
     const double f = double(m.intermediate) / e.tp;
     ops.push_back(matmul(e, "mlp.gate_up_proj", T, d, 2 * f, d * 2 * f, e.wb, dt));
     ops.push_back(matmul(e, "mlp.down_proj", T, f, d, f * d, e.wb, dt));
-    if (e.tp > 1) ops.push_back(collective("mlp.all_reduce", "all-reduce", T * d * e.ab, e.tp, 1));
+    if (e.tp > 1) ops.push_back(collective("mlp.all_reduce", "all-reduce", T * d * kHiddenBytes, e.tp, 1));
     return ops;
   }
   const double E = m.experts, k = m.experts_per_token, fe = m.moe_intermediate;
@@ -329,16 +331,16 @@ std::vector<OpSpec> layer_ops(const Env& e, const Pass& p, bool moe, bool slidin
     ops.push_back(matmul(e, "moe.shared_experts", T, d, 3 * sf, sw, e.wb, dt));
   }
   if (e.ep > 1) {
-    ops.push_back(collective("moe.combine", "all-to-all", (T / e.tp) * k * d * e.ab, e.ep, 1));
-    if (e.tp > 1) ops.push_back(collective("moe.all_gather", "all-gather", T * d * e.ab, e.tp, 1));
+    ops.push_back(collective("moe.combine", "all-to-all", (T / e.tp) * k * d * kHiddenBytes, e.ep, 1));
+    if (e.tp > 1) ops.push_back(collective("moe.all_gather", "all-gather", T * d * kHiddenBytes, e.tp, 1));
   } else if (e.tp > 1) {
-    ops.push_back(collective("moe.all_reduce", "all-reduce", T * d * e.ab, e.tp, 1));
+    ops.push_back(collective("moe.all_reduce", "all-reduce", T * d * kHiddenBytes, e.tp, 1));
   }
   return ops;
 }
 
 std::vector<OpSpec> first_stage_ops(const Env& e, const Pass& p) {
-  return {memory_op("embedding", p.tokens() * e.m.hidden * (kEmbeddingBytes + e.ab))};
+  return {memory_op("embedding", p.tokens() * e.m.hidden * (kEmbeddingBytes + kHiddenBytes))};
 }
 
 std::vector<OpSpec> last_stage_ops(const Env& e, const Pass& p) {
@@ -346,7 +348,7 @@ std::vector<OpSpec> last_stage_ops(const Env& e, const Pass& p) {
   double tokens = p.logits_all_tokens ? p.tokens() : p.seqs;
   double w = double(m.vocab) * m.hidden / e.tp;
   std::vector<OpSpec> ops;
-  ops.push_back(memory_op("final_norm", 2.0 * tokens * m.hidden * e.ab));
+  ops.push_back(memory_op("final_norm", 2.0 * tokens * m.hidden * kHiddenBytes));
   ops.push_back(matmul(e, "lm_head", tokens, m.hidden, double(m.vocab) / e.tp, w, kEmbeddingBytes, "bf16"));
   return ops;
 }
@@ -423,7 +425,7 @@ PassCost price_pass(const Env& e, const Layout& L, const Pass& p) {
   c.first_time = sum_time(c.first);
   c.last_time = sum_time(c.last);
   if (e.pp > 1) {
-    c.boundary = price_all(e, {collective("pp.send_activations", "permute", p.tokens() * e.m.hidden * e.ab, e.pp, e.tp * e.dp)},
+    c.boundary = price_all(e, {collective("pp.send_activations", "permute", p.tokens() * e.m.hidden * kHiddenBytes, e.pp, e.tp * e.dp)},
                            "boundary", -1);
     c.boundary_time = sum_time(c.boundary);
   }
@@ -501,7 +503,8 @@ void check_placement(const Env& e, const Spec& s, bool training) {
       throw InputError(P + "ep", "an expert-parallel group must fit in one scale-up domain of " + std::to_string(domain) +
                                      " chips, got " + std::to_string(ep));
   }
-  if (ep > tp && domain % ep != 0)
+  const long long used_chips = static_cast<long long>(tp) * pp * dp;
+  if (ep > tp && used_chips > domain && domain % ep != 0)
     throw InputError(P + "ep", "an expert-parallel group spanning replicas must divide the scale-up domain of " +
                                    std::to_string(domain) + " chips, got " + std::to_string(ep));
   const long long used = static_cast<long long>(tp) * pp * dp;
@@ -569,11 +572,19 @@ void fill_economics(const Env& e, Result& R, double tokens_per_s_per_chip) {
   R.usd_per_million_tokens = tokens_per_s_per_chip > 0 ? R.price_per_chip_hour_usd / (tokens_per_s_per_chip * 3600.0) * 1e6 : 0;
 
   const Efficiency& ef = e.s.efficiency;
-  R.assumptions.push_back({"efficiency.compute", ef.compute, "of peak", "assumption: achievable matmul fraction"});
-  R.assumptions.push_back({"efficiency.attention", ef.attention, "of peak", "assumption: attention kernels"});
-  R.assumptions.push_back({"efficiency.hbm", ef.hbm, "of bandwidth", "assumption: achievable HBM bandwidth"});
+  const Efficiency def;
+  auto calibrated = [](bool is_default, const char* text) { return std::string(is_default ? text : "scenario"); };
+  R.assumptions.push_back({"efficiency.compute", ef.compute, "of peak",
+                           calibrated(ef.compute == def.compute,
+                                      "assumption, calibrated on Trainium2 prefill (PERF rows 1, 3); same on Trainium3")});
+  R.assumptions.push_back({"efficiency.attention", ef.attention, "of peak",
+                           calibrated(ef.attention == def.attention, "assumption: attention kernels")});
+  R.assumptions.push_back({"efficiency.hbm", ef.hbm, "of bandwidth",
+                           calibrated(ef.hbm == def.hbm, "assumption: achievable HBM bandwidth")});
   R.assumptions.push_back({"efficiency.kernel_overhead_s", ef.kernel_overhead_s, "s per kernel",
-                           "assumption: launch/sync/DMA setup per kernel"});
+                           calibrated(ef.kernel_overhead_s == def.kernel_overhead_s,
+                                      "assumption, calibrated on Trainium2 decode (PERF rows 1, 3, 5, 6, 7: within "
+                                      "-19%..+15%); assumed unchanged on Trainium3 (software)")});
   R.assumptions.push_back({"efficiency.hbm_reserve_fraction", ef.hbm_reserve_fraction, "of HBM", "assumption"});
   R.assumptions.push_back({"economics.chip_power_watts", R.chip_power_watts, "W", power_source});
   R.assumptions.push_back({"economics.host_power_fraction", ec.host_power_fraction, "of chip power",
@@ -773,8 +784,8 @@ void evaluate_training(const Env& e, const Layout& L, Result& R) {
   auto first_b = price_all(e, first_b_specs, "first_stage", -1);
   std::vector<OpRecord> boundary;
   if (pp > 1)
-    boundary = price_all(e, {collective("pp.send_activations", "permute", p.tokens() * m.hidden * e.ab, pp, tp * dp),
-                             collective("pp.send_gradients", "permute", p.tokens() * m.hidden * e.ab, pp, tp * dp)},
+    boundary = price_all(e, {collective("pp.send_activations", "permute", p.tokens() * m.hidden * kHiddenBytes, pp, tp * dp),
+                             collective("pp.send_gradients", "permute", p.tokens() * m.hidden * kHiddenBytes, pp, tp * dp)},
                          "boundary", -1);
   const double boundary_time = sum_time(boundary);
 

@@ -48,7 +48,10 @@ std::string fmt_num(double v) {
   if (a >= 100) return fmtf(v, 1);
   if (a >= 10) return fmtf(v, 2);
   if (a >= 1) return fmtf(v, 3);
-  return fmtf(v, 4);
+  if (a >= 0.01) return fmtf(v, 4);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
 }
 
 std::string fmt_params(double p) {

@@ -1,0 +1,276 @@
+// The workload layer: strict spec parsing and its canonical round trip, placement and fit
+// errors that name the field, FLOP and KV-cache bookkeeping of the operator breakdown,
+// training memory and MFU, and determinism of every output form.
+#include <catch2/catch.hpp>
+
+#include "hw/hw.h"
+#include "workload/workload.h"
+
+using namespace trnsim;
+using namespace trnsim::workload;
+
+namespace {
+
+const hw::System& trn3() {
+  static const hw::System s = hw::load_system("trn3-gen2-ultraserver");
+  return s;
+}
+const hw::System& trn2() {
+  static const hw::System s = hw::load_system("trn2-ultraserver");
+  return s;
+}
+
+Spec spec_of(const json& j) { return parse_spec(j, "workload"); }
+
+std::string parse_error(const json& j) {
+  try {
+    parse_spec(j, "workload");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::string eval_error(const Spec& s, const hw::System& sys) {
+  try {
+    evaluate(s, sys);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+bool starts_with(const std::string& s, const std::string& p) { return s.rfind(p, 0) == 0; }
+
+const Phase& phase(const Result& r, const std::string& name) {
+  for (const auto& p : r.phases)
+    if (p.name == name) return p;
+  throw std::logic_error("no phase " + name);
+}
+
+double sum_matmul_flops(const Phase& ph) {
+  double f = 0;
+  for (const auto& o : ph.ops)
+    if (o.detail.find("matmul") != std::string::npos) f += o.count * o.flops;
+  return f;
+}
+
+}  // namespace
+
+TEST_CASE("spec: canonical JSON round trips and fills every field", "[workload]") {
+  Spec d = default_spec();
+  CHECK(parse_spec(spec_to_json(d), "workload") == d);
+  Spec minimal = spec_of({{"model", "Llama-3.1-8B"}});
+  json canon = spec_to_json(minimal);
+  for (const char* k : {"kind", "model", "precision", "parallelism", "inference", "training", "efficiency", "economics"})
+    CHECK(canon.contains(k));
+  CHECK(canon["economics"]["chip_power_watts"].is_null());
+  CHECK(parse_spec(canon, "workload") == minimal);
+  // An inline Hugging Face config travels in the scenario and survives the round trip.
+  json inline_spec = {{"model", bundled_model_json("Qwen3-235B-A22B", "m")}, {"parallelism", {{"tp", 8}}}};
+  Spec s = spec_of(inline_spec);
+  CHECK(s.model_name.empty());
+  CHECK(parse_spec(spec_to_json(s), "workload") == s);
+  Spec t = spec_of({{"model", "Llama-3.1-8B"}, {"kind", "training"}, {"economics", {{"chip_power_watts", 700}}}});
+  CHECK(parse_spec(spec_to_json(t), "workload") == t);
+  CHECK(*t.economics.chip_power_watts == 700);
+}
+
+TEST_CASE("spec: strict errors name the field", "[workload]") {
+  CHECK(parse_error({{"model", "gpt-oss-120b"}, {"paralelism", json::object()}}) ==
+        "workload.paralelism: unknown key (did you mean 'parallelism'?)");
+  CHECK(parse_error({{"model", "gpt-oss-120b"}, {"parallelism", {{"tp", 0}}}}) ==
+        "workload.parallelism.tp: must be between 1 and 65536, got 0");
+  CHECK(starts_with(parse_error({{"model", "gpt-oss-120b"}, {"precision", {{"weights", "fp4"}}}}),
+                    "workload.precision.weights: unknown value 'fp4' (did you mean 'fp8'?)"));
+  CHECK(parse_error({{"model", "gpt-oss-120b"}, {"inference", {{"batch", -4}}}}) ==
+        "workload.inference.batch: must be between 1 and 1048576, got -4");
+  CHECK(parse_error({{"model", "gpt-oss-120b"}, {"inference", {{"output_tokens", 0}}}}) ==
+        "workload.inference.output_tokens: must be between 1 and 16777216, got 0");
+  CHECK(starts_with(parse_error({{"model", "gpt-oss-12b"}}), "workload.model: unknown bundled model 'gpt-oss-12b' (did you mean 'gpt-oss-120b'?)"));
+  CHECK(parse_error(json::object()) == "workload.model: missing (required)");
+  CHECK(starts_with(parse_error({{"model", 3}}), "workload.model: expected a bundled model name or a Hugging Face"));
+  json bad = bundled_model_json("Llama-3.1-8B", "m");
+  bad["num_attention_heads"] = "many";
+  CHECK(starts_with(parse_error({{"model", bad}}), "workload.model.num_attention_heads: expected a whole number"));
+  CHECK(starts_with(parse_error({{"model", "gpt-oss-120b"}, {"training", {{"recompute", "some"}}}}),
+                    "workload.training.recompute: unknown value 'some'"));
+  CHECK(parse_error({{"model", "gpt-oss-120b"}, {"efficiency", {{"hbm", 1.5}}}}) ==
+        "workload.efficiency.hbm: must be between 0.01 and 1, got 1.5");
+}
+
+TEST_CASE("placement errors: tp vs heads and domain, chips, ep, HBM fit", "[workload]") {
+  Spec s = default_spec();
+  s.parallelism.tp = 3;
+  CHECK(eval_error(s, trn3()) == "workload.parallelism.tp: must divide the model's 64 attention heads, got 3");
+  s = default_spec();
+  s.parallelism.tp = 32;  // Trn2 UltraServer's domain is 64 chips: fine; trn2.48xlarge has 16.
+  CHECK(starts_with(eval_error(s, hw::load_system("trn2-48xlarge")),
+                    "workload.parallelism.tp: a tensor-parallel group must fit in (and divide) one scale-up domain of 16 chips"));
+  s = default_spec();
+  s.parallelism.dp = 100;
+  CHECK(eval_error(s, trn3()) == "workload.parallelism.dp: tp*pp*dp = 800 chips, but Trn3 Gen2 UltraServer has 144");
+  s = default_spec();
+  s.parallelism.ep = 3;
+  CHECK(eval_error(s, trn3()) == "workload.parallelism.ep: must divide the model's 128 experts, got 3");
+  s = spec_of({{"model", "Llama-3.1-8B"}, {"parallelism", {{"ep", 2}}}});
+  CHECK(eval_error(s, trn3()) == "workload.parallelism.ep: must be 1 for a dense model, got 2");
+  // Llama-3.1-405B in BF16 on one Trainium2: 756 GiB of weights in 96 GiB.
+  s = spec_of({{"model", "Llama-3.1-405B"}, {"inference", {{"batch", 1}, {"input_tokens", 128}, {"output_tokens", 16}}}});
+  std::string e = eval_error(s, trn2());
+  CHECK(starts_with(e, "workload.parallelism: does not fit in HBM: needs "));
+  CHECK(e.find("Trainium2 has 96.0 GiB: over by ") != std::string::npos);
+  s.parallelism.tp = 16;
+  CHECK(eval_error(s, trn2()).empty());
+  s = spec_of({{"model", "Llama-3.1-8B"}, {"kind", "training"}, {"parallelism", {{"dp", 8}}},
+               {"training", {{"global_batch", 12}}}});
+  CHECK(eval_error(s, trn3()) == "workload.training.global_batch: must be a multiple of dp * micro_batch (8), got 12");
+}
+
+TEST_CASE("inference: matmul FLOPs and KV cache add up", "[workload]") {
+  Spec s = spec_of({{"model", "Llama-3.1-8B"},
+                    {"inference", {{"batch", 4}, {"input_tokens", 1000}, {"output_tokens", 24}}}});
+  Result r = evaluate(s, trn3());
+  const double T = 4 * 1000;
+  // Prefill: every layer weight multiplies every prompt token; the LM head only the last one.
+  const double layer_weights = r.params.active - r.params.norms - r.params.lm_head;
+  CHECK(sum_matmul_flops(phase(r, "prefill")) == 2.0 * T * layer_weights + 2.0 * 4 * r.params.lm_head);
+  CHECK(sum_matmul_flops(phase(r, "decode")) == 2.0 * 4 * (layer_weights + r.params.lm_head));
+  // KV cache: 4 sequences x 1024 tokens x 128 KiB.
+  double kv = 0;
+  for (const auto& m : r.memory)
+    if (m.name == "kv_cache") kv = m.bytes;
+  CHECK(kv == 4.0 * 1024 * 131072);
+  CHECK(r.kv_bytes_per_token == 131072.0);
+  CHECK(r.ttft_s > 0);
+  CHECK(r.tpot_s > 0);
+  CHECK(r.request_latency_s == Approx(r.ttft_s + 23 * r.tpot_s));
+  CHECK(r.output_tokens_per_s_per_chip * r.system_chips == Approx(r.output_tokens_per_s_per_system));
+  CHECK(r.compute_share + r.hbm_share + r.fabric_share + r.overhead_share == Approx(1.0));
+  // With tp = 2 each chip does half the layer FLOPs and adds two all-reduces per layer.
+  s.parallelism.tp = 2;
+  Result r2 = evaluate(s, trn3());
+  CHECK(sum_matmul_flops(phase(r2, "prefill")) == Approx(sum_matmul_flops(phase(r, "prefill")) / 2));
+  int all_reduces = 0;
+  for (const auto& o : phase(r2, "decode").ops)
+    if (o.name.find("all_reduce") != std::string::npos) all_reduces += static_cast<int>(o.count);
+  CHECK(all_reduces == 64);
+}
+
+TEST_CASE("MoE decode reads only the experts the batch routes to", "[workload]") {
+  Spec s = spec_of({{"model", "gpt-oss-120b"},
+                    {"precision", {{"weights", "mxfp4"}, {"activations", "mxfp8"}}},
+                    {"inference", {{"batch", 1}, {"input_tokens", 100}, {"output_tokens", 4}}}});
+  Result r = evaluate(s, trn3());
+  auto m = spec_model(s);
+  for (const auto& o : phase(r, "decode").ops) {
+    if (o.name != "moe.experts") continue;
+    // One token, top-4: exactly 4 experts' MXFP4 weights plus a few activations.
+    const double weights = 4 * routed_expert_params(m) * bytes_per_element("mxfp4");
+    CHECK(o.hbm_bytes >= weights);
+    CHECK(o.hbm_bytes < weights * 1.01);
+  }
+  // A large batch touches (nearly) every expert.
+  s.inference.batch = 256;
+  Result big = evaluate(s, trn3());
+  for (const auto& o : phase(big, "decode").ops)
+    if (o.name == "moe.experts") CHECK(o.hbm_bytes > 127 * routed_expert_params(m) * bytes_per_element("mxfp4"));
+}
+
+TEST_CASE("precisions fall back to what the chip supports, with a warning", "[workload]") {
+  Result r = evaluate(default_spec(), trn2());
+  CHECK(r.weights_dtype == "bf16");
+  CHECK(r.matmul_dtype == "fp8");
+  bool warned = false;
+  for (const auto& w : r.warnings) warned = warned || w.find("mxfp4 is not supported by Trainium2; modeled as bf16") != std::string::npos;
+  CHECK(warned);
+  Result t = evaluate(default_spec(), trn3());
+  CHECK(t.weights_dtype == "mxfp4");
+  CHECK(t.matmul_dtype == "mxfp8");
+}
+
+TEST_CASE("expert parallelism across replicas dispatches with all-to-all", "[workload]") {
+  Spec s = spec_of({{"model", "DeepSeek-V3"},
+                    {"precision", {{"weights", "mxfp8"}, {"attention_weights", "mxfp8"}, {"activations", "mxfp8"}}},
+                    {"parallelism", {{"tp", 8}, {"dp", 8}, {"ep", 64}}},
+                    {"inference", {{"batch", 32}, {"input_tokens", 2000}, {"output_tokens", 200}}}});
+  Result r = evaluate(s, trn3());
+  bool a2a = false;
+  for (const auto& o : phase(r, "decode").ops) a2a = a2a || (o.name == "moe.dispatch" && o.detail.find("all-to-all, 64 chips") == 0);
+  CHECK(a2a);
+  CHECK(r.chips_used == 64);
+}
+
+TEST_CASE("training: step, MFU, memory, ZeRO and recompute behave", "[workload]") {
+  json base = {{"model", "Llama-3.1-70B"},
+               {"kind", "training"},
+               {"parallelism", {{"tp", 4}, {"pp", 4}, {"dp", 9}}},
+               {"training", {{"sequence_length", 8192}, {"global_batch", 144}, {"micro_batch", 1}}}};
+  Result r = evaluate(spec_of(base), trn3());
+  CHECK(r.micro_batches == 16);
+  CHECK(r.pipeline_bubble_fraction == Approx(3.0 / 19.0));
+  CHECK(r.mfu > 0.05);
+  CHECK(r.mfu < 0.7);
+  CHECK(r.hfu >= r.mfu);
+  CHECK(r.tokens_per_step == 144.0 * 8192);
+  // Model FLOPs: 6 x active params per token plus causal attention, per step.
+  const double attn = 80 * 2.0 * 64 * 256 * (8192.0 * 8193 / 2) / 8192;
+  CHECK(r.model_flops_per_step == Approx(3.0 * (2.0 * r.params.active + attn) * r.tokens_per_step));
+  auto mem = [](const Result& x, const std::string& n) {
+    for (const auto& m : x.memory)
+      if (m.name == n) return m.bytes;
+    return -1.0;
+  };
+  json z0 = base;
+  z0["training"]["zero_stage"] = 0;
+  Result r0 = evaluate(spec_of(z0), trn3());
+  CHECK(mem(r0, "optimizer_states") == Approx(9 * mem(r, "optimizer_states")));
+  json full = base;
+  full["training"]["recompute"] = "full";
+  Result rf = evaluate(spec_of(full), trn3());
+  CHECK(mem(rf, "activations") < mem(r, "activations"));
+  CHECK(rf.hfu > rf.mfu);
+  CHECK(rf.step_time_s > r.step_time_s);
+}
+
+TEST_CASE("training across UltraServers scales over EFA", "[workload]") {
+  Spec s = spec_of({{"model", "Llama-3.1-70B"},
+                    {"kind", "training"},
+                    {"parallelism", {{"tp", 4}, {"pp", 4}, {"dp", 36}}},
+                    {"training", {{"global_batch", 576}}}});
+  Result r = evaluate(s, hw::load_system("trn3-gen2-ultracluster:4"));
+  CHECK(r.domains_used == 4);
+  REQUIRE(r.scaling.size() == 3);  // 1, 2, 4 UltraServers
+  CHECK(r.scaling[0].ultraservers == 1);
+  CHECK(r.scaling[0].scaling_efficiency == 1.0);
+  CHECK(r.scaling[2].chips == 576);
+  CHECK(r.scaling[2].scaling_efficiency < 1.01);  // ZeRO shards shrink the optimizer step as dp grows
+  CHECK(r.scaling[2].scaling_efficiency > 0.5);
+}
+
+TEST_CASE("outputs are deterministic and complete", "[workload]") {
+  Spec s = default_spec();
+  Result a = evaluate(s, trn3());
+  Result b = evaluate(parse_spec(spec_to_json(s), "workload"), trn3());
+  CHECK(result_to_json(a).dump() == result_to_json(b).dump());
+  CHECK(result_to_text(a) == result_to_text(b));
+  CHECK(chrome_trace(a).dump() == chrome_trace(b).dump());
+  std::string text = result_to_text(a);
+  for (const char* k : {"TTFT", "time per token", "per chip", "HBM per chip", "time shares", "tokens per MW", "cost",
+                        "Assumptions"})
+    CHECK(text.find(k) != std::string::npos);
+  json j = result_to_json(a);
+  CHECK(j["memory_per_chip"]["fits"] == true);
+  CHECK(j["phases"].size() == 2);
+  json trace = chrome_trace(a);
+  CHECK(trace["traceEvents"].size() > 100);
+  bool lanes = false;
+  for (const auto& e : trace["traceEvents"]) lanes = lanes || (e["ph"] == "M" && e["args"]["name"] == "fabric (collectives)");
+  CHECK(lanes);
+  Spec t = spec_of({{"model", "Llama-3.1-8B"}, {"kind", "training"}, {"parallelism", {{"pp", 2}, {"dp", 4}}},
+                    {"training", {{"global_batch", 32}, {"sequence_length", 4096}}}});
+  json tt = chrome_trace(evaluate(t, trn3()));
+  int blocks = 0;
+  for (const auto& e : tt["traceEvents"]) blocks += e["ph"] == "X" && e["cat"] == "forward";
+  CHECK(blocks == 2 * 8);  // 8 micro-batches through 2 stages
+}
