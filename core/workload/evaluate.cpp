@@ -620,13 +620,15 @@ void evaluate_inference(const Env& e, const Layout& L, Result& R) {
   const double W = m.sliding_window;
   const int pp = e.pp;
 
-  // Decode runs min(B, pp) micro-batches through the pipeline; prefill takes the whole batch.
+  // Serving with B concurrent streams (continuous batching): each request is prefilled on
+  // its own -- its time to first token -- and its prefill stalls the other streams' decode
+  // once. Decode runs min(B, pp) micro-batches through the pipeline.
   const double n_micro = std::min<double>(B, pp);
   const double b = B / n_micro;
   if (B < pp) R.warnings.push_back("batch " + fmt(B, 0) + " < pp " + std::to_string(pp) + ": the pipeline is under-filled in decode");
 
   Pass pre;
-  pre.seqs = B;
+  pre.seqs = 1;
   pre.new_tokens = S;
   pre.pairs_full = causal_pairs(S, 0);
   pre.pairs_sliding = causal_pairs(S, W);
@@ -634,7 +636,7 @@ void evaluate_inference(const Env& e, const Layout& L, Result& R) {
   double prefill_time = pc.boundary_time * (pp - 1);
   for (double t : pc.stage_time) prefill_time += t;
   R.ttft_s = prefill_time;
-  R.phases.push_back(make_phase("prefill", "prefill of the batch (" + fmt(B, 0) + " x " + fmt(S, 0) + " tokens), all stages",
+  R.phases.push_back(make_phase("prefill", "prefill of one request (" + fmt(S, 0) + " tokens), all stages",
                                 pass_records(L, pc, pp)));
 
   const double steps = O - 1;
@@ -660,7 +662,7 @@ void evaluate_inference(const Env& e, const Layout& L, Result& R) {
                                   pass_records(L, dc, pp)));
   }
   R.tpot_s = cycle;
-  R.request_latency_s = R.ttft_s + steps * cycle;
+  R.request_latency_s = B * R.ttft_s + steps * cycle;
   R.decode_tokens_per_s_per_replica = cycle > 0 ? B / cycle : 0;
   R.output_tokens_per_s_per_replica = B * O / R.request_latency_s;
   R.replicas = e.dp;
@@ -669,7 +671,7 @@ void evaluate_inference(const Env& e, const Layout& L, Result& R) {
   R.output_tokens_per_s_per_server = per_chip * e.sys.chips_per_server;
   R.output_tokens_per_s_per_system = per_chip * e.sys.chips;
 
-  std::vector<std::pair<const Phase*, double>> w = {{&R.phases[0], 1.0}};
+  std::vector<std::pair<const Phase*, double>> w = {{&R.phases[0], B}};
   if (R.phases.size() > 1) w.push_back({&R.phases[1], steps});
   finish_shares(R, w);
 
@@ -688,8 +690,8 @@ void evaluate_inference(const Env& e, const Layout& L, Result& R) {
     if (s == pp - 1 && (!m.tie_embeddings || pp > 1)) ws += double(m.vocab) * m.hidden / e.tp * kEmbeddingBytes;
     if (ws + ks > weights + kv) weights = ws, kv = ks;
   }
-  // Working set of the widest prefill layer (no chunked prefill).
-  const double T = B * S, d = m.hidden;
+  // Working set of the widest layer while prefilling one request (no chunked prefill).
+  const double T = S, d = m.hidden;
   double attn_w = m.attention == AttentionKind::mla
                       ? double(e.heads_chip) * (2.0 * qk_head_dim(m) + 2.0 * m.v_head_dim)
                       : double(e.heads_chip) * m.head_dim * 2 + 2.0 * e.kvh_chip * m.head_dim;

@@ -279,7 +279,7 @@ std::string result_to_text(const Result& R) {
         << in.output_tokens << " out\n\n";
     out << "  TTFT                 " << fmt_time(R.ttft_s) << "\n";
     out << "  time per token       " << fmt_time(R.tpot_s) << "\n";
-    out << "  request latency      " << fmt_time(R.request_latency_s) << "\n";
+    out << "  request latency      " << fmt_time(R.request_latency_s) << " (own prefill, decode, and the other streams' prefills)\n";
     out << "  output tokens/s      " << fmt_num(R.output_tokens_per_s_per_replica) << " per replica | "
         << fmt_num(R.output_tokens_per_s_per_chip) << " per chip | " << fmt_num(R.output_tokens_per_s_per_server)
         << " per server | " << fmt_num(R.output_tokens_per_s_per_system) << " per system (prefill included; decode alone "

@@ -3,8 +3,9 @@
 // memory-bound kernel, hw::collective for every TP/EP/PP/DP exchange).
 //
 // What it models
-//  - Inference: prefill (time to first token) and decode (time per output token) of a batch of
-//    sequences with given input and output lengths; the KV cache (GQA, MLA, sliding-window
+//  - Inference: prefill (time to first token) and decode (time per output token) of `batch`
+//    concurrent sequences with given input and output lengths, served with continuous batching
+//    (each request is prefilled on its own and stalls the others' decode once); the KV cache (GQA, MLA, sliding-window
 //    layers); precisions for MLP/expert weights, attention weights, activations (the tensor-engine
 //    input type) and the KV cache (bf16, fp8, mxfp8, mxfp4); placement onto chips with tensor (tp),
 //    pipeline (pp), data (dp) and expert (ep) parallelism. Reports TTFT, TPOT, throughput per
@@ -20,8 +21,8 @@
 // hw.h (FACTS.md keys live in the hardware data files); Neuron dequantizes MXFP4 experts to BF16 on Trainium2 (PERF #5). Efficiencies, kernel overhead,
 // host power, PUE and prices are explicit assumptions in the spec, shown in every report.
 //
-// NOT modeled: speculative decoding; continuous batching and chunked prefill (a batch is
-// prefilled at once, then decoded); router load imbalance (uniform routing); prefix caching;
+// NOT modeled: speculative decoding; chunked prefill and prefill/decode disaggregation; queueing;
+// router load imbalance (uniform routing); prefix caching;
 // SBUF-level tiling and engine overlap inside a kernel (that is hw::roofline's business);
 // numerics; optimizer arithmetic beyond its HBM traffic; failures and checkpointing.
 #pragma once
@@ -194,9 +195,10 @@ struct Result {
   std::vector<std::string> warnings;
 
   // inference
-  double ttft_s = 0, tpot_s = 0, request_latency_s = 0;
+  double ttft_s = 0, tpot_s = 0;
+  double request_latency_s = 0;  // batch * ttft + (output - 1) * tpot: own prefill, decode, others' prefills
   double decode_tokens_per_s_per_replica = 0;
-  double output_tokens_per_s_per_replica = 0;  // including prefill (static batching)
+  double output_tokens_per_s_per_replica = 0;  // batch * output / request latency (prefills included)
   double output_tokens_per_s_per_chip = 0;
   double output_tokens_per_s_per_server = 0;
   double output_tokens_per_s_per_system = 0;
