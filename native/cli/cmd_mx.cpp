@@ -1,0 +1,421 @@
+// `trnsim mx`: the MX numerics of core/mx from the shell, reading stdin and writing stdout:
+// quantize numbers into MX blocks (one text line per block), dequantize that text back,
+// the FP32 dot product of two quantized vectors, and the error of a quantize-dequantize
+// round trip over a chosen distribution. Bad input names its line and exits with 2.
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli.h"
+#include "mx/mx.h"
+
+namespace {
+
+using trnsim::InputError;
+using trnsim::cli::Args;
+using trnsim::cli::Io;
+namespace mx = trnsim::mx;
+
+const char* kUsage =
+    "Usage: trnsim mx quantize --format F [--scale R] [--overflow O] [--flush-subnormals]\n"
+    "                          [--input text|f32] [--path P]\n"
+    "       trnsim mx dequantize --format F [--path P]\n"
+    "       trnsim mx dot --a-format F --b-format G [--scale R] [--overflow O]\n"
+    "                     [--flush-subnormals] [--path P]\n"
+    "       trnsim mx error --format F [--dist D] [--n N] [--seed S] [--scale R]\n"
+    "                       [--overflow O] [--flush-subnormals]\n"
+    "\n"
+    "OCP Microscaling (MX) formats, bit-exact: blocks of 32 elements sharing one E8M0 scale.\n"
+    "All subcommands read stdin and write stdout.\n"
+    "\n"
+    "  quantize    Input: whitespace-separated decimal numbers (nan, inf, -inf accepted), or\n"
+    "              with --input f32 raw little-endian float32. Output: one line per block of\n"
+    "              32: the scale byte, then the 32 element codes, each as two lowercase hex\n"
+    "              digits, separated by single spaces. A last partial block is padded with 0.\n"
+    "  dequantize  Reads the quantize output back and prints each block's 32 values on a line\n"
+    "              (shortest decimal that reads back to the same FP32; nan, inf, -inf).\n"
+    "  dot         Reads two lines of numbers of equal length, quantizes the first with\n"
+    "              --a-format and the second with --b-format, and prints the FP32 DotGeneral\n"
+    "              in decimal and as hex bits.\n"
+    "  error       Quantizes N samples of a distribution and prints the RMSE, the largest\n"
+    "              relative error and the SQNR (dB) of the round trip.\n"
+    "\n"
+    "Options:\n"
+    "  --format F, --a-format F, --b-format F\n"
+    "                 e4m3 | e5m2 (MXFP8), e3m2 | e2m3 (MXFP6), e2m1 (MXFP4), int8 (MXINT8)\n"
+    "  --scale R      floor (OCP, default) | rceil | even | nki (FP8 only)\n"
+    "  --overflow O   saturate (default) | inf (FP8: E5M2 -> Inf, E4M3 -> NaN)\n"
+    "  --flush-subnormals  treat FP32 subnormal inputs as zero\n"
+    "  --dist D       normal (default) | laplace | uniform | lognormal\n"
+    "  --n N          number of samples (default 100000, at most 67108864)\n"
+    "  --seed S       generator seed (default 1)\n"
+    "  --path P       auto (default) | scalar | avx2 | avx512 | wasm_simd: the code path\n"
+    "                 (all give identical bits)\n"
+    "\n"
+    "Packed codes: FP8 and INT8 one byte per element; FP6 and FP4 codes are printed one per\n"
+    "field (the in-memory packing is described in docs/mx.md). Exit codes: 0 ok, 2 bad input.\n";
+
+mx::Format format_option(const Args& args, const std::string& name) {
+  auto v = args.value(name);
+  if (!v) throw InputError("--" + name, "missing (one of " + mx::format_names() + ")");
+  auto f = mx::parse_format(*v);
+  if (!f) throw InputError("--" + name, "unknown format '" + *v + "' (expected " + mx::format_names() + ")");
+  return *f;
+}
+
+mx::Options options_from(const Args& args) {
+  mx::Options o;
+  if (auto v = args.value("scale")) {
+    auto r = mx::parse_scale_rule(*v);
+    if (!r) throw InputError("--scale", "unknown scale rule '" + *v + "' (expected floor|rceil|even|nki)");
+    o.scale = *r;
+  }
+  if (auto v = args.value("overflow")) {
+    auto r = mx::parse_overflow(*v);
+    if (!r) throw InputError("--overflow", "unknown overflow mode '" + *v + "' (expected saturate|inf)");
+    o.overflow = *r;
+  }
+  o.flush_subnormal_inputs = args.flag("flush-subnormals");
+  return o;
+}
+
+mx::Path path_from(const Args& args) {
+  auto v = args.value("path");
+  if (!v) return mx::Path::automatic;
+  auto p = mx::parse_path(*v);
+  if (!p) throw InputError("--path", "unknown path '" + *v + "' (expected auto|scalar|avx2|avx512|wasm_simd)");
+  return mx::resolve_path(*p);
+}
+
+void check_format_options(mx::Format f, const mx::Options& o) {
+  try {
+    mx::check_options(f, o);
+  } catch (const InputError& e) {
+    std::string what = e.what();
+    throw InputError("--scale", what.substr(e.field().empty() ? 0 : e.field().size() + 2));
+  }
+}
+
+std::string line_name(std::size_t line) { return "line " + std::to_string(line); }
+
+// One whitespace-separated token as an FP32 value: a decimal number (rounded to nearest
+// FP32, so 1e39 is inf), or nan / inf / -inf / +inf.
+bool parse_number(const std::string& tok, float& out) {
+  std::string low;
+  for (char c : tok) low += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  if (low == "nan" || low == "+nan" || low == "-nan") {
+    out = std::strtof("nan", nullptr);
+    return true;
+  }
+  if (low == "inf" || low == "+inf" || low == "infinity" || low == "+infinity") {
+    out = std::strtof("inf", nullptr);
+    return true;
+  }
+  if (low == "-inf" || low == "-infinity") {
+    out = -std::strtof("inf", nullptr);
+    return true;
+  }
+  // [+-] digits [. digits] [e [+-] digits], at least one digit in the mantissa
+  std::size_t i = 0, n = tok.size(), digits = 0;
+  if (i < n && (tok[i] == '+' || tok[i] == '-')) ++i;
+  while (i < n && tok[i] >= '0' && tok[i] <= '9') ++i, ++digits;
+  if (i < n && tok[i] == '.') {
+    ++i;
+    while (i < n && tok[i] >= '0' && tok[i] <= '9') ++i, ++digits;
+  }
+  if (digits == 0) return false;
+  if (i < n && (tok[i] == 'e' || tok[i] == 'E')) {
+    ++i;
+    if (i < n && (tok[i] == '+' || tok[i] == '-')) ++i;
+    std::size_t ed = 0;
+    while (i < n && tok[i] >= '0' && tok[i] <= '9') ++i, ++ed;
+    if (ed == 0) return false;
+  }
+  if (i != n) return false;
+  errno = 0;
+  out = std::strtof(tok.c_str(), nullptr);  // correctly rounded; overflow gives +-inf
+  return true;
+}
+
+// Lines of whitespace-separated tokens, numbered from 1.
+struct Line {
+  std::size_t number;
+  std::vector<std::string> tokens;
+};
+std::vector<Line> split_lines(const std::string& text) {
+  std::vector<Line> lines;
+  std::size_t start = 0, number = 1;
+  while (start <= text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    Line l{number, {}};
+    std::string tok;
+    for (std::size_t i = start; i < end; ++i) {
+      char c = text[i];
+      if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+        if (!tok.empty()) l.tokens.push_back(tok), tok.clear();
+      } else {
+        tok += c;
+      }
+    }
+    if (!tok.empty()) l.tokens.push_back(tok);
+    lines.push_back(std::move(l));
+    ++number;
+    if (end == text.size()) break;
+    start = end + 1;
+  }
+  return lines;
+}
+
+std::vector<float> numbers_of_line(const Line& l) {
+  std::vector<float> v;
+  v.reserve(l.tokens.size());
+  for (std::size_t k = 0; k < l.tokens.size(); ++k) {
+    float x;
+    if (!parse_number(l.tokens[k], x))
+      throw InputError(line_name(l.number), "'" + l.tokens[k] + "' (field " + std::to_string(k + 1) + ") is not a number");
+    v.push_back(x);
+  }
+  return v;
+}
+
+std::string float_text(float v) {
+  if (v != v) return "nan";
+  if (v == std::strtof("inf", nullptr)) return "inf";
+  if (v == -std::strtof("inf", nullptr)) return "-inf";
+  // The fewest significant digits that read back to the same FP32, written without an
+  // exponent when that needs no more digits than the value's integer part (30, not 3e+01).
+  char buf[40];
+  int p = 1;
+  for (; p < 9; ++p) {
+    std::snprintf(buf, sizeof buf, "%.*g", p, static_cast<double>(v));
+    if (std::strtof(buf, nullptr) == v) break;
+  }
+  std::snprintf(buf, sizeof buf, "%.0e", static_cast<double>(v));
+  const char* e = std::strchr(buf, 'e');
+  int e10 = e ? std::atoi(e + 1) : 0;
+  if (e10 >= p && e10 < 9) p = e10 + 1;
+  std::snprintf(buf, sizeof buf, "%.*g", p, static_cast<double>(v));
+  return buf;
+}
+
+const char* hex2(unsigned b) {
+  static const char* digits = "0123456789abcdef";
+  static char s[3];
+  s[0] = digits[(b >> 4) & 0xF];
+  s[1] = digits[b & 0xF];
+  s[2] = 0;
+  return s;
+}
+
+void print_blocks(std::ostream& out, const mx::Tensor& t) {
+  const std::size_t nb = t.blocks_per_row();
+  const int bb = mx::format_info(t.format).block_bytes;
+  std::string line;
+  for (std::size_t b = 0; b < nb; ++b) {
+    line.assign(hex2(t.scales[b]));
+    const std::uint8_t* p = t.elements.data() + b * static_cast<std::size_t>(bb);
+    for (int i = 0; i < mx::kBlockSize; ++i) {
+      line += ' ';
+      line += hex2(mx::get_code(t.format, p, i));
+    }
+    line += '\n';
+    out << line;
+  }
+}
+
+int run_quantize(const std::vector<std::string>& raw, Io& io) {
+  Args args(raw, {"format", "scale", "overflow", "input", "path"}, {"flush-subnormals"});
+  args.expect_positional({});
+  mx::Format f = format_option(args, "format");
+  mx::Options o = options_from(args);
+  check_format_options(f, o);
+  mx::Path path = path_from(args);
+  std::string input = args.value_or("input", "text");
+  if (input != "text" && input != "f32") throw InputError("--input", "unknown input form '" + input + "' (expected text|f32)");
+  std::string data = trnsim::cli::read_file("-", io);
+  std::vector<float> x;
+  if (input == "f32") {
+    if (data.size() % 4)
+      throw InputError("input", std::to_string(data.size()) + " bytes is not a whole number of float32 values");
+    x.resize(data.size() / 4);
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      const auto* b = reinterpret_cast<const unsigned char*>(data.data() + 4 * i);
+      std::uint32_t u = b[0] | (b[1] << 8) | (b[2] << 16) | (static_cast<std::uint32_t>(b[3]) << 24);
+      std::memcpy(&x[i], &u, 4);
+    }
+  } else {
+    for (const Line& l : split_lines(data)) {
+      std::vector<float> v = numbers_of_line(l);
+      x.insert(x.end(), v.begin(), v.end());
+    }
+  }
+  print_blocks(io.out, mx::quantize(x.data(), 1, x.size(), f, o, path));
+  return 0;
+}
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+int run_dequantize(const std::vector<std::string>& raw, Io& io) {
+  Args args(raw, {"format", "path"}, {});
+  args.expect_positional({});
+  mx::Format f = format_option(args, "format");
+  mx::Path path = path_from(args);
+  const mx::FormatInfo& info = mx::format_info(f);
+  std::string data = trnsim::cli::read_file("-", io);
+  std::vector<Line> lines = split_lines(data);
+  std::size_t blocks = 0;
+  for (const Line& l : lines)
+    if (!l.tokens.empty()) ++blocks;
+  mx::Tensor t = mx::make_tensor(f, 1, blocks * mx::kBlockSize);
+  std::size_t b = 0;
+  for (const Line& l : lines) {
+    if (l.tokens.empty()) continue;
+    if (l.tokens.size() != 1 + mx::kBlockSize)
+      throw InputError(line_name(l.number), "expected 33 fields (the scale byte and 32 element codes), found " +
+                                                std::to_string(l.tokens.size()));
+    std::uint8_t* p = t.elements.data() + b * static_cast<std::size_t>(info.block_bytes);
+    for (std::size_t k = 0; k < l.tokens.size(); ++k) {
+      const std::string& tok = l.tokens[k];
+      int hi = tok.size() == 2 ? hex_value(tok[0]) : -1, lo = tok.size() == 2 ? hex_value(tok[1]) : -1;
+      if (hi < 0 || lo < 0)
+        throw InputError(line_name(l.number),
+                         "field " + std::to_string(k + 1) + " '" + tok + "' is not two hex digits");
+      unsigned v = static_cast<unsigned>(hi * 16 + lo);
+      if (k == 0) {
+        t.scales[b] = static_cast<std::uint8_t>(v);
+      } else {
+        if (v >> info.element_bits)
+          throw InputError(line_name(l.number), "field " + std::to_string(k + 1) + " code " + tok +
+                                                    " does not fit " + info.name + " (" +
+                                                    std::to_string(info.element_bits) + " bits)");
+        mx::set_code(f, p, static_cast<int>(k - 1), static_cast<std::uint8_t>(v));
+      }
+    }
+    ++b;
+  }
+  std::vector<float> y = mx::dequantize(t, path);
+  std::string line;
+  for (std::size_t i = 0; i < blocks; ++i) {
+    line.clear();
+    for (int k = 0; k < mx::kBlockSize; ++k) {
+      if (k) line += ' ';
+      line += float_text(y[i * mx::kBlockSize + static_cast<std::size_t>(k)]);
+    }
+    line += '\n';
+    io.out << line;
+  }
+  return 0;
+}
+
+int run_dot(const std::vector<std::string>& raw, Io& io) {
+  Args args(raw, {"a-format", "b-format", "scale", "overflow", "path"}, {"flush-subnormals"});
+  args.expect_positional({});
+  mx::Format fa = format_option(args, "a-format"), fb = format_option(args, "b-format");
+  mx::Options o = options_from(args);
+  check_format_options(fa, o);
+  check_format_options(fb, o);
+  mx::Path path = path_from(args);
+  std::string data = trnsim::cli::read_file("-", io);
+  std::vector<const Line*> rows;
+  std::vector<Line> lines = split_lines(data);
+  for (const Line& l : lines)
+    if (!l.tokens.empty()) rows.push_back(&l);
+  if (rows.size() != 2)
+    throw InputError("input", "expected two lines of numbers (vectors a and b), found " + std::to_string(rows.size()));
+  std::vector<float> a = numbers_of_line(*rows[0]), b = numbers_of_line(*rows[1]);
+  if (a.size() != b.size())
+    throw InputError(line_name(rows[1]->number), std::to_string(b.size()) + " numbers, but line " +
+                                                     std::to_string(rows[0]->number) + " has " +
+                                                     std::to_string(a.size()));
+  float d = mx::dot(mx::quantize(a, fa, o, path), mx::quantize(b, fb, o, path), path);
+  std::uint32_t u;
+  std::memcpy(&u, &d, 4);
+  char hex[16];
+  std::snprintf(hex, sizeof hex, "0x%08x", static_cast<unsigned>(u));
+  io.out << float_text(d) << " " << hex << "\n";
+  return 0;
+}
+
+std::uint64_t integer_option(const Args& args, const std::string& name, std::uint64_t def, std::uint64_t lo,
+                             std::uint64_t hi) {
+  auto v = args.value(name);
+  if (!v) return def;
+  const std::string& s = *v;
+  bool ok = !s.empty() && s.size() <= 20;
+  std::uint64_t r = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9') {
+      ok = false;
+      break;
+    }
+    std::uint64_t d = static_cast<std::uint64_t>(c - '0');
+    if (r > (UINT64_MAX - d) / 10) {
+      ok = false;
+      break;
+    }
+    r = r * 10 + d;
+  }
+  if (!ok) throw InputError("--" + name, "'" + s + "' is not a non-negative integer");
+  if (r < lo || r > hi)
+    throw InputError("--" + name, s + " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+  return r;
+}
+
+std::string number_text(double v) {
+  if (v != v) return "nan";
+  if (v > 1e308) return "inf";
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+int run_error(const std::vector<std::string>& raw, Io& io) {
+  Args args(raw, {"format", "dist", "n", "seed", "scale", "overflow"}, {"flush-subnormals"});
+  args.expect_positional({});
+  mx::Format f = format_option(args, "format");
+  mx::Options o = options_from(args);
+  check_format_options(f, o);
+  std::string dname = args.value_or("dist", "normal");
+  auto d = mx::parse_distribution(dname);
+  if (!d) throw InputError("--dist", "unknown distribution '" + dname + "' (expected normal|laplace|uniform|lognormal)");
+  std::uint64_t n = integer_option(args, "n", 100000, 1, 1u << 26);
+  std::uint64_t seed = integer_option(args, "seed", 1, 0, UINT64_MAX);
+  mx::ErrorStats st = mx::error_stats(f, o, *d, static_cast<std::size_t>(n), seed);
+  std::ostringstream s;
+  s << "format " << mx::format_name(f) << " (" << mx::format_info(f).long_name << "), scale "
+    << mx::scale_rule_name(o.scale) << ", overflow " << mx::overflow_name(o.overflow)
+    << (o.flush_subnormal_inputs ? ", flush subnormals" : "") << "\n"
+    << "samples " << n << " " << dname << " (seed " << seed << ")\n"
+    << "rmse " << number_text(st.rmse) << "\n"
+    << "max_rel_error " << number_text(st.max_rel_error) << "\n"
+    << "sqnr_db " << number_text(st.sqnr_db) << "\n"
+    << "underflow_to_zero " << st.zeros << "\n"
+    << "clamped " << st.clamped << "\n";
+  io.out << s.str();
+  return 0;
+}
+
+int run_mx(const std::vector<std::string>& args, Io& io) {
+  if (args.empty() || args[0].compare(0, 2, "--") == 0)
+    throw InputError("mx", "missing subcommand (quantize, dequantize, dot or error; see trnsim mx --help)");
+  std::vector<std::string> rest(args.begin() + 1, args.end());
+  if (args[0] == "quantize") return run_quantize(rest, io);
+  if (args[0] == "dequantize") return run_dequantize(rest, io);
+  if (args[0] == "dot") return run_dot(rest, io);
+  if (args[0] == "error") return run_error(rest, io);
+  throw InputError("mx", "unknown subcommand '" + args[0] + "' (expected quantize, dequantize, dot or error)");
+}
+
+}  // namespace
+
+TRNSIM_COMMAND("mx", "MX numerics: quantize, dequantize, dot, error (stdin -> stdout)", kUsage, run_mx);
