@@ -33,19 +33,24 @@ static json ratios(const Report& r) {
   if (!r.compare) return out;
   const hw::System& a = r.primary.system;
   const hw::System& b = r.compare->system;
-  json hw_ratios;
-  for (const auto& dt : hw::dtype_names()) {
-    double pa = a.peak_flops(dt), pb = b.peak_flops(dt);
-    hw_ratios["peak_flops_" + dt] = (pa > 0 && pb > 0) ? json(pa / pb) : json(nullptr);
-  }
-  hw_ratios["hbm_capacity"] = a.hbm_capacity_bytes() / b.hbm_capacity_bytes();
-  hw_ratios["hbm_bandwidth"] = a.hbm_bandwidth_bytes_per_s() / b.hbm_bandwidth_bytes_per_s();
-  hw_ratios["link_bandwidth_per_chip"] = a.chip.link_bandwidth_bytes_per_s / b.chip.link_bandwidth_bytes_per_s;
-  out["hardware"] = hw_ratios;
+  auto ratio = [](double num, double den) { return (num > 0 && den > 0) ? json(num / den) : json(nullptr); };
+  // Per chip: the generation-to-generation comparison the Neuron docs tabulate (S1).
+  json chip;
+  for (const auto& dt : hw::dtype_names()) chip["peak_flops_" + dt] = ratio(a.chip.peak(dt), b.chip.peak(dt));
+  chip["hbm_capacity"] = ratio(a.chip.hbm_capacity_bytes, b.chip.hbm_capacity_bytes);
+  chip["hbm_bandwidth"] = ratio(a.chip.hbm_bandwidth_bytes_per_s, b.chip.hbm_bandwidth_bytes_per_s);
+  chip["link_bandwidth"] = ratio(a.chip.link_bandwidth_bytes_per_s, b.chip.link_bandwidth_bytes_per_s);
+  out["per_chip"] = chip;
+  // Whole systems (aggregates derived from the per-chip data).
+  json sys;
+  sys["chips"] = ratio(a.chips, b.chips);
+  for (const auto& dt : hw::dtype_names()) sys["peak_flops_" + dt] = ratio(a.peak_flops(dt), b.peak_flops(dt));
+  sys["hbm_capacity"] = ratio(a.hbm_capacity_bytes(), b.hbm_capacity_bytes());
+  sys["hbm_bandwidth"] = ratio(a.hbm_bandwidth_bytes_per_s(), b.hbm_bandwidth_bytes_per_s());
+  out["per_system"] = sys;
   if (r.primary.result && r.compare->result) {
     const workload::Result& x = *r.primary.result;
     const workload::Result& y = *r.compare->result;
-    auto ratio = [](double num, double den) { return (num > 0 && den > 0) ? json(num / den) : json(nullptr); };
     json w;
     if (x.kind == "inference") {
       w["output_tokens_per_s_per_chip"] = ratio(x.output_tokens_per_s_per_chip, y.output_tokens_per_s_per_chip);
@@ -92,8 +97,31 @@ static std::string fmt(const char* f, double v) {
   return buf;
 }
 
+static std::string si(double v, const char* unit) {
+  const char* prefixes[] = {"", "k", "M", "G", "T", "P", "E"};
+  int i = 0;
+  while (v >= 1000 && i < 6) v /= 1000, ++i;
+  return fmt(v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : "%.2f", v) + " " + prefixes[i] + unit;
+}
+
+// A few lines about the system; `trnsim describe NAME` has the full data and sources.
+static void system_summary(std::ostringstream& o, const hw::System& s) {
+  o << "  system        " << s.chips << " x " << s.chip.display_name << ", " << s.chips_per_server
+    << " per server, " << s.chips_per_domain << " per scale-up domain (" << s.fabric << ")\n";
+  o << "  peak          ";
+  bool first = true;
+  for (const auto& dt : hw::dtype_names()) {
+    double p = s.peak_flops(dt);
+    o << (first ? "" : ", ") << dt << " " << (p > 0 ? si(p, "FLOP/s") : std::string("n/a"));
+    first = false;
+  }
+  o << "\n  HBM           " << fmt("%.0f", s.hbm_capacity_bytes() / (1024.0 * 1024 * 1024)) << " GiB at "
+    << si(s.hbm_bandwidth_bytes_per_s(), "B/s") << "\n";
+  o << "  data          trnsim describe " << s.name << " (every number with its source)\n";
+}
+
 static void system_text(std::ostringstream& o, const SystemReport& s) {
-  o << hw::describe_text(s.system);
+  system_summary(o, s.system);
   if (s.result) o << "\n" << workload::result_to_text(*s.result);
   else o << "\n  cannot run this workload: " << s.error << "\n";
 }
@@ -109,11 +137,13 @@ std::string report_to_text(const Report& r) {
     system_text(o, *r.compare);
     json rat = ratios(r);
     o << "\n== " << r.primary.system.display_name << " / " << r.compare->system.display_name << " ==\n";
-    for (auto it = rat["hardware"].begin(); it != rat["hardware"].end(); ++it)
-      o << "  " << it.key() << ": " << (it->is_null() ? std::string("n/a") : fmt("%.2fx", it->get<double>())) << "\n";
-    if (rat.contains("workload"))
-      for (auto it = rat["workload"].begin(); it != rat["workload"].end(); ++it)
-        o << "  " << it.key() << ": " << (it->is_number() ? fmt("%.2fx", it->get<double>()) : it->dump()) << "\n";
+    for (const char* group : {"per_chip", "per_system", "workload"}) {
+      if (!rat.contains(group)) continue;
+      o << "  " << group << "\n";
+      for (auto it = rat[group].begin(); it != rat[group].end(); ++it)
+        o << "    " << it.key() << std::string(it.key().size() < 32 ? 32 - it.key().size() : 1, ' ')
+          << (it->is_number() ? fmt("%.2fx", it->get<double>()) : std::string("n/a")) << "\n";
+    }
   }
   return o.str();
 }

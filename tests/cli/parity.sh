@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Native and WebAssembly builds print identical reports: every example scenario through
+# `run` (text and JSON), every built-in system through `describe`, and the link codec,
+# with the native CLI ($TRNSIM) and the same CLI compiled by em++ ($TRNSIM_WASM, under node).
+set -euo pipefail
+: "${TRNSIM:?}" "${TRNSIM_WASM:?}" "${TRNSIM_SOURCE_DIR:?}"
+[[ -x $TRNSIM ]] || { echo "parity: native CLI $TRNSIM not built (build the native preset first)"; exit 1; }
+cd "$TRNSIM_SOURCE_DIR"
+wasm() { node "$TRNSIM_WASM" "$@"; }
+compared=0 failures=0
+same() {  # label, then the command's arguments
+  local label=$1; shift
+  local a b ra=0 rb=0
+  a=$("$TRNSIM" "$@" 2>&1) || ra=$?
+  b=$(wasm "$@" 2>&1) || rb=$?
+  compared=$((compared + 1))
+  if [[ $a != "$b" || $ra != "$rb" ]]; then
+    echo "DIFFERENT: $label (exit $ra vs $rb)"
+    diff <(printf '%s\n' "$a") <(printf '%s\n' "$b") | head -20 || true
+    failures=$((failures + 1))
+  fi
+}
+for f in examples/*.json; do
+  same "run $f" run "$f"
+  same "run --json $f" run --json "$f"
+  same "link encode $f" link encode "$f"
+done
+for f in core/data/chips/*.json core/data/systems/*.json core/data/clusters/*.json; do
+  s=$(basename "$f" .json)
+  same "describe $s" describe --json "$s"
+done
+same "bad scenario" run tests/cli/data/bad-unknown-key.json
+echo "parity: $compared comparisons, $failures different"
+((failures == 0))
