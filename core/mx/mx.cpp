@@ -190,7 +190,17 @@ float dot(const Tensor& a, const Tensor& b, Path path) {
 
 PackedB pack_b(const Tensor& bt, Format a_format, Path path) {
   PackedB p;
-  kernels(path).pack_b(bt, a_format, p);
+  const Kernels& k = kernels(path);
+  if (k.gemm) {
+    detail::simd_pack_b(*k.gemm, k.path, bt, a_format, p);
+  } else {
+    p.path = Path::scalar;
+    p.a_format = a_format;
+    p.b_format = bt.format;
+    p.n = bt.rows;
+    p.k = bt.cols;
+    p.bt = bt;
+  }
   return p;
 }
 
@@ -200,7 +210,9 @@ void gemm(const Tensor& a, const PackedB& b, float* c) {
                                  std::to_string(b.k) + ")");
   if (a.format != b.a_format) throw InputError("gemm", "B was packed for another A format");
   if (a.rows == 0 || b.n == 0) return;
-  kernels(b.path).gemm(a, b, c);
+  const Kernels& k = kernels(b.path);
+  if (k.gemm && b.kind != detail::kKindScalar) detail::simd_gemm(*k.gemm, a, b, c);
+  else detail::ref_gemm_tile(a, b.bt, 0, a.rows, 0, b.n, c, b.n);
 }
 
 void gemm(const Tensor& a, const Tensor& bt, float* c, Path path) { gemm(a, pack_b(bt, a.format, path), c); }

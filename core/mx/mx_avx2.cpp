@@ -1,6 +1,318 @@
-// placeholder
+// MX kernels for x86-64 AVX2 + FMA, 8 lanes. Compiled with -mavx2 -mfma (module.cmake)
+// and entered only after mx.cpp checked the CPU. GEMM: exact integer block sums with
+// VPMADDUBSW (E2M1/E2M3 pairs: A's digits + 64 are the unsigned operand, so a pair of
+// products stays below 2 * 124 * 60 < 32767 and never saturates; corrected by
+// 64 * sum(B)) or VPMADDWD (pairs with E3M2 or INT8, whose -128 x -128 would saturate
+// VPMADDUBSW); FP8 operands with FP32 FMA (exact products, so FMA equals multiply-then-
+// add). Every result equals the scalar reference bit for bit (see mx.h).
 #include "mx/mx_internal.h"
-namespace trnsim::mx::detail {
-const Kernels* avx2_kernels() { return nullptr; }
 
+#if defined(__AVX2__) && defined(__FMA__)
+#define TRNSIM_MX_AVX2 1
+#include <immintrin.h>
+#endif
+
+namespace trnsim::mx::detail {
+
+#if TRNSIM_MX_AVX2
+namespace {
+
+constexpr int L = 8;
+struct VI {
+  __m256i v;
+};
+struct VF {
+  __m256 v;
+};
+struct VM {
+  __m256i m;
+};
+
+inline VI vi(std::int32_t x) { return {_mm256_set1_epi32(x)}; }
+inline VF vf(float x) { return {_mm256_set1_ps(x)}; }
+inline VF ldf(const float* p) { return {_mm256_loadu_ps(p)}; }
+inline void stf(float* p, VF a) { _mm256_storeu_ps(p, a.v); }
+inline VI asi(VF a) { return {_mm256_castps_si256(a.v)}; }
+inline VF asf(VI a) { return {_mm256_castsi256_ps(a.v)}; }
+inline VI band(VI a, VI b) { return {_mm256_and_si256(a.v, b.v)}; }
+inline VI bor(VI a, VI b) { return {_mm256_or_si256(a.v, b.v)}; }
+inline VI badd(VI a, VI b) { return {_mm256_add_epi32(a.v, b.v)}; }
+inline VI bsub(VI a, VI b) { return {_mm256_sub_epi32(a.v, b.v)}; }
+template <int N>
+inline VI shl(VI a) {
+  return {_mm256_slli_epi32(a.v, N)};
 }
+template <int N>
+inline VI shr(VI a) {
+  return {_mm256_srli_epi32(a.v, N)};
+}
+template <int N>
+inline VI sar(VI a) {
+  return {_mm256_srai_epi32(a.v, N)};
+}
+inline VI imax(VI a, VI b) { return {_mm256_max_epi32(a.v, b.v)}; }
+inline VI imin(VI a, VI b) { return {_mm256_min_epi32(a.v, b.v)}; }
+inline VM igt(VI a, VI b) { return {_mm256_cmpgt_epi32(a.v, b.v)}; }
+inline VM ieq(VI a, VI b) { return {_mm256_cmpeq_epi32(a.v, b.v)}; }
+inline VM flt(VF a, VF b) { return {_mm256_castps_si256(_mm256_cmp_ps(a.v, b.v, _CMP_LT_OQ))}; }
+inline VM fgt(VF a, VF b) { return {_mm256_castps_si256(_mm256_cmp_ps(a.v, b.v, _CMP_GT_OQ))}; }
+inline VM fnan(VF a) { return {_mm256_castps_si256(_mm256_cmp_ps(a.v, a.v, _CMP_UNORD_Q))}; }
+inline VI isel(VM m, VI f, VI t) { return {_mm256_blendv_epi8(f.v, t.v, m.m)}; }
+inline VF fsel(VM m, VF f, VF t) { return {_mm256_blendv_ps(f.v, t.v, _mm256_castsi256_ps(m.m))}; }
+inline VF fadd(VF a, VF b) { return {_mm256_add_ps(a.v, b.v)}; }
+inline VF fsub(VF a, VF b) { return {_mm256_sub_ps(a.v, b.v)}; }
+inline VF fmul(VF a, VF b) { return {_mm256_mul_ps(a.v, b.v)}; }
+// round to nearest even explicitly (not through MXCSR), then an exact conversion
+inline VI cvt_rne(VF a) {
+  return {_mm256_cvttps_epi32(_mm256_round_ps(a.v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC))};
+}
+inline VF cvt_f(VI a) { return {_mm256_cvtepi32_ps(a.v)}; }
+inline std::int32_t hmax(VI a) {
+  __m128i m = _mm_max_epi32(_mm256_castsi256_si128(a.v), _mm256_extracti128_si256(a.v, 1));
+  m = _mm_max_epi32(m, _mm_shuffle_epi32(m, 0x4E));
+  m = _mm_max_epi32(m, _mm_shuffle_epi32(m, 0xB1));
+  return _mm_cvtsi128_si32(m);
+}
+inline VI ld_u8(const std::uint8_t* p) {
+  return {_mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)))};
+}
+inline void codes_to_bytes(const VI* c, std::uint8_t* out) {
+  const __m256i t0 = _mm256_packus_epi32(c[0].v, c[1].v), t1 = _mm256_packus_epi32(c[2].v, c[3].v);
+  const __m256i u = _mm256_packus_epi16(t0, t1);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(out),
+                      _mm256_permutevar8x32_epi32(u, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7)));
+}
+inline void bytes_to_nibbles(const std::uint8_t* in, std::uint8_t* out) {
+  const __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in));
+  const __m256i lo = _mm256_and_si256(w, _mm256_set1_epi16(0x000F));
+  const __m256i hi = _mm256_and_si256(_mm256_srli_epi16(w, 4), _mm256_set1_epi16(0x00F0));
+  const __m256i n = _mm256_or_si256(lo, hi);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(out),
+                   _mm_packus_epi16(_mm256_castsi256_si128(n), _mm256_extracti128_si256(n, 1)));
+}
+inline void nibbles_to_bytes(const std::uint8_t* in, std::uint8_t* out) {
+  const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in));
+  const __m128i m = _mm_set1_epi8(0x0F);
+  const __m128i lo = _mm_and_si128(v, m), hi = _mm_and_si128(_mm_srli_epi16(v, 4), m);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm_unpacklo_epi8(lo, hi));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 16), _mm_unpackhi_epi8(lo, hi));
+}
+inline std::int32_t dot16(const std::int16_t* a, const std::int16_t* b) {
+  const __m256i p0 = _mm256_madd_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(a)),
+                                       _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b)));
+  const __m256i p1 = _mm256_madd_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(a + 16)),
+                                       _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + 16)));
+  const __m256i s = _mm256_add_epi32(p0, p1);
+  __m128i m = _mm_add_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
+  m = _mm_add_epi32(m, _mm_shuffle_epi32(m, 0x4E));
+  m = _mm_add_epi32(m, _mm_shuffle_epi32(m, 0xB1));
+  return _mm_cvtsi128_si32(m);
+}
+
+#include "mx/mx_simd.inc"
+
+// ---------------------------------------------------------------------------------------
+// GEMM microkernels: MR rows x 2 panels of 8 lanes, all blocks. The FP32 C tile lives in
+// `out` (updated once per block), the block sums in registers.
+
+constexpr int kMR = 4;
+
+inline __m256i bcast32(const std::uint8_t* p) {
+  std::int32_t v;
+  std::memcpy(&v, p, 4);
+  return _mm256_set1_epi32(v);
+}
+
+inline void accumulate(float* out, __m256 s, __m256i term_b, std::int32_t term_a) {
+  const __m256 fac = _mm256_castsi256_ps(_mm256_add_epi32(term_b, _mm256_set1_epi32(term_a)));
+  _mm256_storeu_ps(out, _mm256_add_ps(_mm256_loadu_ps(out), _mm256_mul_ps(s, fac)));
+}
+
+template <int MR>
+void zero_out(const TileArgs& t) {
+  for (int i = 0; i < MR * 2 * L; ++i) t.out[i] = 0.0f;
+}
+
+template <int MR, bool NIB>
+void tile_int8(const TileArgs& t) {
+  zero_out<MR>(t);
+  const __m256i lut = _mm256_setr_epi8(0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12, 0, 1, 2, 3, 4, 6, 8,
+                                       12, 0, -1, -2, -3, -4, -6, -8, -12);
+  const __m256i low4 = _mm256_set1_epi8(0x0F), ones = _mm256_set1_epi16(1);
+  const std::size_t bstep = NIB ? 16 * L : 32 * L;
+  for (std::size_t blk = 0; blk < t.kb; ++blk) {
+    const std::int32_t* m0 = t.bm[0] + blk * 2 * L;
+    const std::int32_t* m1 = t.bm[1] + blk * 2 * L;
+    __m256i acc[MR][2];
+    {
+      const __m256i c0 = _mm256_slli_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(m0 + L)), 6);
+      const __m256i c1 = _mm256_slli_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(m1 + L)), 6);
+      for (int r = 0; r < MR; ++r) {
+        acc[r][0] = _mm256_sub_epi32(_mm256_setzero_si256(), c0);
+        acc[r][1] = _mm256_sub_epi32(_mm256_setzero_si256(), c1);
+      }
+    }
+    const std::uint8_t* b0 = t.b[0] + blk * bstep;
+    const std::uint8_t* b1 = t.b[1] + blk * bstep;
+    const std::uint8_t* a = t.a + blk * 32;
+    if constexpr (NIB) {
+      for (int gp = 0; gp < 4; ++gp) {
+        const __m256i r0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b0 + gp * 32));
+        const __m256i r1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b1 + gp * 32));
+        const __m256i lo0 = _mm256_shuffle_epi8(lut, _mm256_and_si256(r0, low4));
+        const __m256i hi0 = _mm256_shuffle_epi8(lut, _mm256_and_si256(_mm256_srli_epi16(r0, 4), low4));
+        const __m256i lo1 = _mm256_shuffle_epi8(lut, _mm256_and_si256(r1, low4));
+        const __m256i hi1 = _mm256_shuffle_epi8(lut, _mm256_and_si256(_mm256_srli_epi16(r1, 4), low4));
+        for (int r = 0; r < MR; ++r) {
+          const __m256i a0 = bcast32(a + r * t.a_stride + 8 * gp), a1 = bcast32(a + r * t.a_stride + 8 * gp + 4);
+          // each VPMADDUBSW lane pair is at most 2 * 124 * 60 = 14880, two of them < 32767
+          const __m256i p0 = _mm256_add_epi16(_mm256_maddubs_epi16(a0, lo0), _mm256_maddubs_epi16(a1, hi0));
+          const __m256i p1 = _mm256_add_epi16(_mm256_maddubs_epi16(a0, lo1), _mm256_maddubs_epi16(a1, hi1));
+          acc[r][0] = _mm256_add_epi32(acc[r][0], _mm256_madd_epi16(p0, ones));
+          acc[r][1] = _mm256_add_epi32(acc[r][1], _mm256_madd_epi16(p1, ones));
+        }
+      }
+    } else {
+      for (int g = 0; g < 8; g += 2) {
+        const __m256i v0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b0 + g * 32));
+        const __m256i v1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b1 + g * 32));
+        const __m256i w0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b0 + g * 32 + 32));
+        const __m256i w1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b1 + g * 32 + 32));
+        for (int r = 0; r < MR; ++r) {
+          const __m256i a0 = bcast32(a + r * t.a_stride + 4 * g), a1 = bcast32(a + r * t.a_stride + 4 * g + 4);
+          const __m256i p0 = _mm256_add_epi16(_mm256_maddubs_epi16(a0, v0), _mm256_maddubs_epi16(a1, w0));
+          const __m256i p1 = _mm256_add_epi16(_mm256_maddubs_epi16(a0, v1), _mm256_maddubs_epi16(a1, w1));
+          acc[r][0] = _mm256_add_epi32(acc[r][0], _mm256_madd_epi16(p0, ones));
+          acc[r][1] = _mm256_add_epi32(acc[r][1], _mm256_madd_epi16(p1, ones));
+        }
+      }
+    }
+    const __m256i x0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(m0));
+    const __m256i x1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(m1));
+    for (int r = 0; r < MR; ++r) {
+      const std::int32_t ta = t.ae[r * t.ae_stride + blk];
+      accumulate(t.out + r * 2 * L, _mm256_cvtepi32_ps(acc[r][0]), x0, ta);
+      accumulate(t.out + r * 2 * L + L, _mm256_cvtepi32_ps(acc[r][1]), x1, ta);
+    }
+  }
+}
+
+template <int MR>
+void tile_int16(const TileArgs& t) {
+  zero_out<MR>(t);
+  for (std::size_t blk = 0; blk < t.kb; ++blk) {
+    __m256i acc[MR][2];
+    for (int r = 0; r < MR; ++r) acc[r][0] = acc[r][1] = _mm256_setzero_si256();
+    const std::uint8_t* b0 = t.b[0] + blk * 64 * L;
+    const std::uint8_t* b1 = t.b[1] + blk * 64 * L;
+    const std::uint8_t* a = t.a + blk * 64;
+    for (int kp = 0; kp < 16; ++kp) {
+      const __m256i v0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b0 + kp * 32));
+      const __m256i v1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b1 + kp * 32));
+      for (int r = 0; r < MR; ++r) {
+        const __m256i av = bcast32(a + r * t.a_stride + 4 * kp);
+        acc[r][0] = _mm256_add_epi32(acc[r][0], _mm256_madd_epi16(av, v0));
+        acc[r][1] = _mm256_add_epi32(acc[r][1], _mm256_madd_epi16(av, v1));
+      }
+    }
+    const __m256i x0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t.bm[0] + blk * 2 * L));
+    const __m256i x1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t.bm[1] + blk * 2 * L));
+    for (int r = 0; r < MR; ++r) {
+      const std::int32_t ta = t.ae[r * t.ae_stride + blk];
+      accumulate(t.out + r * 2 * L, _mm256_cvtepi32_ps(acc[r][0]), x0, ta);
+      accumulate(t.out + r * 2 * L + L, _mm256_cvtepi32_ps(acc[r][1]), x1, ta);
+    }
+  }
+}
+
+template <int MR>
+void tile_f32(const TileArgs& t) {
+  zero_out<MR>(t);
+  for (std::size_t blk = 0; blk < t.kb; ++blk) {
+    __m256 s[MR][2];
+    for (int r = 0; r < MR; ++r) s[r][0] = s[r][1] = _mm256_setzero_ps();
+    const float* b0 = reinterpret_cast<const float*>(t.b[0] + blk * 128 * L);
+    const float* b1 = reinterpret_cast<const float*>(t.b[1] + blk * 128 * L);
+    const std::uint8_t* a = t.a + blk * 128;
+    for (int k = 0; k < kBlockSize; ++k) {
+      const __m256 v0 = _mm256_loadu_ps(b0 + k * L), v1 = _mm256_loadu_ps(b1 + k * L);
+      for (int r = 0; r < MR; ++r) {
+        const __m256 ab = _mm256_broadcast_ss(reinterpret_cast<const float*>(a + r * t.a_stride + 4 * k));
+        s[r][0] = _mm256_fmadd_ps(ab, v0, s[r][0]);  // exact product: same as mul + add
+        s[r][1] = _mm256_fmadd_ps(ab, v1, s[r][1]);
+      }
+    }
+    const __m256i x0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t.bm[0] + blk * 2 * L));
+    const __m256i x1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t.bm[1] + blk * 2 * L));
+    for (int r = 0; r < MR; ++r) {
+      const std::int32_t ta = t.ae[r * t.ae_stride + blk];
+      accumulate(t.out + r * 2 * L, s[r][0], x0, ta);
+      accumulate(t.out + r * 2 * L + L, s[r][1], x1, ta);
+    }
+  }
+}
+
+template <bool NIB>
+void tile_int8_rows(int mr, const TileArgs& t) {
+  switch (mr) {
+    case 1: tile_int8<1, NIB>(t); break;
+    case 2: tile_int8<2, NIB>(t); break;
+    case 3: tile_int8<3, NIB>(t); break;
+    default: tile_int8<4, NIB>(t); break;
+  }
+}
+
+void avx2_tile(const GemmShape& s, int mr, int, const TileArgs& t) {
+  switch (s.kind) {
+    case kKindInt8:
+      if (s.b_nibbles) tile_int8_rows<true>(mr, t);
+      else tile_int8_rows<false>(mr, t);
+      break;
+    case kKindInt16:
+      switch (mr) {
+        case 1: tile_int16<1>(t); break;
+        case 2: tile_int16<2>(t); break;
+        case 3: tile_int16<3>(t); break;
+        default: tile_int16<4>(t); break;
+      }
+      break;
+    default:
+      switch (mr) {
+        case 1: tile_f32<1>(t); break;
+        case 2: tile_f32<2>(t); break;
+        case 3: tile_f32<3>(t); break;
+        default: tile_f32<4>(t); break;
+      }
+      break;
+  }
+}
+
+GemmShape avx2_shape(Format fa, Format fb) {
+  GemmShape s;
+  s.lanes = L;
+  auto small = [](Format f) { return f == Format::e2m1 || f == Format::e2m3; };
+  if (is_narrow(fa) && is_narrow(fb)) {
+    if (small(fa) && small(fb)) {
+      s.kind = kKindInt8;
+      s.a_offset = 64;
+      s.b_nibbles = fb == Format::e2m1;
+    } else {
+      s.kind = kKindInt16;
+    }
+  } else {
+    s.kind = kKindF32;
+  }
+  return s;
+}
+
+const GemmIsa kGemm = {L, kMR, 2, avx2_shape, avx2_tile};
+const Kernels kAvx2 = {Path::avx2, simd_quantize, simd_dequantize, simd_dot, &kGemm};
+
+}  // namespace
+
+const Kernels* avx2_kernels() { return &kAvx2; }
+#else
+const Kernels* avx2_kernels() { return nullptr; }
+#endif
+
+}  // namespace trnsim::mx::detail

@@ -1,7 +1,395 @@
-// placeholder
+// MX kernels for x86-64 AVX-512 (F, BW, VL, VNNI; BF16 when present), 16 lanes. Compiled
+// with those ISA flags (module.cmake) and entered only after mx.cpp checked the CPU.
+// GEMM: exact integer block sums with VPDPBUSD (FP4/FP6-E2M3/INT8 pairs; A's digits + 128
+// as the unsigned operand, corrected by 128 * sum(B)) or VPDPWSSD (pairs with E3M2); FP8
+// operands with VDPBF16PS (which adds the product of the high BF16 halves first, then the
+// low: element 2k, then 2k + 1, as the definition's left-to-right sum) or FP32 FMA (the
+// products are exact, so FMA equals multiply-then-add). Every result equals the scalar
+// reference bit for bit (see mx.h).
 #include "mx/mx_internal.h"
+
+#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__) && defined(__AVX512VNNI__)
+#define TRNSIM_MX_AVX512 1
+// GCC 12's AVX-512 headers trip -Wuninitialized through _mm512_undefined_* (GCC bug
+// 105593, fixed in GCC 13); the warnings are false positives.
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <immintrin.h>
+#endif
+
 namespace trnsim::mx::detail {
+
+#if TRNSIM_MX_AVX512
+namespace {
+
+constexpr int L = 16;
+struct VI {
+  __m512i v;
+};
+struct VF {
+  __m512 v;
+};
+struct VM {
+  __mmask16 m;
+};
+
+inline VI vi(std::int32_t x) { return {_mm512_set1_epi32(x)}; }
+inline VF vf(float x) { return {_mm512_set1_ps(x)}; }
+inline VF ldf(const float* p) { return {_mm512_loadu_ps(p)}; }
+inline void stf(float* p, VF a) { _mm512_storeu_ps(p, a.v); }
+inline VI asi(VF a) { return {_mm512_castps_si512(a.v)}; }
+inline VF asf(VI a) { return {_mm512_castsi512_ps(a.v)}; }
+inline VI band(VI a, VI b) { return {_mm512_and_si512(a.v, b.v)}; }
+inline VI bor(VI a, VI b) { return {_mm512_or_si512(a.v, b.v)}; }
+inline VI badd(VI a, VI b) { return {_mm512_add_epi32(a.v, b.v)}; }
+inline VI bsub(VI a, VI b) { return {_mm512_sub_epi32(a.v, b.v)}; }
+template <int N>
+inline VI shl(VI a) {
+  return {_mm512_slli_epi32(a.v, N)};
+}
+template <int N>
+inline VI shr(VI a) {
+  return {_mm512_srli_epi32(a.v, N)};
+}
+template <int N>
+inline VI sar(VI a) {
+  return {_mm512_srai_epi32(a.v, N)};
+}
+inline VI imax(VI a, VI b) { return {_mm512_max_epi32(a.v, b.v)}; }
+inline VI imin(VI a, VI b) { return {_mm512_min_epi32(a.v, b.v)}; }
+inline VM igt(VI a, VI b) { return {_mm512_cmpgt_epi32_mask(a.v, b.v)}; }
+inline VM ieq(VI a, VI b) { return {_mm512_cmpeq_epi32_mask(a.v, b.v)}; }
+inline VM flt(VF a, VF b) { return {_mm512_cmp_ps_mask(a.v, b.v, _CMP_LT_OQ)}; }
+inline VM fgt(VF a, VF b) { return {_mm512_cmp_ps_mask(a.v, b.v, _CMP_GT_OQ)}; }
+inline VM fnan(VF a) { return {_mm512_cmp_ps_mask(a.v, a.v, _CMP_UNORD_Q)}; }
+inline VI isel(VM m, VI f, VI t) { return {_mm512_mask_blend_epi32(m.m, f.v, t.v)}; }
+inline VF fsel(VM m, VF f, VF t) { return {_mm512_mask_blend_ps(m.m, f.v, t.v)}; }
+inline VF fadd(VF a, VF b) { return {_mm512_add_ps(a.v, b.v)}; }
+inline VF fsub(VF a, VF b) { return {_mm512_sub_ps(a.v, b.v)}; }
+inline VF fmul(VF a, VF b) { return {_mm512_mul_ps(a.v, b.v)}; }
+inline VI cvt_rne(VF a) { return {_mm512_cvt_roundps_epi32(a.v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)}; }
+inline VF cvt_f(VI a) { return {_mm512_cvtepi32_ps(a.v)}; }
+inline std::int32_t hmax(VI a) { return _mm512_reduce_max_epi32(a.v); }
+inline VI ld_u8(const std::uint8_t* p) {
+  return {_mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)))};
+}
+inline void codes_to_bytes(const VI* c, std::uint8_t* out) {
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm512_cvtepi32_epi8(c[0].v));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 16), _mm512_cvtepi32_epi8(c[1].v));
+}
+// 32 code bytes -> 16 bytes, code 2i in the low nibble of byte i.
+inline void bytes_to_nibbles(const std::uint8_t* in, std::uint8_t* out) {
+  __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in));
+  __m256i lo = _mm256_and_si256(w, _mm256_set1_epi16(0x000F));
+  __m256i hi = _mm256_and_si256(_mm256_srli_epi16(w, 4), _mm256_set1_epi16(0x00F0));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm256_cvtepi16_epi8(_mm256_or_si256(lo, hi)));
+}
+inline void nibbles_to_bytes(const std::uint8_t* in, std::uint8_t* out) {
+  __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in));
+  __m128i m = _mm_set1_epi8(0x0F);
+  __m128i lo = _mm_and_si128(v, m), hi = _mm_and_si128(_mm_srli_epi16(v, 4), m);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm_unpacklo_epi8(lo, hi));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 16), _mm_unpackhi_epi8(lo, hi));
+}
+inline std::int32_t dot16(const std::int16_t* a, const std::int16_t* b) {
+  __m512i p = _mm512_madd_epi16(_mm512_loadu_si512(a), _mm512_loadu_si512(b));
+  return _mm512_reduce_add_epi32(p);
+}
+
+#include "mx/mx_simd.inc"
+
+// ---------------------------------------------------------------------------------------
+// GEMM microkernels: MR rows x 2 panels of 16 lanes, all blocks; C tile in registers.
+
+constexpr int kMR = 4;
+
+inline __m512i bcast32(const std::uint8_t* p) {
+  std::int32_t v;
+  std::memcpy(&v, p, 4);
+  return _mm512_set1_epi32(v);
+}
+
+// d = S * 2^(terms) and c += d, per lane: scale term of A (broadcast) + of B (per lane).
+inline __m512 scale_block(__m512i term_b, std::int32_t term_a) {
+  return _mm512_castsi512_ps(_mm512_add_epi32(term_b, _mm512_set1_epi32(term_a)));
+}
+
+template <int MR, bool NIB>
+void tile_int8(const TileArgs& t) {
+  __m512 c[MR][2];
+  for (int r = 0; r < MR; ++r) c[r][0] = c[r][1] = _mm512_setzero_ps();
+  // E2M1 code -> digit (value * 2)
+  const __m512i lut = _mm512_broadcast_i32x4(_mm_setr_epi8(0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12));
+  const __m512i low4 = _mm512_set1_epi8(0x0F);
+  const std::size_t bstep = NIB ? 16 * L : 32 * L;
+  for (std::size_t blk = 0; blk < t.kb; ++blk) {
+    const std::int32_t* m0 = t.bm[0] + blk * 2 * L;
+    const std::int32_t* m1 = t.bm[1] + blk * 2 * L;
+    const __m512i corr0 = _mm512_slli_epi32(_mm512_loadu_si512(m0 + L), 7);
+    const __m512i corr1 = _mm512_slli_epi32(_mm512_loadu_si512(m1 + L), 7);
+    __m512i acc[MR][2];
+    for (int r = 0; r < MR; ++r) {
+      acc[r][0] = _mm512_sub_epi32(_mm512_setzero_si512(), corr0);
+      acc[r][1] = _mm512_sub_epi32(_mm512_setzero_si512(), corr1);
+    }
+    const std::uint8_t* b0 = t.b[0] + blk * bstep;
+    const std::uint8_t* b1 = t.b[1] + blk * bstep;
+    const std::uint8_t* a = t.a + blk * 32;
+    if constexpr (NIB) {
+      for (int gp = 0; gp < 4; ++gp) {
+        const __m512i r0 = _mm512_loadu_si512(b0 + gp * 64), r1 = _mm512_loadu_si512(b1 + gp * 64);
+        const __m512i lo0 = _mm512_shuffle_epi8(lut, _mm512_and_si512(r0, low4));
+        const __m512i hi0 = _mm512_shuffle_epi8(lut, _mm512_and_si512(_mm512_srli_epi16(r0, 4), low4));
+        const __m512i lo1 = _mm512_shuffle_epi8(lut, _mm512_and_si512(r1, low4));
+        const __m512i hi1 = _mm512_shuffle_epi8(lut, _mm512_and_si512(_mm512_srli_epi16(r1, 4), low4));
+        for (int r = 0; r < MR; ++r) {
+          const __m512i a0 = bcast32(a + r * t.a_stride + 8 * gp), a1 = bcast32(a + r * t.a_stride + 8 * gp + 4);
+          acc[r][0] = _mm512_dpbusd_epi32(acc[r][0], a0, lo0);
+          acc[r][1] = _mm512_dpbusd_epi32(acc[r][1], a0, lo1);
+          acc[r][0] = _mm512_dpbusd_epi32(acc[r][0], a1, hi0);
+          acc[r][1] = _mm512_dpbusd_epi32(acc[r][1], a1, hi1);
+        }
+      }
+    } else {
+      for (int g = 0; g < 8; ++g) {
+        const __m512i v0 = _mm512_loadu_si512(b0 + g * 64), v1 = _mm512_loadu_si512(b1 + g * 64);
+        for (int r = 0; r < MR; ++r) {
+          const __m512i av = bcast32(a + r * t.a_stride + 4 * g);
+          acc[r][0] = _mm512_dpbusd_epi32(acc[r][0], av, v0);
+          acc[r][1] = _mm512_dpbusd_epi32(acc[r][1], av, v1);
+        }
+      }
+    }
+    const __m512i x0 = _mm512_loadu_si512(m0), x1 = _mm512_loadu_si512(m1);
+    for (int r = 0; r < MR; ++r) {
+      const std::int32_t ta = t.ae[r * t.ae_stride + blk];
+      c[r][0] = _mm512_add_ps(c[r][0], _mm512_mul_ps(_mm512_cvtepi32_ps(acc[r][0]), scale_block(x0, ta)));
+      c[r][1] = _mm512_add_ps(c[r][1], _mm512_mul_ps(_mm512_cvtepi32_ps(acc[r][1]), scale_block(x1, ta)));
+    }
+  }
+  for (int r = 0; r < MR; ++r) {
+    _mm512_storeu_ps(t.out + r * 2 * L, c[r][0]);
+    _mm512_storeu_ps(t.out + r * 2 * L + L, c[r][1]);
+  }
+}
+
+template <int MR>
+void tile_int16(const TileArgs& t) {
+  __m512 c[MR][2];
+  for (int r = 0; r < MR; ++r) c[r][0] = c[r][1] = _mm512_setzero_ps();
+  for (std::size_t blk = 0; blk < t.kb; ++blk) {
+    __m512i acc[MR][2];
+    for (int r = 0; r < MR; ++r) acc[r][0] = acc[r][1] = _mm512_setzero_si512();
+    const std::uint8_t* b0 = t.b[0] + blk * 64 * L;
+    const std::uint8_t* b1 = t.b[1] + blk * 64 * L;
+    const std::uint8_t* a = t.a + blk * 64;
+    for (int kp = 0; kp < 16; ++kp) {
+      const __m512i v0 = _mm512_loadu_si512(b0 + kp * 64), v1 = _mm512_loadu_si512(b1 + kp * 64);
+      for (int r = 0; r < MR; ++r) {
+        const __m512i av = bcast32(a + r * t.a_stride + 4 * kp);
+        acc[r][0] = _mm512_dpwssd_epi32(acc[r][0], av, v0);
+        acc[r][1] = _mm512_dpwssd_epi32(acc[r][1], av, v1);
+      }
+    }
+    const __m512i x0 = _mm512_loadu_si512(t.bm[0] + blk * 2 * L), x1 = _mm512_loadu_si512(t.bm[1] + blk * 2 * L);
+    for (int r = 0; r < MR; ++r) {
+      const std::int32_t ta = t.ae[r * t.ae_stride + blk];
+      c[r][0] = _mm512_add_ps(c[r][0], _mm512_mul_ps(_mm512_cvtepi32_ps(acc[r][0]), scale_block(x0, ta)));
+      c[r][1] = _mm512_add_ps(c[r][1], _mm512_mul_ps(_mm512_cvtepi32_ps(acc[r][1]), scale_block(x1, ta)));
+    }
+  }
+  for (int r = 0; r < MR; ++r) {
+    _mm512_storeu_ps(t.out + r * 2 * L, c[r][0]);
+    _mm512_storeu_ps(t.out + r * 2 * L + L, c[r][1]);
+  }
+}
+
+template <int MR>
+__attribute__((target("avx512bf16"))) void tile_bf16(const TileArgs& t) {
+  __m512 c[MR][2];
+  for (int r = 0; r < MR; ++r) c[r][0] = c[r][1] = _mm512_setzero_ps();
+  for (std::size_t blk = 0; blk < t.kb; ++blk) {
+    __m512 s[MR][2];
+    for (int r = 0; r < MR; ++r) s[r][0] = s[r][1] = _mm512_setzero_ps();
+    const std::uint8_t* b0 = t.b[0] + blk * 64 * L;
+    const std::uint8_t* b1 = t.b[1] + blk * 64 * L;
+    const std::uint8_t* a = t.a + blk * 64;
+    for (int kp = 0; kp < 16; ++kp) {
+      const __m512bh v0 = (__m512bh)_mm512_loadu_si512(b0 + kp * 64);
+      const __m512bh v1 = (__m512bh)_mm512_loadu_si512(b1 + kp * 64);
+      for (int r = 0; r < MR; ++r) {
+        const __m512bh av = (__m512bh)bcast32(a + r * t.a_stride + 4 * kp);
+        s[r][0] = _mm512_dpbf16_ps(s[r][0], av, v0);
+        s[r][1] = _mm512_dpbf16_ps(s[r][1], av, v1);
+      }
+    }
+    const __m512i x0 = _mm512_loadu_si512(t.bm[0] + blk * 2 * L), x1 = _mm512_loadu_si512(t.bm[1] + blk * 2 * L);
+    for (int r = 0; r < MR; ++r) {
+      const std::int32_t ta = t.ae[r * t.ae_stride + blk];
+      c[r][0] = _mm512_add_ps(c[r][0], _mm512_mul_ps(s[r][0], scale_block(x0, ta)));
+      c[r][1] = _mm512_add_ps(c[r][1], _mm512_mul_ps(s[r][1], scale_block(x1, ta)));
+    }
+  }
+  for (int r = 0; r < MR; ++r) {
+    _mm512_storeu_ps(t.out + r * 2 * L, c[r][0]);
+    _mm512_storeu_ps(t.out + r * 2 * L + L, c[r][1]);
+  }
+}
+
+template <int MR>
+void tile_f32(const TileArgs& t) {
+  __m512 c[MR][2];
+  for (int r = 0; r < MR; ++r) c[r][0] = c[r][1] = _mm512_setzero_ps();
+  for (std::size_t blk = 0; blk < t.kb; ++blk) {
+    __m512 s[MR][2];
+    for (int r = 0; r < MR; ++r) s[r][0] = s[r][1] = _mm512_setzero_ps();
+    const float* b0 = reinterpret_cast<const float*>(t.b[0] + blk * 128 * L);
+    const float* b1 = reinterpret_cast<const float*>(t.b[1] + blk * 128 * L);
+    const std::uint8_t* a = t.a + blk * 128;
+    for (int k = 0; k < kBlockSize; ++k) {
+      const __m512 v0 = _mm512_loadu_ps(b0 + k * L), v1 = _mm512_loadu_ps(b1 + k * L);
+      for (int r = 0; r < MR; ++r) {
+        float av;
+        std::memcpy(&av, a + r * t.a_stride + 4 * k, 4);
+        const __m512 ab = _mm512_set1_ps(av);
+        s[r][0] = _mm512_fmadd_ps(ab, v0, s[r][0]);  // exact product: same as mul + add
+        s[r][1] = _mm512_fmadd_ps(ab, v1, s[r][1]);
+      }
+    }
+    const __m512i x0 = _mm512_loadu_si512(t.bm[0] + blk * 2 * L), x1 = _mm512_loadu_si512(t.bm[1] + blk * 2 * L);
+    for (int r = 0; r < MR; ++r) {
+      const std::int32_t ta = t.ae[r * t.ae_stride + blk];
+      c[r][0] = _mm512_add_ps(c[r][0], _mm512_mul_ps(s[r][0], scale_block(x0, ta)));
+      c[r][1] = _mm512_add_ps(c[r][1], _mm512_mul_ps(s[r][1], scale_block(x1, ta)));
+    }
+  }
+  for (int r = 0; r < MR; ++r) {
+    _mm512_storeu_ps(t.out + r * 2 * L, c[r][0]);
+    _mm512_storeu_ps(t.out + r * 2 * L + L, c[r][1]);
+  }
+}
+
+template <int MR, bool NIB>
+void tile_int8_rows(int mr, const TileArgs& t) {
+  switch (mr) {
+    case 1: tile_int8<1, NIB>(t); break;
+    case 2: tile_int8<2, NIB>(t); break;
+    case 3: tile_int8<3, NIB>(t); break;
+    default: tile_int8<4, NIB>(t); break;
+  }
+}
+
+void avx512_tile(const GemmShape& s, int mr, int, const TileArgs& t) {
+  switch (s.kind) {
+    case kKindInt8:
+      if (s.b_nibbles) tile_int8_rows<kMR, true>(mr, t);
+      else tile_int8_rows<kMR, false>(mr, t);
+      break;
+    case kKindInt16:
+      switch (mr) {
+        case 1: tile_int16<1>(t); break;
+        case 2: tile_int16<2>(t); break;
+        case 3: tile_int16<3>(t); break;
+        default: tile_int16<4>(t); break;
+      }
+      break;
+    case kKindBf16:
+      switch (mr) {
+        case 1: tile_bf16<1>(t); break;
+        case 2: tile_bf16<2>(t); break;
+        case 3: tile_bf16<3>(t); break;
+        default: tile_bf16<4>(t); break;
+      }
+      break;
+    default:
+      switch (mr) {
+        case 1: tile_f32<1>(t); break;
+        case 2: tile_f32<2>(t); break;
+        case 3: tile_f32<3>(t); break;
+        default: tile_f32<4>(t); break;
+      }
+      break;
+  }
+}
+
+// VDPBF16PS is used only when the CPU has it and it computes, on this machine, exactly
+// the two sequential roundings the definition asks for (checked once on crafted inputs).
+__attribute__((target("avx512bf16"))) bool bf16_semantics_ok() {
+  // lane i: acc + hi product + lo product, with ties and cancellations
+  alignas(64) float acc[16], out[16];
+  alignas(64) std::uint32_t a[16], b[16];
+  std::uint32_t seed = 12345;
+  auto next = [&] {
+    seed = seed * 1664525u + 1013904223u;
+    return seed;
+  };
+  for (int round = 0; round < 64; ++round) {
+    for (int i = 0; i < 16; ++i) {
+      // BF16 values with 4 significant bits and wide exponents, like MX elements
+      auto val = [&] {
+        std::uint32_t r = next();
+        return static_cast<std::uint16_t>(((r >> 31) << 15) | ((100 + (r >> 8) % 50) << 7) | ((r >> 4) & 0x70));
+      };
+      a[i] = (static_cast<std::uint32_t>(val()) << 16) | val();
+      b[i] = (static_cast<std::uint32_t>(val()) << 16) | val();
+      std::uint32_t r = next();
+      acc[i] = u2f(((r & 1u) << 31) | ((110 + (r >> 8) % 40) << 23) | (r & 0x7FFF00u));
+    }
+    __m512 res = _mm512_dpbf16_ps(_mm512_load_ps(acc), (__m512bh)_mm512_load_si512(a), (__m512bh)_mm512_load_si512(b));
+    _mm512_store_ps(out, res);
+    for (int i = 0; i < 16; ++i) {
+      volatile float p_hi = u2f(a[i] & 0xFFFF0000u) * u2f(b[i] & 0xFFFF0000u);
+      volatile float p_lo = u2f(a[i] << 16) * u2f(b[i] << 16);
+      volatile float s = acc[i] + p_hi;
+      volatile float s2 = s + p_lo;
+      if (f2u(s2) != f2u(out[i])) return false;
+    }
+  }
+  return true;
+}
+
+bool g_bf16_allowed = true;
+
+bool bf16_usable() {
+  static const bool ok = __builtin_cpu_supports("avx512bf16") && bf16_semantics_ok();
+  return ok;
+}
+
+GemmShape avx512_shape(Format fa, Format fb) {
+  GemmShape s;
+  s.lanes = L;
+  auto small = [](Format f) { return f == Format::e2m1 || f == Format::e2m3 || f == Format::int8; };
+  if (is_narrow(fa) && is_narrow(fb)) {
+    if (small(fa) && small(fb)) {
+      s.kind = kKindInt8;
+      s.a_offset = 128;
+      s.b_nibbles = fb == Format::e2m1;
+    } else {
+      s.kind = kKindInt16;
+    }
+  } else {
+    s.kind = g_bf16_allowed && bf16_usable() ? kKindBf16 : kKindF32;
+  }
+  return s;
+}
+
+const GemmIsa kGemm = {L, kMR, 2, avx512_shape, avx512_tile};
+const Kernels kAvx512 = {Path::avx512, simd_quantize, simd_dequantize, simd_dot, &kGemm};
+
+}  // namespace
+
+const Kernels* avx512_kernels() { return &kAvx512; }
+bool set_avx512_bf16_allowed(bool allowed) {
+  bool old = g_bf16_allowed;
+  g_bf16_allowed = allowed;
+  return old;
+}
+bool avx512_bf16_in_use() { return g_bf16_allowed && bf16_usable(); }
+
+#else
 const Kernels* avx512_kernels() { return nullptr; }
 bool set_avx512_bf16_allowed(bool) { return false; }
 bool avx512_bf16_in_use() { return false; }
-}
+#endif
+
+}  // namespace trnsim::mx::detail

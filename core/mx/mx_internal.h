@@ -23,6 +23,38 @@ enum Kind : int {
   kKindF32 = 4,     // FP32 sequential, one FP32 per element
 };
 
+// How a GEMM is computed on one SIMD path for one pair of element formats.
+struct GemmShape {
+  int kind = kKindScalar;
+  int lanes = 1;         // B rows (C columns) per panel: 16 AVX-512, 8 AVX2, 4 WebAssembly
+  int a_offset = 0;      // kKindInt8: added to A's integer digits to make them unsigned
+  bool b_nibbles = false;  // kKindInt8 with E2M1 B: two codes per byte, decoded in the kernel
+};
+
+// One call of a microkernel: mr rows of A (converted, see convert_a_rows) against nv
+// panels of packed B, over all kb blocks; writes mr x (nv * lanes) FP32 to `out`
+// (row stride nv * lanes). The kernel may assume every scale term gives a normal FP32
+// power of two (the driver checks it, else computes the tile with the reference).
+struct TileArgs {
+  const std::uint8_t* a;      // row 0 of the tile's converted A
+  std::size_t a_stride;       // bytes between A rows
+  const std::int32_t* ae;     // row 0's per-block scale terms (kb entries)
+  std::size_t ae_stride;      // int32 between rows
+  const std::uint8_t* b[2];   // panel data (nv of them)
+  const std::int32_t* bm[2];  // panel meta: per block, lanes scale terms then lanes digit sums
+  std::size_t kb;
+  float* out;
+};
+
+struct GemmIsa {
+  int lanes;
+  int mr;  // rows per full tile
+  int nv;  // panels per full tile (1 or 2)
+  GemmShape (*shape)(Format fa, Format fb);
+  // Computes one tile; mr_now <= mr, nv_now <= nv.
+  void (*tile)(const GemmShape& shape, int mr_now, int nv_now, const TileArgs& t);
+};
+
 // Per path: kernels over whole blocks. The API layer handles partial blocks and checks.
 struct Kernels {
   Path path;
@@ -32,8 +64,7 @@ struct Kernels {
                      float* out);
   float (*dot)(Format fa, const std::uint8_t* xa, const std::uint8_t* pa, Format fb, const std::uint8_t* xb,
                const std::uint8_t* pb, std::size_t n_blocks);
-  void (*pack_b)(const Tensor& bt, Format a_format, PackedB& out);
-  void (*gemm)(const Tensor& a, const PackedB& b, float* c);
+  const GemmIsa* gemm;  // nullptr: the scalar reference
 };
 
 const Kernels& scalar_kernels();
@@ -79,28 +110,13 @@ void unpack_codes(Format f, const std::uint8_t* block_elements, std::uint8_t* co
 void pack_codes(Format f, const std::uint8_t* codes32, std::uint8_t* block_elements);
 inline float canonical(float v) { return v != v ? u2f(kCanonicalNaN) : v; }
 
-// GEMM packing shared by the SIMD paths (mx_gemm.cpp): see the layouts there.
-struct GemmShape {
-  int kind;
-  int lanes;        // lanes per panel (16 AVX-512, 8 AVX2, 4 WebAssembly)
-  int a_offset;     // kKindInt8: added to A's integer digits to make them unsigned
-  bool b_nibbles;   // kKindInt8 with FP4 B: two codes per byte, decoded in the kernel
-};
-// Packs bt into panels of `lanes` rows (lanes of the kernel), each panel block by block.
-void pack_b_panels(const Tensor& bt, Format a_format, Path path, const GemmShape& shape, PackedB& out);
+// GEMM driver shared by the SIMD paths (mx_gemm.cpp, compiled without ISA flags).
+void simd_pack_b(const GemmIsa& isa, Path path, const Tensor& bt, Format a_format, PackedB& out);
+void simd_gemm(const GemmIsa& isa, const Tensor& a, const PackedB& b, float* c);
+// Bytes of one packed block of one panel, and of one converted A block.
 std::size_t packed_block_bytes(const GemmShape& shape);
-// Per panel and block, `meta` holds lanes int32 scale terms (xb << 23) then lanes int32
-// sums of B's integer digits (kKindInt8 only; 0 otherwise).
-inline std::size_t meta_stride(int lanes) { return 2 * static_cast<std::size_t>(lanes); }
-// A converted for a kernel: one row of K (padded to blocks) digits.
-//   kKindInt8: u8 (integer value + a_offset); kKindInt16: int16; kKindBf16: uint32 per element
-//   pair (element 2i in the high half); kKindF32: float.
-std::size_t a_row_bytes(const GemmShape& shape, std::size_t k_blocks);
-void convert_a_row(const Tensor& a, std::size_t row, const GemmShape& shape, std::uint8_t* out);
-// Scale term of A for row r, block b: ((xa - 127 - F) << 23), F = fraction bits of both
-// formats for integer kinds, 0 for FP32 kinds.
-int a_exponent_bias(const GemmShape& shape, Format fa, Format fb);
-// Fallback: C entries computed by the reference (tiles whose scales need it).
+std::size_t a_block_bytes(const GemmShape& shape);
+// Reference entries of C (tiles whose scales the kernels cannot take).
 void ref_gemm_tile(const Tensor& a, const Tensor& bt, std::size_t i0, std::size_t i1, std::size_t j0,
                    std::size_t j1, float* c, std::size_t ldc);
 

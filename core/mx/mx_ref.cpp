@@ -398,20 +398,7 @@ void scalar_dequantize(Format f, const std::uint8_t* scales, const std::uint8_t*
   }
 }
 
-void scalar_pack_b(const Tensor& bt, Format a_format, PackedB& out) {
-  out.path = Path::scalar;
-  out.a_format = a_format;
-  out.b_format = bt.format;
-  out.n = bt.rows;
-  out.k = bt.cols;
-  out.kind = kKindScalar;
-  out.lanes = 1;
-  out.bt = bt;
-}
-
-void scalar_gemm(const Tensor& a, const PackedB& b, float* c) { ref_gemm_tile(a, b.bt, 0, a.rows, 0, b.n, c, b.n); }
-
-const Kernels kScalar = {Path::scalar, scalar_quantize, scalar_dequantize, ref_dot_blocks, scalar_pack_b, scalar_gemm};
+const Kernels kScalar = {Path::scalar, scalar_quantize, scalar_dequantize, ref_dot_blocks, nullptr};
 
 }  // namespace
 

@@ -1,6 +1,205 @@
-// placeholder
+// MX kernels for WebAssembly SIMD128 (plain SIMD128, never relaxed SIMD, whose dot
+// products differ between engines), 4 lanes. GEMM: exact integer block sums with
+// i32x4.dot_i16x8_s for FP4/FP6/INT8 pairs; FP8 operands with FP32 multiply then add
+// (WebAssembly has no FMA; the products are exact, so it is the same). Every result equals
+// the scalar reference bit for bit (see mx.h).
 #include "mx/mx_internal.h"
-namespace trnsim::mx::detail {
-const Kernels* wasm_kernels() { return nullptr; }
 
+#if defined(__wasm_simd128__)
+#define TRNSIM_MX_WASM 1
+#include <wasm_simd128.h>
+#endif
+
+namespace trnsim::mx::detail {
+
+#if TRNSIM_MX_WASM
+namespace {
+
+constexpr int L = 4;
+struct VI {
+  v128_t v;
+};
+struct VF {
+  v128_t v;
+};
+struct VM {
+  v128_t m;
+};
+
+inline VI vi(std::int32_t x) { return {wasm_i32x4_splat(x)}; }
+inline VF vf(float x) { return {wasm_f32x4_splat(x)}; }
+inline VF ldf(const float* p) { return {wasm_v128_load(p)}; }
+inline void stf(float* p, VF a) { wasm_v128_store(p, a.v); }
+inline VI asi(VF a) { return {a.v}; }
+inline VF asf(VI a) { return {a.v}; }
+inline VI band(VI a, VI b) { return {wasm_v128_and(a.v, b.v)}; }
+inline VI bor(VI a, VI b) { return {wasm_v128_or(a.v, b.v)}; }
+inline VI badd(VI a, VI b) { return {wasm_i32x4_add(a.v, b.v)}; }
+inline VI bsub(VI a, VI b) { return {wasm_i32x4_sub(a.v, b.v)}; }
+template <int N>
+inline VI shl(VI a) {
+  return {wasm_i32x4_shl(a.v, N)};
 }
+template <int N>
+inline VI shr(VI a) {
+  return {wasm_u32x4_shr(a.v, N)};
+}
+template <int N>
+inline VI sar(VI a) {
+  return {wasm_i32x4_shr(a.v, N)};
+}
+inline VI imax(VI a, VI b) { return {wasm_i32x4_max(a.v, b.v)}; }
+inline VI imin(VI a, VI b) { return {wasm_i32x4_min(a.v, b.v)}; }
+inline VM igt(VI a, VI b) { return {wasm_i32x4_gt(a.v, b.v)}; }
+inline VM ieq(VI a, VI b) { return {wasm_i32x4_eq(a.v, b.v)}; }
+inline VM flt(VF a, VF b) { return {wasm_f32x4_lt(a.v, b.v)}; }
+inline VM fgt(VF a, VF b) { return {wasm_f32x4_gt(a.v, b.v)}; }
+inline VM fnan(VF a) { return {wasm_f32x4_ne(a.v, a.v)}; }
+inline VI isel(VM m, VI f, VI t) { return {wasm_v128_bitselect(t.v, f.v, m.m)}; }
+inline VF fsel(VM m, VF f, VF t) { return {wasm_v128_bitselect(t.v, f.v, m.m)}; }
+inline VF fadd(VF a, VF b) { return {wasm_f32x4_add(a.v, b.v)}; }
+inline VF fsub(VF a, VF b) { return {wasm_f32x4_sub(a.v, b.v)}; }
+inline VF fmul(VF a, VF b) { return {wasm_f32x4_mul(a.v, b.v)}; }
+inline VI cvt_rne(VF a) { return {wasm_i32x4_trunc_sat_f32x4(wasm_f32x4_nearest(a.v))}; }
+inline VF cvt_f(VI a) { return {wasm_f32x4_convert_i32x4(a.v)}; }
+inline std::int32_t hmax(VI a) {
+  v128_t m = wasm_i32x4_max(a.v, wasm_i32x4_shuffle(a.v, a.v, 2, 3, 0, 1));
+  m = wasm_i32x4_max(m, wasm_i32x4_shuffle(m, m, 1, 0, 3, 2));
+  return wasm_i32x4_extract_lane(m, 0);
+}
+inline VI ld_u8(const std::uint8_t* p) {
+  std::uint32_t w;
+  std::memcpy(&w, p, 4);
+  return {wasm_u32x4_extend_low_u16x8(wasm_u16x8_extend_low_u8x16(wasm_i32x4_make(static_cast<std::int32_t>(w), 0, 0, 0)))};
+}
+inline void codes_to_bytes(const VI* c, std::uint8_t* out) {
+  const v128_t h0 = wasm_u16x8_narrow_i32x4(c[0].v, c[1].v), h1 = wasm_u16x8_narrow_i32x4(c[2].v, c[3].v);
+  const v128_t h2 = wasm_u16x8_narrow_i32x4(c[4].v, c[5].v), h3 = wasm_u16x8_narrow_i32x4(c[6].v, c[7].v);
+  wasm_v128_store(out, wasm_u8x16_narrow_i16x8(h0, h1));
+  wasm_v128_store(out + 16, wasm_u8x16_narrow_i16x8(h2, h3));
+}
+inline void bytes_to_nibbles(const std::uint8_t* in, std::uint8_t* out) {
+  const v128_t w0 = wasm_v128_load(in), w1 = wasm_v128_load(in + 16);
+  const v128_t m_lo = wasm_i16x8_splat(0x000F), m_hi = wasm_i16x8_splat(0x00F0);
+  const v128_t n0 = wasm_v128_or(wasm_v128_and(w0, m_lo), wasm_v128_and(wasm_u16x8_shr(w0, 4), m_hi));
+  const v128_t n1 = wasm_v128_or(wasm_v128_and(w1, m_lo), wasm_v128_and(wasm_u16x8_shr(w1, 4), m_hi));
+  wasm_v128_store(out, wasm_u8x16_narrow_i16x8(n0, n1));
+}
+inline void nibbles_to_bytes(const std::uint8_t* in, std::uint8_t* out) {
+  const v128_t v = wasm_v128_load(in);
+  const v128_t lo = wasm_v128_and(v, wasm_i8x16_splat(0x0F)), hi = wasm_u8x16_shr(v, 4);
+  wasm_v128_store(out, wasm_i8x16_shuffle(lo, hi, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23));
+  wasm_v128_store(out + 16, wasm_i8x16_shuffle(lo, hi, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31));
+}
+inline std::int32_t dot16(const std::int16_t* a, const std::int16_t* b) {
+  v128_t s = wasm_i32x4_dot_i16x8(wasm_v128_load(a), wasm_v128_load(b));
+  for (int i = 8; i < 32; i += 8) s = wasm_i32x4_add(s, wasm_i32x4_dot_i16x8(wasm_v128_load(a + i), wasm_v128_load(b + i)));
+  s = wasm_i32x4_add(s, wasm_i32x4_shuffle(s, s, 2, 3, 0, 1));
+  s = wasm_i32x4_add(s, wasm_i32x4_shuffle(s, s, 1, 0, 3, 2));
+  return wasm_i32x4_extract_lane(s, 0);
+}
+
+#include "mx/mx_simd.inc"
+
+// ---------------------------------------------------------------------------------------
+// GEMM microkernels: MR rows x 2 panels of 4 lanes; C tile in `out`, updated per block.
+
+constexpr int kMR = 4;
+
+inline v128_t bcast32(const std::uint8_t* p) {
+  std::int32_t v;
+  std::memcpy(&v, p, 4);
+  return wasm_i32x4_splat(v);
+}
+
+inline void accumulate(float* out, v128_t s, const std::int32_t* term_b, std::int32_t term_a) {
+  const v128_t fac = wasm_i32x4_add(wasm_v128_load(term_b), wasm_i32x4_splat(term_a));
+  wasm_v128_store(out, wasm_f32x4_add(wasm_v128_load(out), wasm_f32x4_mul(s, fac)));
+}
+
+template <int MR>
+void tile_int16(const TileArgs& t) {
+  for (int i = 0; i < MR * 2 * L; ++i) t.out[i] = 0.0f;
+  for (std::size_t blk = 0; blk < t.kb; ++blk) {
+    v128_t acc[MR][2];
+    for (int r = 0; r < MR; ++r) acc[r][0] = acc[r][1] = wasm_i32x4_splat(0);
+    const std::uint8_t* b0 = t.b[0] + blk * 64 * L;
+    const std::uint8_t* b1 = t.b[1] + blk * 64 * L;
+    const std::uint8_t* a = t.a + blk * 64;
+    for (int kp = 0; kp < 16; ++kp) {
+      const v128_t v0 = wasm_v128_load(b0 + kp * 16), v1 = wasm_v128_load(b1 + kp * 16);
+      for (int r = 0; r < MR; ++r) {
+        const v128_t av = bcast32(a + r * t.a_stride + 4 * kp);
+        acc[r][0] = wasm_i32x4_add(acc[r][0], wasm_i32x4_dot_i16x8(av, v0));
+        acc[r][1] = wasm_i32x4_add(acc[r][1], wasm_i32x4_dot_i16x8(av, v1));
+      }
+    }
+    for (int r = 0; r < MR; ++r) {
+      const std::int32_t ta = t.ae[r * t.ae_stride + blk];
+      accumulate(t.out + r * 2 * L, wasm_f32x4_convert_i32x4(acc[r][0]), t.bm[0] + blk * 2 * L, ta);
+      accumulate(t.out + r * 2 * L + L, wasm_f32x4_convert_i32x4(acc[r][1]), t.bm[1] + blk * 2 * L, ta);
+    }
+  }
+}
+
+template <int MR>
+void tile_f32(const TileArgs& t) {
+  for (int i = 0; i < MR * 2 * L; ++i) t.out[i] = 0.0f;
+  for (std::size_t blk = 0; blk < t.kb; ++blk) {
+    v128_t s[MR][2];
+    for (int r = 0; r < MR; ++r) s[r][0] = s[r][1] = wasm_f32x4_splat(0.0f);
+    const std::uint8_t* b0 = t.b[0] + blk * 128 * L;
+    const std::uint8_t* b1 = t.b[1] + blk * 128 * L;
+    const std::uint8_t* a = t.a + blk * 128;
+    for (int k = 0; k < kBlockSize; ++k) {
+      const v128_t v0 = wasm_v128_load(b0 + k * 16), v1 = wasm_v128_load(b1 + k * 16);
+      for (int r = 0; r < MR; ++r) {
+        const v128_t ab = bcast32(a + r * t.a_stride + 4 * k);
+        s[r][0] = wasm_f32x4_add(s[r][0], wasm_f32x4_mul(ab, v0));
+        s[r][1] = wasm_f32x4_add(s[r][1], wasm_f32x4_mul(ab, v1));
+      }
+    }
+    for (int r = 0; r < MR; ++r) {
+      const std::int32_t ta = t.ae[r * t.ae_stride + blk];
+      accumulate(t.out + r * 2 * L, s[r][0], t.bm[0] + blk * 2 * L, ta);
+      accumulate(t.out + r * 2 * L + L, s[r][1], t.bm[1] + blk * 2 * L, ta);
+    }
+  }
+}
+
+void wasm_tile(const GemmShape& s, int mr, int, const TileArgs& t) {
+  if (s.kind == kKindInt16) {
+    switch (mr) {
+      case 1: tile_int16<1>(t); break;
+      case 2: tile_int16<2>(t); break;
+      case 3: tile_int16<3>(t); break;
+      default: tile_int16<4>(t); break;
+    }
+  } else {
+    switch (mr) {
+      case 1: tile_f32<1>(t); break;
+      case 2: tile_f32<2>(t); break;
+      case 3: tile_f32<3>(t); break;
+      default: tile_f32<4>(t); break;
+    }
+  }
+}
+
+GemmShape wasm_shape(Format fa, Format fb) {
+  GemmShape s;
+  s.lanes = L;
+  s.kind = is_narrow(fa) && is_narrow(fb) ? kKindInt16 : kKindF32;
+  return s;
+}
+
+const GemmIsa kGemm = {L, kMR, 2, wasm_shape, wasm_tile};
+const Kernels kWasm = {Path::wasm_simd, simd_quantize, simd_dequantize, simd_dot, &kGemm};
+
+}  // namespace
+
+const Kernels* wasm_kernels() { return &kWasm; }
+#else
+const Kernels* wasm_kernels() { return nullptr; }
+#endif
+
+}  // namespace trnsim::mx::detail

@@ -1,0 +1,259 @@
+// GEMM driver shared by the SIMD paths: packs Bt into panels of `lanes` rows, converts A
+// to the kernel's digits, walks the tiles and calls the path's microkernel, or computes
+// a tile with the reference when its scale bytes leave the kernel's range (NaN scales, or
+// combined scales that are not a normal FP32 power of two). Compiled without ISA flags;
+// the microkernels (mx_avx2.cpp, mx_avx512.cpp, mx_wasm.cpp) see only raw pointers.
+//
+// Packed B, per panel p (B rows p*lanes .. p*lanes + lanes - 1, zero rows past N) and
+// block b, at data[(p * kb + b) * packed_block_bytes]:
+//   kKindInt8:   8 groups g of 4 k: lanes x 4 signed bytes (integer digit of k = 4g + t)
+//   kKindInt8 with nibbles (E2M1 B): 4 pairs of groups: lanes x 4 bytes, the low nibble
+//                holds the code of k = 8gp + t, the high nibble that of k = 8gp + 4 + t
+//   kKindInt16:  16 pairs kp: lanes x 2 int16 (digits of k = 2kp, 2kp + 1)
+//   kKindBf16:   16 pairs kp: lanes x uint32, BF16 of element 2kp in the high half and of
+//                element 2kp + 1 in the low half (VDPBF16PS adds the high product first)
+//   kKindF32:    32 k: lanes x FP32
+// meta[(p * kb + b) * 2 * lanes + l]         = xb << 23 (scale byte of lane l)
+// meta[(p * kb + b) * 2 * lanes + lanes + l] = sum of lane l's integer digits (kKindInt8)
+// Converted A, per row and block (a_block_bytes): kKindInt8 32 unsigned bytes (digit +
+// a_offset), kKindInt16 32 int16, kKindBf16 16 uint32 as above, kKindF32 32 FP32; and per
+// row and block the scale term ((xa - 127 - F) << 23), F = fraction bits of both formats
+// for the integer kinds (the kernels convert exact integer sums), 0 for the FP32 kinds.
+#include <algorithm>
+#include <vector>
+
+#include "mx/mx_internal.h"
+
+namespace trnsim::mx::detail {
+
+std::size_t packed_block_bytes(const GemmShape& s) {
+  const std::size_t l = static_cast<std::size_t>(s.lanes);
+  switch (s.kind) {
+    case kKindInt8: return (s.b_nibbles ? 16 : 32) * l;
+    case kKindInt16: return 64 * l;
+    case kKindBf16: return 64 * l;
+    case kKindF32: return 128 * l;
+  }
+  return 0;
+}
+
+std::size_t a_block_bytes(const GemmShape& s) {
+  switch (s.kind) {
+    case kKindInt8: return 32;
+    case kKindInt16: return 64;
+    case kKindBf16: return 64;
+    case kKindF32: return 128;
+  }
+  return 0;
+}
+
+namespace {
+
+std::size_t meta_stride(int lanes) { return 2 * static_cast<std::size_t>(lanes); }
+
+bool integer_kind(int kind) { return kind == kKindInt8 || kind == kKindInt16; }
+
+int fraction_term(const GemmShape& s, Format fa, Format fb) {
+  return integer_kind(s.kind) ? format_info(fa).fraction_bits + format_info(fb).fraction_bits : 0;
+}
+
+std::uint32_t bf16_pair(const float* t, const std::uint8_t* codes, int kp) {
+  return (f2u(t[codes[2 * kp]]) & 0xFFFF0000u) | (f2u(t[codes[2 * kp + 1]]) >> 16);
+}
+
+// Writes one block (32 codes) of one lane into a packed panel block.
+void pack_lane_block(const GemmShape& s, Format f, const std::uint8_t* codes, int l, std::uint8_t* dst,
+                     std::int32_t& digit_sum) {
+  const std::int16_t* q = integer_table(f);
+  const float* t = element_table(f);
+  const int L = s.lanes;
+  digit_sum = 0;
+  switch (s.kind) {
+    case kKindInt8:
+      for (int k = 0; k < kBlockSize; ++k) digit_sum += q[codes[k]];
+      if (s.b_nibbles) {
+        for (int gp = 0; gp < 4; ++gp)
+          for (int t4 = 0; t4 < 4; ++t4)
+            dst[(gp * L + l) * 4 + t4] =
+                static_cast<std::uint8_t>((codes[8 * gp + t4] & 0xF) | ((codes[8 * gp + 4 + t4] & 0xF) << 4));
+      } else {
+        for (int g = 0; g < 8; ++g)
+          for (int t4 = 0; t4 < 4; ++t4)
+            dst[(g * L + l) * 4 + t4] = static_cast<std::uint8_t>(q[codes[4 * g + t4]] & 0xFF);
+      }
+      break;
+    case kKindInt16:
+      for (int kp = 0; kp < 16; ++kp)
+        for (int h = 0; h < 2; ++h) {
+          std::int16_t v = q[codes[2 * kp + h]];
+          std::memcpy(dst + ((kp * L + l) * 2 + h) * 2, &v, 2);
+        }
+      break;
+    case kKindBf16:
+      for (int kp = 0; kp < 16; ++kp) {
+        std::uint32_t w = bf16_pair(t, codes, kp);
+        std::memcpy(dst + (kp * L + l) * 4, &w, 4);
+      }
+      break;
+    case kKindF32:
+      for (int k = 0; k < kBlockSize; ++k) std::memcpy(dst + (k * L + l) * 4, &t[codes[k]], 4);
+      break;
+  }
+}
+
+void convert_a_block(const GemmShape& s, Format f, const std::uint8_t* codes, std::uint8_t* dst) {
+  const std::int16_t* q = integer_table(f);
+  const float* t = element_table(f);
+  switch (s.kind) {
+    case kKindInt8:
+      for (int k = 0; k < kBlockSize; ++k) dst[k] = static_cast<std::uint8_t>(q[codes[k]] + s.a_offset);
+      break;
+    case kKindInt16:
+      for (int k = 0; k < kBlockSize; ++k) std::memcpy(dst + 2 * k, &q[codes[k]], 2);
+      break;
+    case kKindBf16:
+      for (int kp = 0; kp < 16; ++kp) {
+        std::uint32_t w = bf16_pair(t, codes, kp);
+        std::memcpy(dst + 4 * kp, &w, 4);
+      }
+      break;
+    case kKindF32:
+      for (int k = 0; k < kBlockSize; ++k) std::memcpy(dst + 4 * k, &t[codes[k]], 4);
+      break;
+  }
+}
+
+struct ScaleRange {
+  int lo = 255, hi = -1;
+  bool nan = false;
+  void add(std::uint8_t x) {
+    if (x == kScaleNaN) {
+      nan = true;
+      return;
+    }
+    lo = std::min(lo, static_cast<int>(x));
+    hi = std::max(hi, static_cast<int>(x));
+  }
+  void add(const ScaleRange& r) {
+    nan = nan || r.nan;
+    lo = std::min(lo, r.lo);
+    hi = std::max(hi, r.hi);
+  }
+};
+
+}  // namespace
+
+void simd_pack_b(const GemmIsa& isa, Path path, const Tensor& bt, Format a_format, PackedB& out) {
+  const GemmShape s = isa.shape(a_format, bt.format);
+  const std::size_t L = static_cast<std::size_t>(s.lanes), kb = bt.blocks_per_row();
+  const std::size_t panels = (bt.rows + L - 1) / L, pbb = packed_block_bytes(s);
+  const std::size_t bb = static_cast<std::size_t>(format_info(bt.format).block_bytes);
+  out.path = path;
+  out.a_format = a_format;
+  out.b_format = bt.format;
+  out.n = bt.rows;
+  out.k = bt.cols;
+  out.kind = s.kind;
+  out.lanes = s.lanes;
+  out.data.assign(panels * kb * pbb, 0);
+  out.meta.assign(panels * kb * meta_stride(s.lanes), 0);
+  out.panel_info.assign(panels * 3, 0);
+  out.bt = bt;
+  std::uint8_t codes[kBlockSize], zero_codes[kBlockSize] = {};
+  for (std::size_t p = 0; p < panels; ++p) {
+    ScaleRange range;
+    for (std::size_t b = 0; b < kb; ++b) {
+      std::uint8_t* dst = out.data.data() + (p * kb + b) * pbb;
+      std::int32_t* meta = out.meta.data() + (p * kb + b) * meta_stride(s.lanes);
+      // padding lanes copy the scale of the panel's first row, leaving the range as is
+      const std::uint8_t first_scale = bt.row_scales(p * L)[b];
+      for (std::size_t l = 0; l < L; ++l) {
+        const std::size_t j = p * L + l;
+        std::int32_t sum = 0;
+        std::uint8_t x = first_scale;
+        if (j < bt.rows) {
+          x = bt.row_scales(j)[b];
+          range.add(x);
+          unpack_codes(bt.format, bt.row_elements(j) + b * bb, codes);
+          pack_lane_block(s, bt.format, codes, static_cast<int>(l), dst, sum);
+        } else {
+          pack_lane_block(s, bt.format, zero_codes, static_cast<int>(l), dst, sum);
+        }
+        meta[l] = static_cast<std::int32_t>(static_cast<std::uint32_t>(x) << 23);
+        meta[L + l] = sum;
+      }
+    }
+    out.panel_info[p * 3] = static_cast<std::uint8_t>(range.lo > 255 ? 255 : range.lo);
+    out.panel_info[p * 3 + 1] = static_cast<std::uint8_t>(range.hi < 0 ? 0 : range.hi);
+    out.panel_info[p * 3 + 2] = range.nan ? 1 : 0;
+  }
+}
+
+void simd_gemm(const GemmIsa& isa, const Tensor& a, const PackedB& b, float* c) {
+  const GemmShape s = isa.shape(a.format, b.b_format);
+  const std::size_t M = a.rows, N = b.n, kb = a.blocks_per_row();
+  const std::size_t L = static_cast<std::size_t>(s.lanes), panels = (N + L - 1) / L;
+  const std::size_t abb = a_block_bytes(s), pbb = packed_block_bytes(s);
+  const std::size_t a_stride = kb * abb;
+  const int F = fraction_term(s, a.format, b.b_format);
+  const std::size_t bb = static_cast<std::size_t>(format_info(a.format).block_bytes);
+
+  std::vector<std::uint8_t> a_conv(M * a_stride + 64);
+  std::vector<std::int32_t> a_exp(M * kb);
+  std::vector<ScaleRange> row_range(M);
+  std::uint8_t codes[kBlockSize];
+  for (std::size_t i = 0; i < M; ++i)
+    for (std::size_t blk = 0; blk < kb; ++blk) {
+      const std::uint8_t x = a.row_scales(i)[blk];
+      row_range[i].add(x);
+      unpack_codes(a.format, a.row_elements(i) + blk * bb, codes);
+      convert_a_block(s, a.format, codes, a_conv.data() + i * a_stride + blk * abb);
+      a_exp[i * kb + blk] = static_cast<std::int32_t>(static_cast<std::uint32_t>(x) << 23) -
+                            static_cast<std::int32_t>(static_cast<std::uint32_t>(127 + F) << 23);
+    }
+
+  const int MR = isa.mr, NV = isa.nv;
+  std::vector<float> tile(static_cast<std::size_t>(MR * NV) * L);
+  for (std::size_t p0 = 0; p0 < panels; p0 += static_cast<std::size_t>(NV)) {
+    const int nv = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(NV), panels - p0));
+    ScaleRange pr;
+    for (int v = 0; v < nv; ++v) {
+      const std::uint8_t* info = b.panel_info.data() + (p0 + static_cast<std::size_t>(v)) * 3;
+      pr.nan = pr.nan || info[2];
+      pr.lo = std::min(pr.lo, static_cast<int>(info[0]));
+      pr.hi = std::max(pr.hi, static_cast<int>(info[1]));
+    }
+    const std::size_t j0 = p0 * L, j1 = std::min(N, (p0 + static_cast<std::size_t>(nv)) * L);
+    TileArgs t;
+    t.a_stride = a_stride;
+    t.ae_stride = kb;
+    t.kb = kb;
+    t.out = tile.data();
+    for (int v = 0; v < 2; ++v) {
+      const std::size_t p = p0 + static_cast<std::size_t>(v < nv ? v : 0);
+      t.b[v] = b.data.data() + p * kb * pbb;
+      t.bm[v] = b.meta.data() + p * kb * meta_stride(s.lanes);
+    }
+    for (std::size_t i0 = 0; i0 < M; i0 += static_cast<std::size_t>(MR)) {
+      const int mr = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(MR), M - i0));
+      ScaleRange rows;
+      for (int r = 0; r < mr; ++r) rows.add(row_range[i0 + static_cast<std::size_t>(r)]);
+      // every pair's combined biased exponent xa + xb - 127 - F must lie in [1, 254]
+      const bool ok = !rows.nan && !pr.nan && rows.hi >= 0 && pr.hi >= 0 && rows.lo + pr.lo - 127 - F >= 1 &&
+                      rows.hi + pr.hi - 127 - F <= 254;
+      if (!ok) {
+        ref_gemm_tile(a, b.bt, i0, i0 + static_cast<std::size_t>(mr), j0, j1, c, N);
+        continue;
+      }
+      t.a = a_conv.data() + i0 * a_stride;
+      t.ae = a_exp.data() + i0 * kb;
+      isa.tile(s, mr, nv, t);
+      const std::size_t w = static_cast<std::size_t>(NV) * L;  // the kernels always write nv = NV panels
+      for (int r = 0; r < mr; ++r)
+        for (std::size_t j = j0; j < j1; ++j)
+          c[(i0 + static_cast<std::size_t>(r)) * N + j] = canonical(tile[static_cast<std::size_t>(r) * w + (j - j0)]);
+    }
+  }
+}
+
+}  // namespace trnsim::mx::detail
