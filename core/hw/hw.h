@@ -191,7 +191,17 @@ struct CollectiveResult {
   double algbw_bytes_per_s = 0;
   double busbw_bytes_per_s = 0;
   std::string algorithm;      // the one used (chosen when algo was "auto")
+  // ---- additions (issue 4) ----
+  std::string backend;        // "analytic" or "event"
+  long steps = 0;             // algorithm steps (bulk-synchronous)
+  double overhead_s = 0;      // launch + per-step software overhead included in time_s
+  double latency_s = 0;       // path latencies included in time_s
+  double flows_timed = 0;     // flows the backend evaluated (after symmetry reduction)
 };
+// "all-reduce", ... and "auto", "ring", "kangaring", "mesh", "rdh", "hierarchical"
+// ("direct" is accepted for mesh); backends "analytic", "event".
+const std::vector<std::string>& collective_ops();
+const std::vector<std::string>& collective_algos();
 CollectiveResult collective(const System& system, const CollectiveRequest& request);
 
 }  // namespace trnsim::hw

@@ -1,0 +1,295 @@
+// Collective algorithms -> schedules. Sizes follow nccl-tests: `bytes` is the per-rank
+// buffer (all-reduce in/out, all-gather output, reduce-scatter input, all-to-all
+// per-rank total, permute / broadcast message).
+#include "collective/algorithms.h"
+
+#include <algorithm>
+
+#include "common/error.h"
+#include "common/fields.h"
+
+namespace trnsim::collective {
+
+namespace {
+
+constexpr double kMeshMax = 1048576.0;        // S13: Mesh below 1 MB
+constexpr double kRdhMax = 56.0 * 1048576.0;  // S13: RDH 1-56 MB, KangaRing above
+
+bool pow2(long x) { return x > 0 && (x & (x - 1)) == 0; }
+long floor_pow2(long x) {
+  long p = 1;
+  while (p * 2 <= x) p *= 2;
+  return p;
+}
+
+// A subgroup shape: S members spaced ms ranks apart.
+struct Shape {
+  long S, ms;
+};
+
+Step step(Pattern p, long param, Shape sh, double bytes, long repeat, double reduce, const std::string& label) {
+  Step s;
+  s.pattern = p;
+  s.param = param;
+  s.group_size = sh.S;
+  s.member_stride = sh.ms;
+  s.bytes = bytes;
+  s.repeat = repeat;
+  s.reduce_bytes = reduce;
+  s.label = label;
+  return s;
+}
+
+using Steps = std::vector<Step>;
+
+// ---- building blocks on one subgroup shape; B is the nccl-tests size for that op ----
+
+void rs_ring(Steps& out, Shape sh, double B, bool both) {
+  if (sh.S < 2) return;
+  double chunk = B / sh.S / (both ? 2 : 1);
+  out.push_back(step(both ? Pattern::shift_both : Pattern::shift, 1, sh, chunk, sh.S - 1, B / sh.S,
+                     both ? "reduce-scatter kangaring" : "reduce-scatter ring"));
+}
+void ag_ring(Steps& out, Shape sh, double B, bool both) {
+  if (sh.S < 2) return;
+  double chunk = B / sh.S / (both ? 2 : 1);
+  out.push_back(step(both ? Pattern::shift_both : Pattern::shift, 1, sh, chunk, sh.S - 1, 0,
+                     both ? "all-gather kangaring" : "all-gather ring"));
+}
+void rs_mesh(Steps& out, Shape sh, double B) {
+  if (sh.S < 2) return;
+  out.push_back(step(Pattern::all_pairs, 0, sh, B / sh.S, 1, B * (sh.S - 1) / sh.S, "reduce-scatter mesh"));
+}
+void ag_mesh(Steps& out, Shape sh, double B) {
+  if (sh.S < 2) return;
+  out.push_back(step(Pattern::all_pairs, 0, sh, B / sh.S, 1, 0, "all-gather mesh"));
+}
+// Recursive halving among the first p = 2^k members (the others folded in before).
+void rs_halving(Steps& out, Shape sh, long p, double B) {
+  double part = B;
+  for (long mask = p / 2; mask >= 1; mask /= 2) {
+    part /= 2;
+    Step s = step(Pattern::xor_, mask, sh, part, 1, part, "reduce-scatter rdh");
+    s.active = p;
+    out.push_back(s);
+  }
+}
+void ag_doubling(Steps& out, Shape sh, long p, double B) {
+  double part = B / p;
+  for (long mask = 1; mask < p; mask *= 2) {
+    Step s = step(Pattern::xor_, mask, sh, part, 1, 0, "all-gather rdh");
+    s.active = p;
+    out.push_back(s);
+    part *= 2;
+  }
+}
+void rs_rdh(Steps& out, Shape sh, double B) {
+  if (sh.S < 2) return;
+  long p = floor_pow2(sh.S);
+  if (p < sh.S) out.push_back(step(Pattern::fold_in, p, sh, B, 1, B, "rdh fold-in"));
+  rs_halving(out, sh, p, B);
+  if (p < sh.S) out.push_back(step(Pattern::fold_out, p, sh, B / sh.S, 1, 0, "rdh fold-out"));
+}
+void ag_rdh(Steps& out, Shape sh, double B) {
+  if (sh.S < 2) return;
+  long p = floor_pow2(sh.S);
+  if (p < sh.S) out.push_back(step(Pattern::fold_in, p, sh, B / sh.S, 1, 0, "rdh fold-in"));
+  ag_doubling(out, sh, p, B);
+  if (p < sh.S) out.push_back(step(Pattern::fold_out, p, sh, B, 1, 0, "rdh fold-out"));
+}
+void ar_rdh(Steps& out, Shape sh, double B) {
+  if (sh.S < 2) return;
+  long p = floor_pow2(sh.S);
+  if (p < sh.S) out.push_back(step(Pattern::fold_in, p, sh, B, 1, B, "rdh fold-in"));
+  rs_halving(out, sh, p, B);
+  ag_doubling(out, sh, p, B);
+  if (p < sh.S) out.push_back(step(Pattern::fold_out, p, sh, B, 1, 0, "rdh fold-out"));
+}
+
+// One flat algorithm of one op on one subgroup shape.
+void flat(Steps& out, const std::string& op, const std::string& algo, Shape sh, double B) {
+  if (sh.S < 2) return;
+  bool both = algo == "kangaring";
+  if (op == "all-reduce") {
+    if (algo == "ring" || both) rs_ring(out, sh, B, both), ag_ring(out, sh, B, both);
+    else if (algo == "mesh") rs_mesh(out, sh, B), ag_mesh(out, sh, B);
+    else ar_rdh(out, sh, B);
+  } else if (op == "reduce-scatter") {
+    if (algo == "ring" || both) rs_ring(out, sh, B, both);
+    else if (algo == "mesh") rs_mesh(out, sh, B);
+    else rs_rdh(out, sh, B);
+  } else if (op == "all-gather") {
+    if (algo == "ring" || both) ag_ring(out, sh, B, both);
+    else if (algo == "mesh") ag_mesh(out, sh, B);
+    else ag_rdh(out, sh, B);
+  } else if (op == "all-to-all") {
+    if (algo == "mesh") {
+      out.push_back(step(Pattern::all_pairs, 0, sh, B / sh.S, 1, 0, "all-to-all mesh"));
+    } else if (algo == "ring" || both) {
+      // Store-and-forward around the ring: step j forwards (S - j) B/S; on average B/2.
+      out.push_back(step(both ? Pattern::shift_both : Pattern::shift, 1, sh, both ? B / 4 : B / 2, sh.S - 1, 0,
+                         "all-to-all ring relay"));
+    } else {  // rdh: Bruck-style exchange of half the buffer per step
+      if (!pow2(sh.S)) throw InputError("algo", "rdh all-to-all needs a power-of-two group, got " + std::to_string(sh.S));
+      for (long mask = sh.S / 2; mask >= 1; mask /= 2)
+        out.push_back(step(Pattern::xor_, mask, sh, B / 2, 1, 0, "all-to-all rdh"));
+    }
+  } else if (op == "permute") {
+    out.push_back(step(Pattern::shift, 1, sh, B, 1, 0, "permute"));
+  } else if (op == "broadcast") {
+    if (algo == "mesh") {
+      out.push_back(step(Pattern::from_root, 0, sh, B, 1, 0, "broadcast mesh"));
+    } else if (algo == "ring" || both) {
+      // Pipelined chain; chunk count an assumption (1 MiB chunks, 1..256).
+      long c = std::max(1L, std::min(256L, static_cast<long>(B / 1048576.0)));
+      out.push_back(step(Pattern::chain, 0, sh, B / c, sh.S - 2 + c, 0, "broadcast pipelined chain"));
+    } else {
+      for (long k = 1; k < sh.S; k *= 2) out.push_back(step(Pattern::tree, k, sh, B, 1, 0, "broadcast binomial tree"));
+    }
+  }
+}
+
+std::string by_size(const std::string& op, double B) {
+  if (op == "all-to-all") return "mesh";
+  if (op == "permute") return "mesh";
+  if (op == "broadcast") return B < kMeshMax ? "mesh" : "ring";
+  if (B < kMeshMax) return "mesh";
+  if (B <= kRdhMax) return "rdh";
+  return "kangaring";
+}
+
+// The block size for hierarchical: ranks per domain if the ranks span several domains,
+// else ranks per server if they span several servers; 0 if neither applies.
+long hierarchy_block(const Layout& l) {
+  auto fits = [&](long b) { return b >= 2 && b < l.ranks && l.ranks % b == 0; };
+  if (fits(l.ranks_per_domain)) return l.ranks_per_domain;
+  if (l.ranks_per_domain == 0 || l.ranks_per_domain >= l.ranks) {
+    if (fits(l.ranks_per_server)) return l.ranks_per_server;
+  }
+  return 0;
+}
+
+bool spans_domains(const Layout& l) { return l.ranks_per_domain > 0 && l.ranks_per_domain < l.ranks; }
+
+}  // namespace
+
+const std::vector<std::string>& op_names() {
+  static const std::vector<std::string> v = {"all-reduce", "all-gather", "reduce-scatter", "all-to-all", "permute",
+                                             "broadcast"};
+  return v;
+}
+
+const std::vector<std::string>& algo_names() {
+  static const std::vector<std::string> v = {"auto", "ring", "kangaring", "mesh", "rdh", "hierarchical"};
+  return v;
+}
+
+double busbw_factor(const std::string& op, long n) {
+  if (n < 2) return 0;
+  double f = static_cast<double>(n - 1) / static_cast<double>(n);
+  if (op == "all-reduce") return 2 * f;
+  if (op == "all-gather" || op == "reduce-scatter" || op == "all-to-all") return f;
+  return 1;
+}
+
+std::string auto_algorithm(const std::string& op, double bytes, const Layout& layout) {
+  if (op == "permute") return "mesh";
+  long L = hierarchy_block(layout);
+  if (spans_domains(layout) && L >= 2) return "hierarchical";
+  return by_size(op, bytes);
+}
+
+Schedule build_schedule(const std::string& op, const std::string& algo_in, double B, const Layout& layout) {
+  if (std::find(op_names().begin(), op_names().end(), op) == op_names().end()) {
+    std::string list;
+    for (const auto& o : op_names()) list += (list.empty() ? "" : ", ") + o;
+    std::string hint = closest_name(op, op_names());
+    throw InputError("op", "unknown operation '" + op + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
+                               "; one of: " + list);
+  }
+  std::string algo = algo_in == "direct" ? "mesh" : algo_in;
+  if (std::find(algo_names().begin(), algo_names().end(), algo) == algo_names().end()) {
+    std::string list;
+    for (const auto& o : algo_names()) list += (list.empty() ? "" : ", ") + o;
+    std::string hint = closest_name(algo, algo_names());
+    throw InputError("algo", "unknown algorithm '" + algo + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
+                                 "; one of: " + list + " (direct = mesh)");
+  }
+  if (!(B > 0)) throw InputError("bytes", "must be positive");
+  long n = layout.ranks;
+  Schedule sc;
+  if (algo == "auto") algo = auto_algorithm(op, B, layout);
+  if (op == "permute" && algo != "hierarchical") algo = "mesh";  // one direct step whatever the name
+  if (algo != "hierarchical") {
+    sc.algorithm = op == "permute" ? "direct" : algo;
+    flat(sc.steps, op, algo, Shape{n, 1}, B);
+    return sc;
+  }
+  long L = hierarchy_block(layout);
+  if (L < 2)
+    throw InputError("algo", "hierarchical needs ranks spanning several UltraServers or servers in whole blocks; " +
+                                 std::to_string(n) + " ranks do not");
+  if (op == "permute") throw InputError("algo", "permute has no hierarchical form (it is one direct step)");
+  long G = n / L;
+  Shape intra{L, 1}, inter{G, L};
+  std::string a_in = by_size(op, B), a_out = by_size(op, B / L);
+  if (op == "all-to-all") a_in = a_out = "mesh";
+  if (op == "broadcast") a_out = by_size(op, B / L);
+  auto& st = sc.steps;
+  if (op == "all-reduce") {
+    flat(st, "reduce-scatter", a_in, intra, B);
+    flat(st, "all-reduce", a_out, inter, B / L);
+    flat(st, "all-gather", a_in, intra, B);
+  } else if (op == "reduce-scatter") {
+    flat(st, "reduce-scatter", a_in, intra, B);
+    flat(st, "reduce-scatter", a_out, inter, B / L);
+  } else if (op == "all-gather") {
+    flat(st, "all-gather", a_out, inter, B / L);
+    flat(st, "all-gather", a_in, intra, B);
+  } else if (op == "all-to-all") {
+    // Two phases: regroup inside the block, then exchange between blocks.
+    st.push_back(step(Pattern::all_pairs, 0, intra, B / n * G, 1, 0, "all-to-all intra"));
+    st.push_back(step(Pattern::all_pairs, 0, inter, B / n * L, 1, 0, "all-to-all inter"));
+  } else if (op == "broadcast") {
+    st.push_back(step(Pattern::from_root, 0, intra, B / L, 1, 0, "broadcast scatter intra"));
+    flat(st, "broadcast", a_out, inter, B / L);
+    flat(st, "all-gather", a_in == "mesh" ? "mesh" : "ring", intra, B);
+  }
+  sc.algorithm = "hierarchical(" + a_in + "+" + a_out + ")";
+  return sc;
+}
+
+double flows_in_group(const Step& s, long ranks) {
+  double S = static_cast<double>(s.group_size > 0 ? s.group_size : ranks);
+  switch (s.pattern) {
+    case Pattern::shift: return S;
+    case Pattern::shift_both: return 2 * S;
+    case Pattern::xor_: return static_cast<double>(s.active > 0 ? s.active : s.group_size);
+    case Pattern::all_pairs: return S * (S - 1);
+    case Pattern::tree: return static_cast<double>(std::min(s.param, static_cast<long>(S) - s.param));
+    case Pattern::from_root: return S - 1;
+    case Pattern::chain: return S - 1;
+    case Pattern::fold_in:
+    case Pattern::fold_out: return S - static_cast<double>(s.param);
+  }
+  return 0;
+}
+
+long max_flows_per_rank(const Step& s, long ranks) {
+  long S = s.group_size > 0 ? s.group_size : ranks;
+  switch (s.pattern) {
+    case Pattern::all_pairs:
+    case Pattern::from_root: return S - 1;
+    case Pattern::shift_both: return 2;
+    default: return 1;
+  }
+}
+
+long subgroups(const Step& s, long ranks) {
+  long S = s.group_size > 0 ? s.group_size : ranks;
+  return ranks / S;
+}
+
+double flows_in_step(const Step& s, long ranks) { return flows_in_group(s, ranks) * static_cast<double>(subgroups(s, ranks)); }
+
+}  // namespace trnsim::collective

@@ -1,0 +1,35 @@
+// Collective algorithms as the Neuron runtime names them (S12, S13): ring, mesh (direct),
+// rdh (recursive doubling-halving), kangaring (here: two counter-rotating rings, our
+// stand-in for the runtime's large-message ring), hierarchical (intra + inter), and the
+// automatic choice by message size (S13 sweet spots: mesh < 1 MiB, rdh 1-56 MiB, ring
+// family above; hierarchical when the ranks span several scale-up domains).
+// An algorithm sees only where ranks are (ranks per domain / server), never bandwidths.
+// Does NOT model: the runtime's exact chunking, KangaRing's real construction, the
+// single-step mesh variant, AllGatherV / ReduceScatterV / AllToAllV.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "collective/schedule.h"
+
+namespace trnsim::collective {
+
+struct Layout {
+  long ranks = 0;
+  long ranks_per_domain = 0;  // consecutive ranks in one scale-up domain (0: not aligned)
+  long ranks_per_server = 0;  // consecutive ranks in one server (0: not aligned)
+};
+
+const std::vector<std::string>& op_names();
+const std::vector<std::string>& algo_names();  // including "auto"
+
+// The schedule of `op` on `bytes` (nccl-tests size) with `algo` ("auto" resolved here).
+// Throws InputError when the algorithm does not apply (e.g. hierarchical in one domain).
+Schedule build_schedule(const std::string& op, const std::string& algo, double bytes, const Layout& layout);
+// What "auto" resolves to.
+std::string auto_algorithm(const std::string& op, double bytes, const Layout& layout);
+// nccl-tests bus-bandwidth factor (FACTS.md): 2(n-1)/n all-reduce, (n-1)/n all-gather,
+// reduce-scatter, all-to-all; 1 for permute and broadcast.
+double busbw_factor(const std::string& op, long ranks);
+
+}  // namespace trnsim::collective

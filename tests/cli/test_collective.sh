@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# `trnsim collective`: the nccl-tests-style table, size ranges and suffixes, JSON, both
+# backends, and exit code 2 with a clear message for impossible requests.
+set -euo pipefail
+: "${TRNSIM:?}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+"$TRNSIM" collective --system trn3-gen2-ultraserver --op all-reduce --bytes 1K:1G > "$tmp/t.txt" || fail "table exit $?"
+grep -q "all-reduce on trn3-gen2-ultraserver, 144 ranks, backend analytic" "$tmp/t.txt" || fail "header"
+grep -q "busbw = algbw x 2(n-1)/n" "$tmp/t.txt" || fail "busbw convention"
+rows=$(grep -vc '^#' "$tmp/t.txt")
+[ "$rows" = 21 ] || fail "1K:1G should give 21 doubling rows, got $rows"
+head -6 "$tmp/t.txt" | tail -1 | grep -Eq '^ +1024 +[0-9.]+ +[0-9.]+ +[0-9.]+  mesh$' || fail "first row: $(head -6 "$tmp/t.txt" | tail -1)"
+tail -1 "$tmp/t.txt" | grep -Eq '^ +1073741824 .* kangaring$' || fail "last row: $(tail -1 "$tmp/t.txt")"
+grep -q ' rdh$' "$tmp/t.txt" || fail "rdh between 1 and 56 MiB"
+
+# Suffixes: 64K = 65536 bytes; an explicit algorithm; the event backend.
+"$TRNSIM" collective --system trn2-48xlarge --op all-gather --bytes 64K --algo ring --backend event > "$tmp/e.txt"
+grep -Eq '^ +65536 .* ring$' "$tmp/e.txt" || fail "64K ring event: $(cat "$tmp/e.txt")"
+
+# JSON, strided group.
+"$TRNSIM" collective --system trn2-ultraserver --op reduce-scatter --bytes 16M --ranks 4 --stride 16 --json > "$tmp/j.json"
+for key in '"system": "trn2-ultraserver"' '"ranks": 4' '"stride": 16' '"time_s"' '"algbw_bytes_per_s"' \
+           '"busbw_bytes_per_s"' '"algorithm": "rdh"' '"bytes": 16777216.0'; do
+  grep -q "$key" "$tmp/j.json" || fail "json: no $key"
+done
+
+# A million-chip cluster answers (analytic, symmetric).
+"$TRNSIM" collective --system trn2-ultracluster:15625 --op all-reduce --bytes 1G > "$tmp/big.txt"
+grep -q "1000000 ranks" "$tmp/big.txt" || fail "1M ranks header"
+grep -q "hierarchical(" "$tmp/big.txt" || fail "1M ranks algorithm"
+
+expect_error() {  # expect_error "message part" args...
+  local want=$1; shift
+  set +e
+  "$TRNSIM" collective "$@" > /dev/null 2> "$tmp/err"; local rc=$?
+  set -e
+  [ "$rc" = 2 ] || fail "$* exited $rc, expected 2"
+  grep -q -- "$want" "$tmp/err" || fail "$*: expected '$want', got: $(cat "$tmp/err")"
+}
+expect_error "ranks: 17 ranks need 17 chips but trn2-48xlarge has 16" --system trn2-48xlarge --op all-reduce --bytes 1M --ranks 17
+expect_error "--bytes: must be positive" --system trn2-48xlarge --op all-reduce --bytes 0
+expect_error "--bytes: expected a size" --system trn2-48xlarge --op all-reduce --bytes -5
+expect_error "--bytes: unknown size suffix 'X'" --system trn2-48xlarge --op all-reduce --bytes 5X
+expect_error "did you mean 'all-reduce'" --system trn2-48xlarge --op allreduce --bytes 1M
+expect_error "did you mean 'ring'" --system trn2-48xlarge --op all-reduce --bytes 1M --algo rng
+expect_error "backend: unknown backend 'packet'" --system trn2-48xlarge --op all-reduce --bytes 1M --backend packet
+expect_error "hierarchical needs ranks spanning" --system trn2-48xlarge --op all-reduce --bytes 1M --algo hierarchical
+expect_error "did you mean 'trn2-48xlarge'" --system trn2-48xlarg --op all-reduce --bytes 1M
+expect_error "--op: missing (required)" --system trn2-48xlarge --bytes 1M
+expect_error "use the analytic backend" --system trn2-ultracluster:15625 --op all-to-all --bytes 1G --backend event
+echo ok

@@ -1,0 +1,211 @@
+// Collectives on the fabric: busbw limits, latency floors, the two backends against each
+// other, strided groups, huge clusters through symmetry, and clear errors.
+#include <catch2/catch.hpp>
+
+#include <functional>
+
+#include "collective/algorithms.h"
+#include "hw/hw.h"
+
+using trnsim::InputError;
+using namespace trnsim::hw;
+
+namespace {
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+CollectiveResult run(const System& s, const std::string& op, double bytes, const std::string& algo = "auto",
+                     const std::string& backend = "analytic", int ranks = 0, int stride = 1) {
+  CollectiveRequest r;
+  r.op = op;
+  r.bytes = bytes;
+  r.algo = algo;
+  r.backend = backend;
+  r.ranks = ranks;
+  r.stride = stride;
+  return collective(s, r);
+}
+
+const double MiB = 1048576.0, GiB = 1073741824.0;
+
+}  // namespace
+
+TEST_CASE("busbw approaches the bottleneck link for large messages") {
+  System t = load_system("trn2-48xlarge");
+  double link = t.fabric_spec.torus[0].link_bandwidth_bytes_per_s;  // 128 GB/s per direction
+  // One ring uses one link direction per chip; two counter-rotating rings use two.
+  CHECK(run(t, "all-reduce", 16 * GiB, "ring").busbw_bytes_per_s == Approx(link).epsilon(0.03));
+  CHECK(run(t, "all-reduce", 16 * GiB, "kangaring").busbw_bytes_per_s == Approx(2 * link).epsilon(0.03));
+  CHECK(run(t, "all-gather", 16 * GiB, "ring").busbw_bytes_per_s == Approx(link).epsilon(0.03));
+  // On NeuronSwitch the chip port is the bottleneck: 2.56 TB/s both ways = 1.28 TB/s out.
+  System g = load_system("trn3-gen2-ultraserver");
+  double port = g.fabric_spec.intra_server_bandwidth_bytes_per_s;
+  CHECK(port == Approx(1.28e12));
+  CHECK(run(g, "reduce-scatter", 64 * GiB, "ring").busbw_bytes_per_s == Approx(port).epsilon(0.03));
+  CHECK(run(g, "all-to-all", 16 * GiB, "mesh").busbw_bytes_per_s == Approx(port).epsilon(0.03));
+  // Never above the bottleneck.
+  for (double b = 1024; b <= 4 * GiB; b *= 4) {
+    CHECK(run(g, "all-reduce", b).busbw_bytes_per_s <= port * 1.0001);
+    CHECK(run(t, "all-reduce", b).busbw_bytes_per_s <= 4 * link * 1.0001);
+  }
+}
+
+TEST_CASE("small messages are latency-bound") {
+  for (const char* name : {"trn2-48xlarge", "trn3-gen2-ultraserver"}) {
+    System s = load_system(name);
+    auto a = run(s, "all-reduce", 1024), b = run(s, "all-reduce", 8192);
+    CHECK(b.time_s / a.time_s < 1.05);  // 8x the bytes, almost the same time
+    CHECK(a.time_s >= s.fabric_spec.launch_overhead_s);
+    CHECK(a.busbw_bytes_per_s < 0.01 * s.chip.link_bandwidth_bytes_per_s);
+    CHECK(a.overhead_s + a.latency_s > 0.9 * a.time_s);
+  }
+}
+
+TEST_CASE("busbw follows the nccl-tests conventions") {
+  System s = load_system("trn3-gen1-ultraserver");
+  auto ar = run(s, "all-reduce", 64 * MiB);
+  CHECK(ar.algbw_bytes_per_s == Approx(64 * MiB / ar.time_s));
+  CHECK(ar.busbw_bytes_per_s / ar.algbw_bytes_per_s == Approx(2.0 * 63 / 64));
+  for (const char* op : {"all-gather", "reduce-scatter", "all-to-all"}) {
+    auto r = run(s, op, 64 * MiB);
+    CHECK(r.busbw_bytes_per_s / r.algbw_bytes_per_s == Approx(63.0 / 64));
+  }
+  for (const char* op : {"permute", "broadcast"}) {
+    auto r = run(s, op, 64 * MiB);
+    CHECK(r.busbw_bytes_per_s == Approx(r.algbw_bytes_per_s));
+  }
+}
+
+TEST_CASE("automatic choice follows Neuron's sweet spots") {
+  System s = load_system("trn3-gen2-ultraserver");
+  CHECK(run(s, "all-reduce", 512 * 1024).algorithm == "mesh");
+  CHECK(run(s, "all-reduce", 8 * MiB).algorithm == "rdh");
+  CHECK(run(s, "all-reduce", 56 * MiB).algorithm == "rdh");
+  CHECK(run(s, "all-reduce", 57 * MiB).algorithm == "kangaring");
+  CHECK(run(s, "all-to-all", 8 * MiB).algorithm == "mesh");
+  CHECK(run(s, "permute", 8 * MiB).algorithm == "direct");
+  System c = load_system("trn3-gen2-ultracluster:4");
+  CHECK(contains(run(c, "all-reduce", 8 * MiB).algorithm, "hierarchical("));
+  // Strided across UltraServers with one rank in each: flat.
+  CHECK(run(c, "all-reduce", 8 * MiB, "auto", "analytic", 4, 144).algorithm == "rdh");
+}
+
+TEST_CASE("analytic and event backends agree where nothing is shared") {
+  struct Case {
+    const char* system;
+    const char* op;
+    const char* algo;
+    double bytes;
+    int ranks, stride;
+  };
+  const Case cases[] = {
+      {"trn2-48xlarge", "all-reduce", "ring", 64 * MiB, 0, 1},
+      {"trn2-48xlarge", "all-gather", "kangaring", 256 * MiB, 0, 1},
+      {"trn2-48xlarge", "all-reduce", "ring", 1024, 0, 1},
+      {"trn2-ultraserver", "reduce-scatter", "ring", 64 * MiB, 0, 1},
+      {"trn2-48xlarge", "all-reduce", "ring", 64 * MiB, 4, 4},  // a torus column
+      {"trn3-gen2-ultraserver", "all-reduce", "ring", 64 * MiB, 0, 1},
+      {"trn3-gen2-ultraserver", "all-reduce", "rdh", 8 * MiB, 0, 1},
+      {"trn3-gen2-ultraserver", "permute", "auto", 8 * MiB, 0, 1},
+      {"trn3-gen1-ultraserver", "all-gather", "ring", 64 * MiB, 0, 1},
+      {"trn3-gen2-ultracluster:4", "all-reduce", "hierarchical", 64 * MiB, 0, 1},
+      {"trn2-48xlarge", "all-to-all", "mesh", 64 * MiB, 0, 1},  // 15 peers: all flows at once
+  };
+  for (const auto& c : cases) {
+    System s = load_system(c.system);
+    auto a = run(s, c.op, c.bytes, c.algo, "analytic", c.ranks, c.stride);
+    auto e = run(s, c.op, c.bytes, c.algo, "event", c.ranks, c.stride);
+    INFO(c.system << " " << c.op << " " << c.algo);
+    CHECK(e.time_s == Approx(a.time_s).epsilon(0.01));
+    CHECK(e.algorithm == a.algorithm);
+  }
+}
+
+TEST_CASE("the backends differ where links are shared") {
+  // All-to-all on the 4x4x4 torus: each chip has 63 peers but drives 16 transfers at a
+  // time; routes share torus links, so max-min sharing leaves links idle part of the time.
+  System u = load_system("trn2-ultraserver");
+  auto a = run(u, "all-to-all", 64 * MiB, "mesh", "analytic");
+  auto e = run(u, "all-to-all", 64 * MiB, "mesh", "event");
+  CHECK(e.time_s > a.time_s * 1.02);
+  // On NeuronSwitch the same pattern only meets at the chip ports: they agree.
+  System g = load_system("trn3-gen2-ultraserver");
+  CHECK(run(g, "all-to-all", 64 * MiB, "mesh", "event").time_s ==
+        Approx(run(g, "all-to-all", 64 * MiB, "mesh", "analytic").time_s).epsilon(0.01));
+}
+
+TEST_CASE("strided groups and sub-groups") {
+  System t = load_system("trn2-48xlarge");
+  // 4 ranks along a torus column (stride 4) and along a row (stride 1) see the same links.
+  auto col = run(t, "all-reduce", 64 * MiB, "ring", "analytic", 4, 4);
+  auto row = run(t, "all-reduce", 64 * MiB, "ring", "analytic", 4, 1);
+  CHECK(col.time_s == Approx(row.time_s).epsilon(1e-9));
+  // Stride 2 on a 4-ring: neighbours are 2 hops apart, sharing links: slower.
+  auto spread = run(t, "all-reduce", 64 * MiB, "ring", "analytic", 8, 2);
+  CHECK(spread.time_s > row.time_s);
+  // DP groups across UltraServers: one rank per UltraServer, bound by EFA (25 GB/s a chip).
+  System c = load_system("trn3-gen2-ultracluster:8");
+  auto dp = run(c, "all-reduce", 4 * GiB, "ring", "analytic", 8, 144);
+  CHECK(dp.busbw_bytes_per_s == Approx(25e9).epsilon(0.03));
+  CHECK(run(c, "all-reduce", 4 * GiB, "ring", "event", 8, 144).time_s == Approx(dp.time_s).epsilon(0.01));
+}
+
+TEST_CASE("huge clusters through symmetry") {
+  System big = load_system("trn2-ultracluster:15625");  // 1,000,000 chips
+  REQUIRE(big.chips == 1000000);
+  auto r = run(big, "all-reduce", GiB);
+  CHECK(contains(r.algorithm, "hierarchical"));
+  CHECK(r.time_s > 0);
+  CHECK(r.flows_timed < 1e6);  // symmetric: never every flow
+  // The inter-UltraServer part is bound by EFA: busbw below 64 chips' EFA share x 2.
+  CHECK(r.busbw_bytes_per_s < 64 * 25e9);
+  // A flat ring folds onto one UltraServer (translation symmetry): over a million chips
+  // it is latency-bound (a million EFA hops); over 1,024 chips bandwidth-bound by EFA.
+  auto ring = run(big, "all-gather", 64 * GiB, "ring");
+  CHECK(ring.flows_timed == 64);
+  CHECK(ring.time_s > 999999 * big.fabric_spec.efa_latency_s);
+  auto ring1k = run(load_system("trn2-ultracluster:16"), "all-gather", 64 * GiB, "ring");
+  CHECK(ring1k.busbw_bytes_per_s == Approx(25e9).epsilon(0.02));
+  // Same answer with or without symmetry on a cluster small enough to enumerate.
+  System small = load_system("trn2-ultracluster:4");
+  auto h = run(small, "all-reduce", 256 * MiB, "hierarchical", "analytic");
+  auto he = run(small, "all-reduce", 256 * MiB, "hierarchical", "event");
+  CHECK(h.time_s == Approx(he.time_s).epsilon(0.01));
+}
+
+TEST_CASE("impossible requests give clear errors") {
+  System s = load_system("trn2-48xlarge");
+  CHECK(contains(error_of([&] { run(s, "all-reduce", 1024, "auto", "analytic", 17); }),
+                 "ranks: 17 ranks need 17 chips but trn2-48xlarge has 16"));
+  CHECK(contains(error_of([&] { run(s, "all-reduce", 1024, "auto", "analytic", 8, 3); }), "at stride 3 need 22 chips"));
+  CHECK(contains(error_of([&] { run(s, "all-reduce", 0); }), "bytes: must be a positive"));
+  CHECK(contains(error_of([&] { run(s, "all-reduce", -5); }), "bytes: must be a positive"));
+  CHECK(contains(error_of([&] { run(s, "all-reduse", 1024); }), "op: unknown operation 'all-reduse' (did you mean 'all-reduce'?)"));
+  CHECK(contains(error_of([&] { run(s, "all-reduce", 1024, "rign"); }), "algo: unknown algorithm 'rign' (did you mean 'ring'?)"));
+  CHECK(contains(error_of([&] { run(s, "all-reduce", 1024, "ring", "evnt"); }), "backend: unknown backend 'evnt'"));
+  CHECK(contains(error_of([&] { run(s, "all-reduce", 1024, "hierarchical"); }), "hierarchical needs ranks spanning"));
+  CHECK(contains(error_of([&] { run(load_system("trainium3"), "all-reduce", 1024, "auto", "analytic", 2); }),
+                 "need 2 chips but trainium3 has 1"));
+  System big = load_system("trn2-ultracluster:15625");
+  CHECK(contains(error_of([&] { run(big, "all-to-all", GiB, "mesh", "event"); }), "use the analytic backend"));
+  // One rank: nothing to do.
+  CHECK(run(s, "all-reduce", 1024, "auto", "analytic", 1).time_s == 0);
+}
+
+TEST_CASE("Trn3 UltraServer collectives are faster than Trn2's by the link ratio") {
+  // Large ring all-gather: bound by one chip's port / link. Gen2's port carries the whole
+  // 2x NeuronLink-v4 budget; a Trn2 torus ring uses one of its links.
+  System t2 = load_system("trn2-ultraserver"), t3 = load_system("trn3-gen1-ultraserver");
+  double r = run(t3, "all-gather", 16 * GiB, "ring").busbw_bytes_per_s /
+             run(t2, "all-gather", 16 * GiB, "ring").busbw_bytes_per_s;
+  CHECK(r > 2.0);
+  CHECK(t3.chip.link_bandwidth_bytes_per_s / t2.chip.link_bandwidth_bytes_per_s == Approx(2.0));
+}
