@@ -1,0 +1,129 @@
+// The NeuronCore engine-level model: in-order engines with dependencies, capacity
+// checks, and agreement with the roofline where the roofline's assumptions hold
+// (large tiles, enough buffering to overlap DMA with compute).
+#include <catch2/catch.hpp>
+
+#include <functional>
+
+#include "engine/engine.h"
+#include "hw/hw.h"
+
+using trnsim::InputError;
+using namespace trnsim::engine;
+
+namespace {
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+GemmShape gemm_shape(long m, long n, long k, const std::string& dt) {
+  GemmShape g;
+  g.m = m, g.n = n, g.k = k, g.dtype = dt;
+  return g;
+}
+}  // namespace
+
+TEST_CASE("the scheduler runs engines in parallel, each in order, after dependencies") {
+  Program p;
+  Instruction a;
+  a.unit = kDma, a.busy_s = 2, a.queue = 0;
+  int load = p.add(a);
+  Instruction mm;
+  mm.unit = kTensor, mm.busy_s = 3, mm.deps = {load};
+  int m1 = p.add(mm);
+  Instruction v;
+  v.unit = kVector, v.busy_s = 1;  // independent: runs at once
+  p.add(v);
+  Instruction v2;
+  v2.unit = kVector, v2.busy_s = 1, v2.deps = {m1};
+  p.add(v2);
+  Schedule s = simulate(p, 16);
+  CHECK(s.end_s[1] == 5);
+  CHECK(s.end_s[2] == 1);
+  CHECK(s.end_s[3] == 6);
+  CHECK(s.time_s == 6);
+  CHECK(s.busy_s[kVector] == 2);
+}
+
+TEST_CASE("GEMM agrees with the roofline where its assumptions hold") {
+  auto t2 = trnsim::hw::load_chip("trainium2"), t3 = trnsim::hw::load_chip("trainium3");
+  struct Case {
+    const trnsim::hw::Chip* chip;
+    GemmShape shape;
+    const char* bottleneck;
+    double tolerance;
+  };
+  const Case cases[] = {
+      {&t2, gemm_shape(4096, 4096, 4096, "bf16"), "tensor", 0.05},
+      {&t2, gemm_shape(4096, 4096, 4096, "fp8"), "tensor", 0.08},
+      {&t3, gemm_shape(4096, 4096, 4096, "bf16"), "tensor", 0.05},
+      {&t3, gemm_shape(4096, 4096, 4096, "mxfp8"), "tensor", 0.10},
+      {&t2, gemm_shape(128, 8192, 8192, "bf16"), "dma", 0.05},  // memory-bound (decode-like)
+      {&t3, gemm_shape(128, 8192, 8192, "bf16"), "dma", 0.08},
+  };
+  for (const auto& c : cases) {
+    KernelReport r = gemm(*c.chip, c.shape);
+    INFO(c.chip->name << " " << c.shape.dtype << " " << r.shape << " " << r.tiling);
+    CHECK(r.bottleneck == c.bottleneck);
+    CHECK(r.time_s >= r.roofline.time_s * 0.999);  // never faster than the roofline
+    CHECK(r.time_s == Approx(r.roofline.time_s).epsilon(c.tolerance));
+    CHECK(r.flops == Approx(2.0 * c.shape.m * c.shape.n * c.shape.k));
+  }
+}
+
+TEST_CASE("tensor-engine time follows the ISA cost rules") {
+  auto t3 = trnsim::hw::load_chip("trainium3");
+  // Full tiles: every matmul has N = 512 moving columns, so the tensor engine's busy time
+  // is exactly the FLOPs at the PE array's peak (128x128 x 2 x 2.4 GHz x rate).
+  KernelReport bf = gemm(t3, gemm_shape(2048, 2048, 2048, "bf16"));
+  CHECK(bf.busy_s[kTensor] == Approx(bf.flops / t3.core.tensor.peak_flops("bf16")).epsilon(1e-9));
+  KernelReport mx = gemm(t3, gemm_shape(2048, 2048, 2048, "mxfp8"));
+  CHECK(bf.busy_s[kTensor] / mx.busy_s[kTensor] == Approx(4.0).epsilon(1e-9));  // MX: 4x BF16 (S10)
+  KernelReport f32 = gemm(t3, gemm_shape(2048, 2048, 2048, "fp32"));
+  CHECK(f32.busy_s[kTensor] / bf.busy_s[kTensor] == Approx(4.0).epsilon(1e-9));  // FP32 ~4x slower
+  // Short moving tiles pay the 64-cycle minimum initiation interval.
+  KernelReport thin = gemm(t3, gemm_shape(2048, 16, 2048, "bf16"));
+  CHECK(thin.busy_s[kTensor] == Approx(thin.flops / t3.core.tensor.peak_flops("bf16") * 4).epsilon(1e-9));
+  // MX with quantisation on the vector engine keeps the vector engine busy too.
+  CHECK(mx.busy_s[kVector] > bf.busy_s[kVector]);
+}
+
+TEST_CASE("attention uses every engine and reports a bottleneck") {
+  AttentionShape a;
+  KernelReport r = attention(trnsim::hw::load_chip("trainium3"), a);
+  for (int u = 0; u < kUnits; ++u) CHECK(r.busy_s[u] > 0);
+  CHECK(r.time_s < r.busy_s[kTensor] + r.busy_s[kVector] + r.busy_s[kScalar] + r.busy_s[kGpsimd] + r.busy_s[kDma]);
+  double max_busy = 0;
+  for (int u = 0; u < kUnits; ++u) max_busy = std::max(max_busy, r.busy_s[u]);
+  CHECK(r.time_s >= max_busy);
+  // Causal attention does about half the work of full attention.
+  AttentionShape full = a;
+  full.causal = false;
+  KernelReport f = attention(trnsim::hw::load_chip("trainium3"), full);
+  CHECK(r.flops / f.flops == Approx(0.5).epsilon(0.15));
+  CHECK(f.flops == Approx(4.0 * 2048 * 2048 * 128));
+}
+
+TEST_CASE("capacity and support errors are clear") {
+  auto t2 = trnsim::hw::load_chip("trainium2");
+  GemmShape g = gemm_shape(4096, 4096, 65536, "bf16");
+  g.tile_k = 65536, g.tile_m = 512, g.tile_n = 512;
+  CHECK(contains(error_of([&] { gemm(t2, g); }), "of SBUF per partition; Trainium2 has 224 KiB (28 MiB / 128 partitions)"));
+  GemmShape p = gemm_shape(4096, 8192, 128, "bf16");
+  p.tile_n = 8192, p.tile_m = 128, p.tile_k = 128;
+  CHECK(contains(error_of([&] { gemm(t2, p); }), "of PSUM per partition; Trainium2 has 16 KiB (8 banks)"));
+  CHECK(contains(error_of([&] { gemm(t2, gemm_shape(128, 128, 128, "mxfp8")); }), "Trainium2's tensor engine has no native mxfp8"));
+  CHECK(contains(error_of([&] { gemm(t2, gemm_shape(0, 128, 128, "bf16")); }), "m: must be between 1"));
+  AttentionShape a;
+  a.head_dim = 256;
+  CHECK(contains(error_of([&] { attention(t2, a); }), "head_dim: must be between 1 and 128"));
+  // A huge contraction still runs with default tiles (the K dimension is blocked).
+  KernelReport big = gemm(t2, gemm_shape(512, 512, 262144, "bf16"));
+  CHECK(contains(big.tiling, "tile_k="));
+  CHECK(big.sbuf_bytes_per_partition <= big.sbuf_capacity_per_partition);
+}
