@@ -174,6 +174,10 @@ struct RooflineTime {
   bool compute_bound = false;
 };
 RooflineTime roofline(const Chip& chip, const OperatorCost& op, const Efficiency& eff);
+// Capacity check (addition): throws InputError(field, ...) when bytes_per_chip exceed a
+// chip's HBM, naming what needs it, how much, and what the chip has, e.g.
+// "weights: need 120 GiB of HBM per chip but a Trainium2 has 96 GiB".
+void check_hbm_capacity(const Chip& chip, double bytes_per_chip, const std::string& field, const std::string& what);
 
 // ---- Collectives ------------------------------------------------------------------
 // ops: "all-reduce", "all-gather", "reduce-scatter", "all-to-all", "permute", "broadcast"

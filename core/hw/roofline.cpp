@@ -4,6 +4,7 @@
 // Does NOT model: overlap imperfections, SBUF reuse (the caller gives HBM bytes),
 // engines other than the tensor engine (see core/engine for that).
 #include <cmath>
+#include <cstdio>
 
 #include "hw/hw.h"
 
@@ -30,6 +31,18 @@ RooflineTime roofline(const Chip& chip, const OperatorCost& op, const Efficiency
   t.compute_bound = t.compute_s >= t.memory_s && op.flops > 0;
   t.time_s = (t.compute_bound ? t.compute_s : t.memory_s) + op.fixed_overhead_s;
   return t;
+}
+
+void check_hbm_capacity(const Chip& chip, double bytes_per_chip, const std::string& field, const std::string& what) {
+  if (!std::isfinite(bytes_per_chip) || bytes_per_chip < 0) throw InputError(field, what + ": size must be a finite number >= 0");
+  if (bytes_per_chip <= chip.hbm_capacity_bytes) return;
+  auto gib = [](double b) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.4g GiB", b / 1073741824.0);
+    return std::string(buf);
+  };
+  throw InputError(field, what + ": need " + gib(bytes_per_chip) + " of HBM per chip but a " + chip.display_name + " has " +
+                              gib(chip.hbm_capacity_bytes));
 }
 
 }  // namespace trnsim::hw

@@ -212,3 +212,26 @@ TEST_CASE("bad files name the file and the field") {
   CHECK(contains(error_of([&] { load_system(write_temp("badsys.json", sys.dump())); }),
                  "fabric.torus: dimension sizes multiply to 16 chips but the system has 32"));
 }
+
+TEST_CASE("roofline and HBM capacity checks") {
+  Chip c = load_chip("trainium2");
+  OperatorCost op;
+  op.dtype = "bf16";
+  op.flops = 667e12;          // one second at peak
+  op.hbm_bytes = 2.9e12 / 2;  // half a second of HBM
+  op.fixed_overhead_s = 1e-6;
+  auto t = roofline(c, op, Efficiency{});
+  CHECK(t.compute_bound);
+  CHECK(t.compute_s == Approx(1.0));
+  CHECK(t.memory_s == Approx(0.5));
+  CHECK(t.time_s == Approx(1.0 + 1e-6));
+  auto h = roofline(c, op, Efficiency{0.5, 0.2});
+  CHECK_FALSE(h.compute_bound);
+  CHECK(h.time_s == Approx(2.5 + 1e-6));
+  op.dtype = "mxfp8";
+  CHECK(contains(error_of([&] { roofline(c, op, Efficiency{}); }), "dtype: Trainium2 has no native mxfp8 support"));
+  CHECK(contains(error_of([&] { roofline(c, op, Efficiency{0, 1}); }), "efficiency.compute: must be in (0, 1]"));
+  CHECK_NOTHROW(check_hbm_capacity(c, 96 * GiB, "model", "weights"));
+  CHECK(error_of([&] { check_hbm_capacity(c, 120 * GiB, "model", "weights"); }) ==
+        "model: weights: need 120 GiB of HBM per chip but a Trainium2 has 96 GiB");
+}
