@@ -8,7 +8,7 @@ trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 "$TRNSIM" validate > "$tmp/out.txt" || fail "validate exited $?"
-for id in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 C1 C2 C3 C4 C5 C6 C7 C8 D1 D2 D3 D4 D5; do
+for id in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 C1 C1b C2 C3 C3b C3c C4 C5 C6 C7 C8 D1 D2 D3 D4 D5; do
   grep -qE "^$id +[^ ]" "$tmp/out.txt" || fail "validate: no row $id"
 done
 grep -qE "^2 +same \+ fused speculation.* n/a +- +speculative decoding not modeled" "$tmp/out.txt" || fail "row 2 n/a"
