@@ -40,11 +40,9 @@ class Topology {
 
   // Appends the links of the route src -> dst (src != dst) and returns the path latency.
   double route(long src, long dst, std::vector<LinkId>& links) const;
-  // The same route with every link of a domain other than `domain` moved to the same
-  // position in `domain` (used by symmetric evaluation of huge clusters).
   double bandwidth(LinkId link) const;  // bytes/s, one direction
   std::string link_name(LinkId link) const;
-  // Translates a link to the same place in domain 0 (domains are identical).
+  // The same link in domain 0 (domains are identical; used to fold huge clusters).
   LinkId to_domain0(LinkId link) const;
 
  private:

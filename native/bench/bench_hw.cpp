@@ -1,0 +1,44 @@
+// Hardware-model speed: loading a system from its data files (every slider move in the
+// playground may reload one) and the NeuronCore engine model on a 4096^3 GEMM and an
+// attention block. Counter: evaluations per second.
+#include <benchmark/benchmark.h>
+
+#include "engine/engine.h"
+#include "hw/hw.h"
+
+namespace {
+
+void BM_LoadSystemGen2(benchmark::State& state) {
+  for (auto _ : state) {
+    auto s = trnsim::hw::load_system("trn3-gen2-ultraserver");
+    benchmark::DoNotOptimize(s.chips);
+  }
+  state.counters["loads_per_s"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+}
+
+void BM_EngineGemm4096Bf16(benchmark::State& state) {
+  auto chip = trnsim::hw::load_chip("trainium3");
+  trnsim::engine::GemmShape g;
+  for (auto _ : state) {
+    auto r = trnsim::engine::gemm(chip, g);
+    benchmark::DoNotOptimize(r.time_s);
+  }
+  state.counters["kernels_per_s"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+}
+
+void BM_EngineAttention4096(benchmark::State& state) {
+  auto chip = trnsim::hw::load_chip("trainium3");
+  trnsim::engine::AttentionShape a;
+  a.seq_q = a.seq_kv = 4096;
+  for (auto _ : state) {
+    auto r = trnsim::engine::attention(chip, a);
+    benchmark::DoNotOptimize(r.time_s);
+  }
+  state.counters["kernels_per_s"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+}
+
+}  // namespace
+
+BENCHMARK(BM_LoadSystemGen2)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_EngineGemm4096Bf16)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_EngineAttention4096)->Unit(benchmark::kMillisecond);
