@@ -183,8 +183,7 @@ struct PackedB {
   Format a_format = Format::e4m3, b_format = Format::e4m3;
   std::size_t n = 0, k = 0;
   int kind = 0, lanes = 1;
-  std::vector<std::uint8_t> data;     // kernel-specific panels
-  std::vector<std::int32_t> meta;     // per panel and block: scale bits, correction terms
+  std::vector<std::uint8_t> data;     // kernel-specific panels (digits and scales per block)
   std::vector<std::uint8_t> panel_info;  // per panel: min scale, max scale, has NaN scale
   Tensor bt;                          // the original operand (fallback tiles, scalar path)
 };

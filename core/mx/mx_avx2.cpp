@@ -73,6 +73,34 @@ inline std::int32_t hmax(VI a) {
   m = _mm_max_epi32(m, _mm_shuffle_epi32(m, 0xB1));
   return _mm_cvtsi128_si32(m);
 }
+// Lane g of the result: the largest lane of v[g] (8 vectors).
+inline VI hmax_group(const VI* v) {
+  __m256i t[4], u[2];
+  for (int i = 0; i < 4; ++i)
+    t[i] = _mm256_max_epi32(_mm256_unpacklo_epi32(v[2 * i].v, v[2 * i + 1].v),
+                            _mm256_unpackhi_epi32(v[2 * i].v, v[2 * i + 1].v));
+  for (int i = 0; i < 2; ++i)
+    u[i] = _mm256_max_epi32(_mm256_unpacklo_epi64(t[2 * i], t[2 * i + 1]), _mm256_unpackhi_epi64(t[2 * i], t[2 * i + 1]));
+  return {_mm256_max_epi32(_mm256_permute2x128_si256(u[0], u[1], 0x20), _mm256_permute2x128_si256(u[0], u[1], 0x31))};
+}
+inline unsigned mask_bits(VM m) { return static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(m.m))); }
+inline void st_u8(std::uint8_t* p, VI v) {
+  const __m128i w = _mm_packus_epi32(_mm256_castsi256_si128(v.v), _mm256_extracti128_si256(v.v, 1));
+  _mm_storel_epi64(reinterpret_cast<__m128i*>(p), _mm_packus_epi16(w, w));
+}
+inline __m256i codes_packed(const VI* c) {
+  const __m256i t0 = _mm256_packus_epi32(c[0].v, c[1].v), t1 = _mm256_packus_epi32(c[2].v, c[3].v);
+  return _mm256_permutevar8x32_epi32(_mm256_packus_epi16(t0, t1), _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+}
+// 32 codes (< 16) -> 16 bytes, code 2i in the low nibble of byte i.
+inline void codes_to_nibbles(const VI* c, std::uint8_t* out) {
+  const __m256i w = codes_packed(c);
+  const __m256i lo = _mm256_and_si256(w, _mm256_set1_epi16(0x000F));
+  const __m256i hi = _mm256_and_si256(_mm256_srli_epi16(w, 4), _mm256_set1_epi16(0x00F0));
+  const __m256i n = _mm256_or_si256(lo, hi);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(out),
+                   _mm_packus_epi16(_mm256_castsi256_si128(n), _mm256_extracti128_si256(n, 1)));
+}
 inline VI ld_u8(const std::uint8_t* p) {
   return {_mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)))};
 }
@@ -82,20 +110,25 @@ inline void codes_to_bytes(const VI* c, std::uint8_t* out) {
   _mm256_storeu_si256(reinterpret_cast<__m256i*>(out),
                       _mm256_permutevar8x32_epi32(u, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7)));
 }
-inline void bytes_to_nibbles(const std::uint8_t* in, std::uint8_t* out) {
-  const __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in));
-  const __m256i lo = _mm256_and_si256(w, _mm256_set1_epi16(0x000F));
-  const __m256i hi = _mm256_and_si256(_mm256_srli_epi16(w, 4), _mm256_set1_epi16(0x00F0));
-  const __m256i n = _mm256_or_si256(lo, hi);
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(out),
-                   _mm_packus_epi16(_mm256_castsi256_si128(n), _mm256_extracti128_si256(n, 1)));
-}
 inline void nibbles_to_bytes(const std::uint8_t* in, std::uint8_t* out) {
   const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in));
   const __m128i m = _mm_set1_epi8(0x0F);
   const __m128i lo = _mm_and_si128(v, m), hi = _mm_and_si128(_mm_srli_epi16(v, 4), m);
   _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm_unpacklo_epi8(lo, hi));
   _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 16), _mm_unpackhi_epi8(lo, hi));
+}
+// E2M1 codes (packed) -> digits (value * 2) as int16; INT8 codes -> int16.
+inline void digits_e2m1(const std::uint8_t* p, std::int16_t* out) {
+  const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  const __m128i m = _mm_set1_epi8(0x0F), lut = _mm_setr_epi8(0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12);
+  const __m128i lo = _mm_shuffle_epi8(lut, _mm_and_si128(v, m)), hi = _mm_shuffle_epi8(lut, _mm_and_si128(_mm_srli_epi16(v, 4), m));
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), _mm256_cvtepi8_epi16(_mm_unpacklo_epi8(lo, hi)));
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 16), _mm256_cvtepi8_epi16(_mm_unpackhi_epi8(lo, hi)));
+}
+inline void digits_i8(const std::uint8_t* p, std::int16_t* out) {
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))));
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 16),
+                      _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16))));
 }
 inline std::int32_t dot16(const std::int16_t* a, const std::int16_t* b) {
   const __m256i p0 = _mm256_madd_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(a)),
@@ -123,6 +156,15 @@ inline __m256i bcast32(const std::uint8_t* p) {
   return _mm256_set1_epi32(v);
 }
 
+// A packed block's meta: the lanes' scale terms (xb << 23), and their digit sums times 64
+// (the VPMADDUBSW offset correction).
+inline __m256i meta_scales(const std::uint8_t* meta) {
+  return _mm256_slli_epi32(_mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(meta))), 23);
+}
+inline __m256i meta_corrections(const std::uint8_t* meta) {
+  return _mm256_slli_epi32(_mm256_cvtepi16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(meta + L))), 6);
+}
+
 inline void accumulate(float* out, __m256 s, __m256i term_b, std::int32_t term_a) {
   const __m256 fac = _mm256_castsi256_ps(_mm256_add_epi32(term_b, _mm256_set1_epi32(term_a)));
   _mm256_storeu_ps(out, _mm256_add_ps(_mm256_loadu_ps(out), _mm256_mul_ps(s, fac)));
@@ -139,21 +181,17 @@ void tile_int8(const TileArgs& t) {
   const __m256i lut = _mm256_setr_epi8(0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12, 0, 1, 2, 3, 4, 6, 8,
                                        12, 0, -1, -2, -3, -4, -6, -8, -12);
   const __m256i low4 = _mm256_set1_epi8(0x0F), ones = _mm256_set1_epi16(1);
-  const std::size_t bstep = NIB ? 16 * L : 32 * L;
   for (std::size_t blk = 0; blk < t.kb; ++blk) {
-    const std::int32_t* m0 = t.bm[0] + blk * 2 * L;
-    const std::int32_t* m1 = t.bm[1] + blk * 2 * L;
+    const std::uint8_t* b0 = t.b[0] + blk * t.b_stride;
+    const std::uint8_t* b1 = t.b[1] + blk * t.b_stride;
     __m256i acc[MR][2];
     {
-      const __m256i c0 = _mm256_slli_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(m0 + L)), 6);
-      const __m256i c1 = _mm256_slli_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(m1 + L)), 6);
+      const __m256i c0 = meta_corrections(b0 + t.meta_offset), c1 = meta_corrections(b1 + t.meta_offset);
       for (int r = 0; r < MR; ++r) {
         acc[r][0] = _mm256_sub_epi32(_mm256_setzero_si256(), c0);
         acc[r][1] = _mm256_sub_epi32(_mm256_setzero_si256(), c1);
       }
     }
-    const std::uint8_t* b0 = t.b[0] + blk * bstep;
-    const std::uint8_t* b1 = t.b[1] + blk * bstep;
     const std::uint8_t* a = t.a + blk * 32;
     if constexpr (NIB) {
       for (int gp = 0; gp < 4; ++gp) {
@@ -187,8 +225,7 @@ void tile_int8(const TileArgs& t) {
         }
       }
     }
-    const __m256i x0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(m0));
-    const __m256i x1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(m1));
+    const __m256i x0 = meta_scales(b0 + t.meta_offset), x1 = meta_scales(b1 + t.meta_offset);
     for (int r = 0; r < MR; ++r) {
       const std::int32_t ta = t.ae[r * t.ae_stride + blk];
       accumulate(t.out + r * 2 * L, _mm256_cvtepi32_ps(acc[r][0]), x0, ta);
@@ -203,8 +240,8 @@ void tile_int16(const TileArgs& t) {
   for (std::size_t blk = 0; blk < t.kb; ++blk) {
     __m256i acc[MR][2];
     for (int r = 0; r < MR; ++r) acc[r][0] = acc[r][1] = _mm256_setzero_si256();
-    const std::uint8_t* b0 = t.b[0] + blk * 64 * L;
-    const std::uint8_t* b1 = t.b[1] + blk * 64 * L;
+    const std::uint8_t* b0 = t.b[0] + blk * t.b_stride;
+    const std::uint8_t* b1 = t.b[1] + blk * t.b_stride;
     const std::uint8_t* a = t.a + blk * 64;
     for (int kp = 0; kp < 16; ++kp) {
       const __m256i v0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b0 + kp * 32));
@@ -215,8 +252,7 @@ void tile_int16(const TileArgs& t) {
         acc[r][1] = _mm256_add_epi32(acc[r][1], _mm256_madd_epi16(av, v1));
       }
     }
-    const __m256i x0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t.bm[0] + blk * 2 * L));
-    const __m256i x1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t.bm[1] + blk * 2 * L));
+    const __m256i x0 = meta_scales(b0 + t.meta_offset), x1 = meta_scales(b1 + t.meta_offset);
     for (int r = 0; r < MR; ++r) {
       const std::int32_t ta = t.ae[r * t.ae_stride + blk];
       accumulate(t.out + r * 2 * L, _mm256_cvtepi32_ps(acc[r][0]), x0, ta);
@@ -231,8 +267,10 @@ void tile_f32(const TileArgs& t) {
   for (std::size_t blk = 0; blk < t.kb; ++blk) {
     __m256 s[MR][2];
     for (int r = 0; r < MR; ++r) s[r][0] = s[r][1] = _mm256_setzero_ps();
-    const float* b0 = reinterpret_cast<const float*>(t.b[0] + blk * 128 * L);
-    const float* b1 = reinterpret_cast<const float*>(t.b[1] + blk * 128 * L);
+    const std::uint8_t* p0 = t.b[0] + blk * t.b_stride;
+    const std::uint8_t* p1 = t.b[1] + blk * t.b_stride;
+    const float* b0 = reinterpret_cast<const float*>(p0);
+    const float* b1 = reinterpret_cast<const float*>(p1);
     const std::uint8_t* a = t.a + blk * 128;
     for (int k = 0; k < kBlockSize; ++k) {
       const __m256 v0 = _mm256_loadu_ps(b0 + k * L), v1 = _mm256_loadu_ps(b1 + k * L);
@@ -242,8 +280,7 @@ void tile_f32(const TileArgs& t) {
         s[r][1] = _mm256_fmadd_ps(ab, v1, s[r][1]);
       }
     }
-    const __m256i x0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t.bm[0] + blk * 2 * L));
-    const __m256i x1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t.bm[1] + blk * 2 * L));
+    const __m256i x0 = meta_scales(p0 + t.meta_offset), x1 = meta_scales(p1 + t.meta_offset);
     for (int r = 0; r < MR; ++r) {
       const std::int32_t ta = t.ae[r * t.ae_stride + blk];
       accumulate(t.out + r * 2 * L, s[r][0], x0, ta);

@@ -70,6 +70,27 @@ inline VF fmul(VF a, VF b) { return {_mm512_mul_ps(a.v, b.v)}; }
 inline VI cvt_rne(VF a) { return {_mm512_cvt_roundps_epi32(a.v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)}; }
 inline VF cvt_f(VI a) { return {_mm512_cvtepi32_ps(a.v)}; }
 inline std::int32_t hmax(VI a) { return _mm512_reduce_max_epi32(a.v); }
+// Lane g of the result: the largest lane of v[g] (16 vectors).
+inline VI hmax_group(const VI* v) {
+  __m512i t[8], u[4];
+  for (int i = 0; i < 8; ++i)
+    t[i] = _mm512_max_epi32(_mm512_unpacklo_epi32(v[2 * i].v, v[2 * i + 1].v),
+                            _mm512_unpackhi_epi32(v[2 * i].v, v[2 * i + 1].v));
+  for (int i = 0; i < 4; ++i)
+    u[i] = _mm512_max_epi32(_mm512_unpacklo_epi64(t[2 * i], t[2 * i + 1]), _mm512_unpackhi_epi64(t[2 * i], t[2 * i + 1]));
+  const __m512i x0 = _mm512_max_epi32(_mm512_shuffle_i32x4(u[0], u[1], 0x88), _mm512_shuffle_i32x4(u[0], u[1], 0xDD));
+  const __m512i x1 = _mm512_max_epi32(_mm512_shuffle_i32x4(u[2], u[3], 0x88), _mm512_shuffle_i32x4(u[2], u[3], 0xDD));
+  return {_mm512_max_epi32(_mm512_shuffle_i32x4(x0, x1, 0x88), _mm512_shuffle_i32x4(x0, x1, 0xDD))};
+}
+inline unsigned mask_bits(VM m) { return m.m; }
+inline void st_u8(std::uint8_t* p, VI v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm512_cvtepi32_epi8(v.v)); }
+// 32 codes (< 16) -> 16 bytes, code 2i in the low nibble of byte i.
+inline void codes_to_nibbles(const VI* c, std::uint8_t* out) {
+  const __m512i z0 = _mm512_or_si512(c[0].v, _mm512_srli_epi64(c[0].v, 28));
+  const __m512i z1 = _mm512_or_si512(c[1].v, _mm512_srli_epi64(c[1].v, 28));
+  _mm_storel_epi64(reinterpret_cast<__m128i*>(out), _mm512_cvtepi64_epi8(z0));
+  _mm_storel_epi64(reinterpret_cast<__m128i*>(out + 8), _mm512_cvtepi64_epi8(z1));
+}
 inline VI ld_u8(const std::uint8_t* p) {
   return {_mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)))};
 }
@@ -77,19 +98,23 @@ inline void codes_to_bytes(const VI* c, std::uint8_t* out) {
   _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm512_cvtepi32_epi8(c[0].v));
   _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 16), _mm512_cvtepi32_epi8(c[1].v));
 }
-// 32 code bytes -> 16 bytes, code 2i in the low nibble of byte i.
-inline void bytes_to_nibbles(const std::uint8_t* in, std::uint8_t* out) {
-  __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in));
-  __m256i lo = _mm256_and_si256(w, _mm256_set1_epi16(0x000F));
-  __m256i hi = _mm256_and_si256(_mm256_srli_epi16(w, 4), _mm256_set1_epi16(0x00F0));
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm256_cvtepi16_epi8(_mm256_or_si256(lo, hi)));
-}
 inline void nibbles_to_bytes(const std::uint8_t* in, std::uint8_t* out) {
   __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in));
   __m128i m = _mm_set1_epi8(0x0F);
   __m128i lo = _mm_and_si128(v, m), hi = _mm_and_si128(_mm_srli_epi16(v, 4), m);
   _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm_unpacklo_epi8(lo, hi));
   _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 16), _mm_unpackhi_epi8(lo, hi));
+}
+// E2M1 codes (packed) -> digits (value * 2) as int16; INT8 codes -> int16.
+inline void digits_e2m1(const std::uint8_t* p, std::int16_t* out) {
+  const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  const __m128i m = _mm_set1_epi8(0x0F), lut = _mm_setr_epi8(0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12);
+  const __m128i lo = _mm_shuffle_epi8(lut, _mm_and_si128(v, m)), hi = _mm_shuffle_epi8(lut, _mm_and_si128(_mm_srli_epi16(v, 4), m));
+  const __m256i d = _mm256_set_m128i(_mm_unpackhi_epi8(lo, hi), _mm_unpacklo_epi8(lo, hi));
+  _mm512_storeu_si512(out, _mm512_cvtepi8_epi16(d));
+}
+inline void digits_i8(const std::uint8_t* p, std::int16_t* out) {
+  _mm512_storeu_si512(out, _mm512_cvtepi8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p))));
 }
 inline std::int32_t dot16(const std::int16_t* a, const std::int16_t* b) {
   __m512i p = _mm512_madd_epi16(_mm512_loadu_si512(a), _mm512_loadu_si512(b));
@@ -109,6 +134,16 @@ inline __m512i bcast32(const std::uint8_t* p) {
   return _mm512_set1_epi32(v);
 }
 
+// A packed block's meta: the lanes' scale bytes as scale terms (xb << 23), and their
+// digit sums times 128 (the VPDPBUSD offset correction).
+inline __m512i meta_scales(const std::uint8_t* meta) {
+  return _mm512_slli_epi32(_mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(meta))), 23);
+}
+inline __m512i meta_corrections(const std::uint8_t* meta) {
+  return _mm512_slli_epi32(
+      _mm512_cvtepi16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(meta + L))), 7);
+}
+
 // d = S * 2^(terms) and c += d, per lane: scale term of A (broadcast) + of B (per lane).
 inline __m512 scale_block(__m512i term_b, std::int32_t term_a) {
   return _mm512_castsi512_ps(_mm512_add_epi32(term_b, _mm512_set1_epi32(term_a)));
@@ -121,19 +156,15 @@ void tile_int8(const TileArgs& t) {
   // E2M1 code -> digit (value * 2)
   const __m512i lut = _mm512_broadcast_i32x4(_mm_setr_epi8(0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12));
   const __m512i low4 = _mm512_set1_epi8(0x0F);
-  const std::size_t bstep = NIB ? 16 * L : 32 * L;
   for (std::size_t blk = 0; blk < t.kb; ++blk) {
-    const std::int32_t* m0 = t.bm[0] + blk * 2 * L;
-    const std::int32_t* m1 = t.bm[1] + blk * 2 * L;
-    const __m512i corr0 = _mm512_slli_epi32(_mm512_loadu_si512(m0 + L), 7);
-    const __m512i corr1 = _mm512_slli_epi32(_mm512_loadu_si512(m1 + L), 7);
+    const std::uint8_t* b0 = t.b[0] + blk * t.b_stride;
+    const std::uint8_t* b1 = t.b[1] + blk * t.b_stride;
+    const __m512i corr0 = meta_corrections(b0 + t.meta_offset), corr1 = meta_corrections(b1 + t.meta_offset);
     __m512i acc[MR][2];
     for (int r = 0; r < MR; ++r) {
       acc[r][0] = _mm512_sub_epi32(_mm512_setzero_si512(), corr0);
       acc[r][1] = _mm512_sub_epi32(_mm512_setzero_si512(), corr1);
     }
-    const std::uint8_t* b0 = t.b[0] + blk * bstep;
-    const std::uint8_t* b1 = t.b[1] + blk * bstep;
     const std::uint8_t* a = t.a + blk * 32;
     if constexpr (NIB) {
       for (int gp = 0; gp < 4; ++gp) {
@@ -160,7 +191,7 @@ void tile_int8(const TileArgs& t) {
         }
       }
     }
-    const __m512i x0 = _mm512_loadu_si512(m0), x1 = _mm512_loadu_si512(m1);
+    const __m512i x0 = meta_scales(b0 + t.meta_offset), x1 = meta_scales(b1 + t.meta_offset);
     for (int r = 0; r < MR; ++r) {
       const std::int32_t ta = t.ae[r * t.ae_stride + blk];
       c[r][0] = _mm512_add_ps(c[r][0], _mm512_mul_ps(_mm512_cvtepi32_ps(acc[r][0]), scale_block(x0, ta)));
@@ -180,8 +211,8 @@ void tile_int16(const TileArgs& t) {
   for (std::size_t blk = 0; blk < t.kb; ++blk) {
     __m512i acc[MR][2];
     for (int r = 0; r < MR; ++r) acc[r][0] = acc[r][1] = _mm512_setzero_si512();
-    const std::uint8_t* b0 = t.b[0] + blk * 64 * L;
-    const std::uint8_t* b1 = t.b[1] + blk * 64 * L;
+    const std::uint8_t* b0 = t.b[0] + blk * t.b_stride;
+    const std::uint8_t* b1 = t.b[1] + blk * t.b_stride;
     const std::uint8_t* a = t.a + blk * 64;
     for (int kp = 0; kp < 16; ++kp) {
       const __m512i v0 = _mm512_loadu_si512(b0 + kp * 64), v1 = _mm512_loadu_si512(b1 + kp * 64);
@@ -191,7 +222,7 @@ void tile_int16(const TileArgs& t) {
         acc[r][1] = _mm512_dpwssd_epi32(acc[r][1], av, v1);
       }
     }
-    const __m512i x0 = _mm512_loadu_si512(t.bm[0] + blk * 2 * L), x1 = _mm512_loadu_si512(t.bm[1] + blk * 2 * L);
+    const __m512i x0 = meta_scales(b0 + t.meta_offset), x1 = meta_scales(b1 + t.meta_offset);
     for (int r = 0; r < MR; ++r) {
       const std::int32_t ta = t.ae[r * t.ae_stride + blk];
       c[r][0] = _mm512_add_ps(c[r][0], _mm512_mul_ps(_mm512_cvtepi32_ps(acc[r][0]), scale_block(x0, ta)));
@@ -211,8 +242,8 @@ __attribute__((target("avx512bf16"))) void tile_bf16(const TileArgs& t) {
   for (std::size_t blk = 0; blk < t.kb; ++blk) {
     __m512 s[MR][2];
     for (int r = 0; r < MR; ++r) s[r][0] = s[r][1] = _mm512_setzero_ps();
-    const std::uint8_t* b0 = t.b[0] + blk * 64 * L;
-    const std::uint8_t* b1 = t.b[1] + blk * 64 * L;
+    const std::uint8_t* b0 = t.b[0] + blk * t.b_stride;
+    const std::uint8_t* b1 = t.b[1] + blk * t.b_stride;
     const std::uint8_t* a = t.a + blk * 64;
     for (int kp = 0; kp < 16; ++kp) {
       const __m512bh v0 = (__m512bh)_mm512_loadu_si512(b0 + kp * 64);
@@ -223,7 +254,7 @@ __attribute__((target("avx512bf16"))) void tile_bf16(const TileArgs& t) {
         s[r][1] = _mm512_dpbf16_ps(s[r][1], av, v1);
       }
     }
-    const __m512i x0 = _mm512_loadu_si512(t.bm[0] + blk * 2 * L), x1 = _mm512_loadu_si512(t.bm[1] + blk * 2 * L);
+    const __m512i x0 = meta_scales(b0 + t.meta_offset), x1 = meta_scales(b1 + t.meta_offset);
     for (int r = 0; r < MR; ++r) {
       const std::int32_t ta = t.ae[r * t.ae_stride + blk];
       c[r][0] = _mm512_add_ps(c[r][0], _mm512_mul_ps(s[r][0], scale_block(x0, ta)));
@@ -243,8 +274,10 @@ void tile_f32(const TileArgs& t) {
   for (std::size_t blk = 0; blk < t.kb; ++blk) {
     __m512 s[MR][2];
     for (int r = 0; r < MR; ++r) s[r][0] = s[r][1] = _mm512_setzero_ps();
-    const float* b0 = reinterpret_cast<const float*>(t.b[0] + blk * 128 * L);
-    const float* b1 = reinterpret_cast<const float*>(t.b[1] + blk * 128 * L);
+    const std::uint8_t* p0 = t.b[0] + blk * t.b_stride;
+    const std::uint8_t* p1 = t.b[1] + blk * t.b_stride;
+    const float* b0 = reinterpret_cast<const float*>(p0);
+    const float* b1 = reinterpret_cast<const float*>(p1);
     const std::uint8_t* a = t.a + blk * 128;
     for (int k = 0; k < kBlockSize; ++k) {
       const __m512 v0 = _mm512_loadu_ps(b0 + k * L), v1 = _mm512_loadu_ps(b1 + k * L);
@@ -256,7 +289,7 @@ void tile_f32(const TileArgs& t) {
         s[r][1] = _mm512_fmadd_ps(ab, v1, s[r][1]);
       }
     }
-    const __m512i x0 = _mm512_loadu_si512(t.bm[0] + blk * 2 * L), x1 = _mm512_loadu_si512(t.bm[1] + blk * 2 * L);
+    const __m512i x0 = meta_scales(p0 + t.meta_offset), x1 = meta_scales(p1 + t.meta_offset);
     for (int r = 0; r < MR; ++r) {
       const std::int32_t ta = t.ae[r * t.ae_stride + blk];
       c[r][0] = _mm512_add_ps(c[r][0], _mm512_mul_ps(s[r][0], scale_block(x0, ta)));

@@ -13,8 +13,9 @@
 //   kKindBf16:   16 pairs kp: lanes x uint32, BF16 of element 2kp in the high half and of
 //                element 2kp + 1 in the low half (VDPBF16PS adds the high product first)
 //   kKindF32:    32 k: lanes x FP32
-// meta[(p * kb + b) * 2 * lanes + l]         = xb << 23 (scale byte of lane l)
-// meta[(p * kb + b) * 2 * lanes + lanes + l] = sum of lane l's integer digits (kKindInt8)
+// Each packed block is followed by its meta: lanes scale bytes xb, then lanes int16 sums of
+// the lanes' integer digits (kKindInt8, for the offset correction; 0 otherwise), so one
+// panel is one stream of (packed_block_bytes + 3 * lanes)-byte blocks.
 // Converted A, per row and block (a_block_bytes): kKindInt8 32 unsigned bytes (digit +
 // a_offset), kKindInt16 32 int16, kKindBf16 16 uint32 as above, kKindF32 32 FP32; and per
 // row and block the scale term ((xa - 127 - F) << 23), F = fraction bits of both formats
@@ -49,7 +50,7 @@ std::size_t a_block_bytes(const GemmShape& s) {
 
 namespace {
 
-std::size_t meta_stride(int lanes) { return 2 * static_cast<std::size_t>(lanes); }
+std::size_t block_stride(const GemmShape& s) { return packed_block_bytes(s) + 3 * static_cast<std::size_t>(s.lanes); }
 
 bool integer_kind(int kind) { return kind == kKindInt8 || kind == kKindInt16; }
 
@@ -155,16 +156,16 @@ void simd_pack_b(const GemmIsa& isa, Path path, const Tensor& bt, Format a_forma
   out.k = bt.cols;
   out.kind = s.kind;
   out.lanes = s.lanes;
-  out.data.assign(panels * kb * pbb, 0);
-  out.meta.assign(panels * kb * meta_stride(s.lanes), 0);
+  const std::size_t stride = block_stride(s);
+  out.data.assign(panels * kb * stride, 0);
   out.panel_info.assign(panels * 3, 0);
   out.bt = bt;
   std::uint8_t codes[kBlockSize], zero_codes[kBlockSize] = {};
   for (std::size_t p = 0; p < panels; ++p) {
     ScaleRange range;
     for (std::size_t b = 0; b < kb; ++b) {
-      std::uint8_t* dst = out.data.data() + (p * kb + b) * pbb;
-      std::int32_t* meta = out.meta.data() + (p * kb + b) * meta_stride(s.lanes);
+      std::uint8_t* dst = out.data.data() + (p * kb + b) * stride;
+      std::uint8_t* meta = dst + pbb;
       // padding lanes copy the scale of the panel's first row, leaving the range as is
       const std::uint8_t first_scale = bt.row_scales(p * L)[b];
       for (std::size_t l = 0; l < L; ++l) {
@@ -179,8 +180,9 @@ void simd_pack_b(const GemmIsa& isa, Path path, const Tensor& bt, Format a_forma
         } else {
           pack_lane_block(s, bt.format, zero_codes, static_cast<int>(l), dst, sum);
         }
-        meta[l] = static_cast<std::int32_t>(static_cast<std::uint32_t>(x) << 23);
-        meta[L + l] = sum;
+        meta[l] = x;
+        const std::int16_t sum16 = static_cast<std::int16_t>(sum);  // |sum| <= 32 * 128
+        std::memcpy(meta + L + 2 * l, &sum16, 2);
       }
     }
     out.panel_info[p * 3] = static_cast<std::uint8_t>(range.lo > 255 ? 255 : range.lo);
@@ -225,14 +227,15 @@ void simd_gemm(const GemmIsa& isa, const Tensor& a, const PackedB& b, float* c) 
     }
     const std::size_t j0 = p0 * L, j1 = std::min(N, (p0 + static_cast<std::size_t>(nv)) * L);
     TileArgs t;
+    t.b_stride = block_stride(s);
+    t.meta_offset = pbb;
     t.a_stride = a_stride;
     t.ae_stride = kb;
     t.kb = kb;
     t.out = tile.data();
     for (int v = 0; v < 2; ++v) {
       const std::size_t p = p0 + static_cast<std::size_t>(v < nv ? v : 0);
-      t.b[v] = b.data.data() + p * kb * pbb;
-      t.bm[v] = b.meta.data() + p * kb * meta_stride(s.lanes);
+      t.b[v] = b.data.data() + p * kb * t.b_stride;
     }
     for (std::size_t i0 = 0; i0 < M; i0 += static_cast<std::size_t>(MR)) {
       const int mr = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(MR), M - i0));

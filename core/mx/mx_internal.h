@@ -40,8 +40,9 @@ struct TileArgs {
   std::size_t a_stride;       // bytes between A rows
   const std::int32_t* ae;     // row 0's per-block scale terms (kb entries)
   std::size_t ae_stride;      // int32 between rows
-  const std::uint8_t* b[2];   // panel data (nv of them)
-  const std::int32_t* bm[2];  // panel meta: per block, lanes scale terms then lanes digit sums
+  const std::uint8_t* b[2];   // packed panels (nv of them): per block, digits then meta
+  std::size_t b_stride;       // bytes per packed block: digits, then lanes scale bytes (xb)
+  std::size_t meta_offset;    // and lanes int16 digit sums (kKindInt8), from meta_offset
   std::size_t kb;
   float* out;
 };

@@ -24,14 +24,7 @@ const FormatInfo kInfo[6] = {
     {Format::int8, "int8", "MXINT8", 8, 0, 6, 0, 0, 6, 127.0 / 64.0, 0x1p-6, 0x1p-6, false, false, 32, 0x7F},
 };
 
-int bit_length(std::uint64_t v) {
-  int n = 0;
-  while (v) {
-    ++n;
-    v >>= 1;
-  }
-  return n;
-}
+int bit_length(std::uint64_t v) { return v ? 64 - __builtin_clzll(v) : 0; }
 
 // m * 2^s rounded to an integer, ties to even (m < 2^40, s <= 8).
 std::uint64_t round_shift(std::uint64_t m, int s) {

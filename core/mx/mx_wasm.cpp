@@ -67,6 +67,18 @@ inline std::int32_t hmax(VI a) {
   m = wasm_i32x4_max(m, wasm_i32x4_shuffle(m, m, 1, 0, 3, 2));
   return wasm_i32x4_extract_lane(m, 0);
 }
+// Lane g of the result: the largest lane of v[g] (4 vectors).
+inline VI hmax_group(const VI* v) {
+  const v128_t t0 = wasm_i32x4_max(wasm_i32x4_shuffle(v[0].v, v[1].v, 0, 4, 1, 5), wasm_i32x4_shuffle(v[0].v, v[1].v, 2, 6, 3, 7));
+  const v128_t t1 = wasm_i32x4_max(wasm_i32x4_shuffle(v[2].v, v[3].v, 0, 4, 1, 5), wasm_i32x4_shuffle(v[2].v, v[3].v, 2, 6, 3, 7));
+  return {wasm_i32x4_max(wasm_i32x4_shuffle(t0, t1, 0, 1, 4, 5), wasm_i32x4_shuffle(t0, t1, 2, 3, 6, 7))};
+}
+inline unsigned mask_bits(VM m) { return static_cast<unsigned>(wasm_i32x4_bitmask(m.m)); }
+inline void st_u8(std::uint8_t* p, VI v) {
+  const v128_t h = wasm_u16x8_narrow_i32x4(v.v, v.v);
+  const std::int32_t w = wasm_i32x4_extract_lane(wasm_u8x16_narrow_i16x8(h, h), 0);
+  std::memcpy(p, &w, 4);
+}
 inline VI ld_u8(const std::uint8_t* p) {
   std::uint32_t w;
   std::memcpy(&w, p, 4);
@@ -85,11 +97,37 @@ inline void bytes_to_nibbles(const std::uint8_t* in, std::uint8_t* out) {
   const v128_t n1 = wasm_v128_or(wasm_v128_and(w1, m_lo), wasm_v128_and(wasm_u16x8_shr(w1, 4), m_hi));
   wasm_v128_store(out, wasm_u8x16_narrow_i16x8(n0, n1));
 }
+inline void codes_to_bytes(const VI* c, std::uint8_t* out);
+inline void codes_to_nibbles(const VI* c, std::uint8_t* out) {
+  alignas(16) std::uint8_t tmp[32];
+  codes_to_bytes(c, tmp);
+  bytes_to_nibbles(tmp, out);
+}
 inline void nibbles_to_bytes(const std::uint8_t* in, std::uint8_t* out) {
   const v128_t v = wasm_v128_load(in);
   const v128_t lo = wasm_v128_and(v, wasm_i8x16_splat(0x0F)), hi = wasm_u8x16_shr(v, 4);
   wasm_v128_store(out, wasm_i8x16_shuffle(lo, hi, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23));
   wasm_v128_store(out + 16, wasm_i8x16_shuffle(lo, hi, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31));
+}
+// E2M1 codes (packed) -> digits (value * 2) as int16; INT8 codes -> int16.
+inline void digits_e2m1(const std::uint8_t* p, std::int16_t* out) {
+  const v128_t v = wasm_v128_load(p);
+  const v128_t lut = wasm_i8x16_make(0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12);
+  const v128_t lo = wasm_i8x16_swizzle(lut, wasm_v128_and(v, wasm_i8x16_splat(0x0F)));
+  const v128_t hi = wasm_i8x16_swizzle(lut, wasm_u8x16_shr(v, 4));
+  const v128_t d0 = wasm_i8x16_shuffle(lo, hi, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+  const v128_t d1 = wasm_i8x16_shuffle(lo, hi, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+  wasm_v128_store(out, wasm_i16x8_extend_low_i8x16(d0));
+  wasm_v128_store(out + 8, wasm_i16x8_extend_high_i8x16(d0));
+  wasm_v128_store(out + 16, wasm_i16x8_extend_low_i8x16(d1));
+  wasm_v128_store(out + 24, wasm_i16x8_extend_high_i8x16(d1));
+}
+inline void digits_i8(const std::uint8_t* p, std::int16_t* out) {
+  const v128_t a = wasm_v128_load(p), b = wasm_v128_load(p + 16);
+  wasm_v128_store(out, wasm_i16x8_extend_low_i8x16(a));
+  wasm_v128_store(out + 8, wasm_i16x8_extend_high_i8x16(a));
+  wasm_v128_store(out + 16, wasm_i16x8_extend_low_i8x16(b));
+  wasm_v128_store(out + 24, wasm_i16x8_extend_high_i8x16(b));
 }
 inline std::int32_t dot16(const std::int16_t* a, const std::int16_t* b) {
   v128_t s = wasm_i32x4_dot_i16x8(wasm_v128_load(a), wasm_v128_load(b));
@@ -112,8 +150,15 @@ inline v128_t bcast32(const std::uint8_t* p) {
   return wasm_i32x4_splat(v);
 }
 
-inline void accumulate(float* out, v128_t s, const std::int32_t* term_b, std::int32_t term_a) {
-  const v128_t fac = wasm_i32x4_add(wasm_v128_load(term_b), wasm_i32x4_splat(term_a));
+// A packed block's meta: the lanes' scale bytes, as scale terms xb << 23.
+inline v128_t meta_scales(const std::uint8_t* meta) {
+  std::int32_t w;
+  std::memcpy(&w, meta, 4);
+  return wasm_i32x4_shl(wasm_u32x4_extend_low_u16x8(wasm_u16x8_extend_low_u8x16(wasm_i32x4_make(w, 0, 0, 0))), 23);
+}
+
+inline void accumulate(float* out, v128_t s, v128_t term_b, std::int32_t term_a) {
+  const v128_t fac = wasm_i32x4_add(term_b, wasm_i32x4_splat(term_a));
   wasm_v128_store(out, wasm_f32x4_add(wasm_v128_load(out), wasm_f32x4_mul(s, fac)));
 }
 
@@ -123,8 +168,8 @@ void tile_int16(const TileArgs& t) {
   for (std::size_t blk = 0; blk < t.kb; ++blk) {
     v128_t acc[MR][2];
     for (int r = 0; r < MR; ++r) acc[r][0] = acc[r][1] = wasm_i32x4_splat(0);
-    const std::uint8_t* b0 = t.b[0] + blk * 64 * L;
-    const std::uint8_t* b1 = t.b[1] + blk * 64 * L;
+    const std::uint8_t* b0 = t.b[0] + blk * t.b_stride;
+    const std::uint8_t* b1 = t.b[1] + blk * t.b_stride;
     const std::uint8_t* a = t.a + blk * 64;
     for (int kp = 0; kp < 16; ++kp) {
       const v128_t v0 = wasm_v128_load(b0 + kp * 16), v1 = wasm_v128_load(b1 + kp * 16);
@@ -134,10 +179,11 @@ void tile_int16(const TileArgs& t) {
         acc[r][1] = wasm_i32x4_add(acc[r][1], wasm_i32x4_dot_i16x8(av, v1));
       }
     }
+    const v128_t x0 = meta_scales(b0 + t.meta_offset), x1 = meta_scales(b1 + t.meta_offset);
     for (int r = 0; r < MR; ++r) {
       const std::int32_t ta = t.ae[r * t.ae_stride + blk];
-      accumulate(t.out + r * 2 * L, wasm_f32x4_convert_i32x4(acc[r][0]), t.bm[0] + blk * 2 * L, ta);
-      accumulate(t.out + r * 2 * L + L, wasm_f32x4_convert_i32x4(acc[r][1]), t.bm[1] + blk * 2 * L, ta);
+      accumulate(t.out + r * 2 * L, wasm_f32x4_convert_i32x4(acc[r][0]), x0, ta);
+      accumulate(t.out + r * 2 * L + L, wasm_f32x4_convert_i32x4(acc[r][1]), x1, ta);
     }
   }
 }
@@ -148,8 +194,8 @@ void tile_f32(const TileArgs& t) {
   for (std::size_t blk = 0; blk < t.kb; ++blk) {
     v128_t s[MR][2];
     for (int r = 0; r < MR; ++r) s[r][0] = s[r][1] = wasm_f32x4_splat(0.0f);
-    const std::uint8_t* b0 = t.b[0] + blk * 128 * L;
-    const std::uint8_t* b1 = t.b[1] + blk * 128 * L;
+    const std::uint8_t* b0 = t.b[0] + blk * t.b_stride;
+    const std::uint8_t* b1 = t.b[1] + blk * t.b_stride;
     const std::uint8_t* a = t.a + blk * 128;
     for (int k = 0; k < kBlockSize; ++k) {
       const v128_t v0 = wasm_v128_load(b0 + k * 16), v1 = wasm_v128_load(b1 + k * 16);
@@ -159,10 +205,11 @@ void tile_f32(const TileArgs& t) {
         s[r][1] = wasm_f32x4_add(s[r][1], wasm_f32x4_mul(ab, v1));
       }
     }
+    const v128_t x0 = meta_scales(b0 + t.meta_offset), x1 = meta_scales(b1 + t.meta_offset);
     for (int r = 0; r < MR; ++r) {
       const std::int32_t ta = t.ae[r * t.ae_stride + blk];
-      accumulate(t.out + r * 2 * L, s[r][0], t.bm[0] + blk * 2 * L, ta);
-      accumulate(t.out + r * 2 * L + L, s[r][1], t.bm[1] + blk * 2 * L, ta);
+      accumulate(t.out + r * 2 * L, s[r][0], x0, ta);
+      accumulate(t.out + r * 2 * L + L, s[r][1], x1, ta);
     }
   }
 }

@@ -3,6 +3,7 @@
 // the FP32 dot product of two quantized vectors, and the error of a quantize-dequantize
 // round trip over a chosen distribution. Bad input names its line and exits with 2.
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -28,6 +29,7 @@ const char* kUsage =
     "                     [--flush-subnormals] [--path P]\n"
     "       trnsim mx error --format F [--dist D] [--n N] [--seed S] [--scale R]\n"
     "                       [--overflow O] [--flush-subnormals]\n"
+    "       trnsim mx bench [--seconds S]\n"
     "\n"
     "OCP Microscaling (MX) formats, bit-exact: blocks of 32 elements sharing one E8M0 scale.\n"
     "All subcommands read stdin and write stdout.\n"
@@ -43,6 +45,9 @@ const char* kUsage =
     "              in decimal and as hex bits.\n"
     "  error       Quantizes N samples of a distribution and prints the RMSE, the largest\n"
     "              relative error and the SQNR (dB) of the round trip.\n"
+    "  bench       Times quantize, dequantize, dot and GEMM on every code path of this build\n"
+    "              (e.g. WebAssembly SIMD128 under node against native AVX2). Timings vary\n"
+    "              from run to run; the benchmarks proper are in trnsim-bench.\n"
     "\n"
     "Options:\n"
     "  --format F, --a-format F, --b-format F\n"
@@ -405,6 +410,64 @@ int run_error(const std::vector<std::string>& raw, Io& io) {
   return 0;
 }
 
+// Wall-clock timing of fn, repeated until `seconds` have passed; returns seconds per call.
+template <class Fn>
+double time_per_call(double seconds, Fn fn) {
+  using clock = std::chrono::steady_clock;
+  fn();  // warm up
+  std::size_t calls = 0;
+  const auto t0 = clock::now();
+  double elapsed = 0;
+  do {
+    fn();
+    ++calls;
+    elapsed = std::chrono::duration<double>(clock::now() - t0).count();
+  } while (elapsed < seconds);
+  return elapsed / static_cast<double>(calls);
+}
+
+int run_bench(const std::vector<std::string>& raw, Io& io) {
+  Args args(raw, {"seconds"}, {});
+  args.expect_positional({});
+  const double seconds = static_cast<double>(integer_option(args, "seconds", 1, 1, 60)) / 4;
+  const std::size_t n = 1u << 22, gn = 256;
+  const std::vector<float> x = mx::sample(mx::Distribution::normal, n, 1);
+  const std::vector<float> y = mx::sample(mx::Distribution::normal, gn * gn, 2);
+  std::vector<float> out(n);
+  io.out << "path        quantize e4m3   quantize e2m1   dequantize e4m3   dot e2m1 x e2m1   gemm 256^3 e2m1 / e4m3\n";
+  for (mx::Path p : mx::available_paths()) {
+    char line[256];
+    double q[2], dq, dot, g[2];
+    int i = 0;
+    for (mx::Format f : {mx::Format::e4m3, mx::Format::e2m1}) {
+      mx::Tensor t = mx::make_tensor(f, 1, n);
+      q[i++] = static_cast<double>(n) / time_per_call(seconds, [&] {
+                 mx::quantize_blocks(x.data(), n, f, {}, t.scales.data(), t.elements.data(), p);
+               });
+    }
+    mx::Tensor t8 = mx::quantize(x, mx::Format::e4m3);
+    dq = static_cast<double>(n) / time_per_call(seconds, [&] {
+           mx::dequantize_blocks(mx::Format::e4m3, t8.scales.data(), t8.elements.data(), n, out.data(), p);
+         });
+    mx::Tensor a4 = mx::quantize(x, mx::Format::e2m1), b4 = mx::quantize(y.data(), 1, gn * gn, mx::Format::e2m1);
+    mx::Tensor v4 = mx::quantize(y.data(), 1, n < gn * gn ? n : gn * gn, mx::Format::e2m1);
+    mx::Tensor u4 = mx::quantize(x.data(), 1, gn * gn, mx::Format::e2m1);
+    volatile float sink = 0;
+    dot = static_cast<double>(gn * gn) / time_per_call(seconds, [&] { sink = mx::dot(u4, v4, p); });
+    i = 0;
+    for (mx::Format f : {mx::Format::e2m1, mx::Format::e4m3}) {
+      mx::Tensor A = mx::quantize(x.data(), gn, gn, f), B = mx::quantize(y.data(), gn, gn, f);
+      g[i++] = 2.0 * static_cast<double>(gn * gn * gn) /
+               time_per_call(seconds, [&] { mx::gemm(A, B, out.data(), p); });
+    }
+    (void)sink;
+    std::snprintf(line, sizeof line, "%-10s  %8.3f G/s    %8.3f G/s    %8.3f G/s      %8.3f G MAC/s   %7.2f / %.2f GFLOP/s\n",
+                  mx::path_name(p), q[0] / 1e9, q[1] / 1e9, dq / 1e9, dot / 1e9, g[0] / 1e9, g[1] / 1e9);
+    io.out << line;
+  }
+  return 0;
+}
+
 int run_mx(const std::vector<std::string>& args, Io& io) {
   if (args.empty() || args[0].compare(0, 2, "--") == 0)
     throw InputError("mx", "missing subcommand (quantize, dequantize, dot or error; see trnsim mx --help)");
@@ -413,7 +476,8 @@ int run_mx(const std::vector<std::string>& args, Io& io) {
   if (args[0] == "dequantize") return run_dequantize(rest, io);
   if (args[0] == "dot") return run_dot(rest, io);
   if (args[0] == "error") return run_error(rest, io);
-  throw InputError("mx", "unknown subcommand '" + args[0] + "' (expected quantize, dequantize, dot or error)");
+  if (args[0] == "bench") return run_bench(rest, io);
+  throw InputError("mx", "unknown subcommand '" + args[0] + "' (expected quantize, dequantize, dot, error or bench)");
 }
 
 }  // namespace

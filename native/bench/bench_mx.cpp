@@ -1,0 +1,204 @@
+// MX kernels (core/mx) on every code path of this machine, single-threaded, with the
+// baselines they are read against measured in the same binary: the 64 MiB memory copy
+// (bench_baseline.cpp) and "dequantize to FP32, then OpenBLAS sgemm" on one thread.
+//   mx_quantize/<format>/<path>     64 MiB of FP32 in; bytes_per_s counts bytes read + written
+//   mx_dequantize/<format>/<path>   to 64 MiB of FP32; bytes read + written
+//   mx_dot/<a>_x_<b>/<path>         DotGeneral of two 1 Mi-element vectors; macs_per_s
+//   mx_gemv/e2m1_x_<x>/<path>       MXFP4 8192 x 8192 weights (packed once) times a vector
+//   mx_gemm/<a>_x_<b>/<path>        2048^3, end to end (B packed inside); flops = 2 M N K / s
+//   mx_dequant_sgemm/<a>_x_<b>      dequantize A and Bt to FP32 + cblas_sgemm, 2048^3
+//   openblas_sgemm/2048             cblas_sgemm alone
+// Run one family at a time, e.g. --benchmark_filter='mx_gemm/.*avx512'.
+#include <benchmark/benchmark.h>
+
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "mx/mx.h"
+
+#if TRNSIM_HAVE_OPENBLAS
+#include <cblas.h>
+#endif
+
+namespace {
+
+namespace mx = trnsim::mx;
+
+constexpr std::size_t kQuantizeElems = (64u << 20) / 4;  // 64 MiB of FP32
+constexpr std::size_t kDotElems = 1u << 20;
+constexpr std::size_t kGemvN = 8192, kGemvK = 8192;
+constexpr std::size_t kGemmN = 2048;
+
+// Inputs, made once per process (std::map keeps references stable).
+const std::vector<float>& normal_data(std::size_t n, std::uint64_t seed) {
+  static std::map<std::pair<std::size_t, std::uint64_t>, std::vector<float>> cache;
+  auto it = cache.find({n, seed});
+  if (it == cache.end()) it = cache.emplace(std::make_pair(n, seed), mx::sample(mx::Distribution::normal, n, seed)).first;
+  return it->second;
+}
+
+double element_bytes(mx::Format f) {
+  return mx::format_info(f).element_bits / 8.0 + 1.0 / mx::kBlockSize;  // codes + scale byte
+}
+
+void bm_quantize(benchmark::State& state, mx::Format f, mx::Path p) {
+  const std::vector<float>& x = normal_data(kQuantizeElems, 1);
+  std::vector<std::uint8_t> scales(mx::blocks_for(x.size()));
+  std::vector<std::uint8_t> elems(scales.size() * static_cast<std::size_t>(mx::format_info(f).block_bytes));
+  for (auto _ : state) {
+    mx::quantize_blocks(x.data(), x.size(), f, {}, scales.data(), elems.data(), p);
+    benchmark::DoNotOptimize(elems.data());
+    benchmark::ClobberMemory();
+  }
+  const double n = static_cast<double>(x.size()) * static_cast<double>(state.iterations());
+  state.counters["bytes_per_s"] = benchmark::Counter(n * (4.0 + element_bytes(f)), benchmark::Counter::kIsRate);
+  state.counters["elements_per_s"] = benchmark::Counter(n, benchmark::Counter::kIsRate);
+}
+
+void bm_dequantize(benchmark::State& state, mx::Format f, mx::Path p) {
+  const std::vector<float>& x = normal_data(kQuantizeElems, 1);
+  std::vector<std::uint8_t> scales(mx::blocks_for(x.size()));
+  std::vector<std::uint8_t> elems(scales.size() * static_cast<std::size_t>(mx::format_info(f).block_bytes));
+  mx::quantize_blocks(x.data(), x.size(), f, {}, scales.data(), elems.data());
+  std::vector<float> out(x.size());
+  for (auto _ : state) {
+    mx::dequantize_blocks(f, scales.data(), elems.data(), out.size(), out.data(), p);
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  const double n = static_cast<double>(x.size()) * static_cast<double>(state.iterations());
+  state.counters["bytes_per_s"] = benchmark::Counter(n * (4.0 + element_bytes(f)), benchmark::Counter::kIsRate);
+  state.counters["elements_per_s"] = benchmark::Counter(n, benchmark::Counter::kIsRate);
+}
+
+void bm_dot(benchmark::State& state, mx::Format fa, mx::Format fb, mx::Path p) {
+  mx::Tensor a = mx::quantize(normal_data(kDotElems, 2), fa);
+  mx::Tensor b = mx::quantize(normal_data(kDotElems, 3), fb);
+  for (auto _ : state) benchmark::DoNotOptimize(mx::dot(a, b, p));
+  state.counters["macs_per_s"] =
+      benchmark::Counter(static_cast<double>(kDotElems) * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+}
+
+void bm_gemv(benchmark::State& state, mx::Format fx, mx::Path p) {
+  static mx::Tensor w = mx::quantize(normal_data(kGemvN * kGemvK, 4).data(), kGemvN, kGemvK, mx::Format::e2m1);
+  mx::PackedB packed = mx::pack_b(w, fx, p);  // the weights, repacked once
+  mx::Tensor x = mx::quantize(normal_data(kGemvK, 5), fx);
+  std::vector<float> y(kGemvN);
+  for (auto _ : state) {
+    mx::gemm(x, packed, y.data());
+    benchmark::DoNotOptimize(y.data());
+    benchmark::ClobberMemory();
+  }
+  state.counters["macs_per_s"] = benchmark::Counter(
+      static_cast<double>(kGemvN * kGemvK) * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+  state.counters["weight_bytes_per_s"] = benchmark::Counter(
+      static_cast<double>(kGemvN * kGemvK) * element_bytes(mx::Format::e2m1) * static_cast<double>(state.iterations()),
+      benchmark::Counter::kIsRate);
+}
+
+struct GemmOperands {
+  mx::Tensor a, bt;
+};
+const GemmOperands& gemm_operands(mx::Format fa, mx::Format fb) {
+  static std::map<std::pair<mx::Format, mx::Format>, GemmOperands> cache;
+  auto it = cache.find({fa, fb});
+  if (it != cache.end()) return it->second;
+  const std::vector<float>& av = normal_data(kGemmN * kGemmN, 6);
+  const std::vector<float>& bv = normal_data(kGemmN * kGemmN, 7);
+  GemmOperands g{mx::quantize(av.data(), kGemmN, kGemmN, fa), mx::quantize(bv.data(), kGemmN, kGemmN, fb)};
+  return cache.emplace(std::make_pair(fa, fb), std::move(g)).first->second;
+}
+
+void set_flops(benchmark::State& state) {
+  const double n = static_cast<double>(kGemmN);
+  state.counters["flops"] = benchmark::Counter(2 * n * n * n * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+}
+
+void bm_gemm(benchmark::State& state, mx::Format fa, mx::Format fb, mx::Path p) {
+  const GemmOperands& g = gemm_operands(fa, fb);
+  std::vector<float> c(kGemmN * kGemmN);
+  for (auto _ : state) {
+    mx::gemm(g.a, g.bt, c.data(), p);
+    benchmark::DoNotOptimize(c.data());
+    benchmark::ClobberMemory();
+  }
+  set_flops(state);
+}
+
+#if TRNSIM_HAVE_OPENBLAS
+void bm_dequant_sgemm(benchmark::State& state, mx::Format fa, mx::Format fb) {
+  openblas_set_num_threads(1);
+  const GemmOperands& g = gemm_operands(fa, fb);
+  const int n = static_cast<int>(kGemmN);
+  std::vector<float> a(kGemmN * kGemmN), bt(kGemmN * kGemmN), c(kGemmN * kGemmN);
+  for (auto _ : state) {
+    for (std::size_t r = 0; r < kGemmN; ++r) {
+      mx::dequantize_blocks(fa, g.a.row_scales(r), g.a.row_elements(r), kGemmN, a.data() + r * kGemmN);
+      mx::dequantize_blocks(fb, g.bt.row_scales(r), g.bt.row_elements(r), kGemmN, bt.data() + r * kGemmN);
+    }
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, n, n, n, 1.0f, a.data(), n, bt.data(), n, 0.0f, c.data(), n);
+    benchmark::DoNotOptimize(c.data());
+    benchmark::ClobberMemory();
+  }
+  set_flops(state);
+  state.SetLabel(openblas_get_corename());
+}
+
+void bm_sgemm(benchmark::State& state) {
+  openblas_set_num_threads(1);
+  const int n = static_cast<int>(kGemmN);
+  const std::vector<float>& a = normal_data(kGemmN * kGemmN, 6);
+  const std::vector<float>& b = normal_data(kGemmN * kGemmN, 7);
+  std::vector<float> c(kGemmN * kGemmN);
+  for (auto _ : state) {
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f, c.data(), n);
+    benchmark::DoNotOptimize(c.data());
+    benchmark::ClobberMemory();
+  }
+  set_flops(state);
+  state.SetLabel(openblas_get_corename());
+}
+#endif
+
+std::string pair_name(mx::Format a, mx::Format b) {
+  return std::string(mx::format_name(a)) + "_x_" + mx::format_name(b);
+}
+
+const int kRegistered = [] {
+  using mx::Format;
+  const std::vector<mx::Path> paths = mx::available_paths();
+  for (mx::Path p : paths) {
+    const std::string pn = mx::path_name(p);
+    for (Format f : mx::kAllFormats) {
+      benchmark::RegisterBenchmark(("mx_quantize/" + std::string(mx::format_name(f)) + "/" + pn).c_str(), bm_quantize, f, p)
+          ->Unit(benchmark::kMillisecond);
+      benchmark::RegisterBenchmark(("mx_dequantize/" + std::string(mx::format_name(f)) + "/" + pn).c_str(), bm_dequantize,
+                                   f, p)
+          ->Unit(benchmark::kMillisecond);
+    }
+    for (auto [fa, fb] : {std::pair{Format::e2m1, Format::e2m1}, std::pair{Format::e2m1, Format::int8},
+                          std::pair{Format::e4m3, Format::e4m3}, std::pair{Format::e4m3, Format::e2m1}})
+      benchmark::RegisterBenchmark(("mx_dot/" + pair_name(fa, fb) + "/" + pn).c_str(), bm_dot, fa, fb, p)
+          ->Unit(benchmark::kMicrosecond);
+    if (p == mx::Path::scalar) continue;  // GEMV and GEMM at these sizes take minutes on it
+    for (Format fx : {Format::int8, Format::e2m1, Format::e4m3})
+      benchmark::RegisterBenchmark(("mx_gemv/e2m1_x_" + std::string(mx::format_name(fx)) + "/" + pn).c_str(), bm_gemv, fx, p)
+          ->Unit(benchmark::kMillisecond);
+    for (auto [fa, fb] : {std::pair{Format::e2m1, Format::e2m1}, std::pair{Format::e2m1, Format::e4m3},
+                          std::pair{Format::e4m3, Format::e2m1}, std::pair{Format::e4m3, Format::e4m3}})
+      benchmark::RegisterBenchmark(("mx_gemm/" + pair_name(fa, fb) + "/" + pn).c_str(), bm_gemm, fa, fb, p)
+          ->Unit(benchmark::kMillisecond);
+  }
+#if TRNSIM_HAVE_OPENBLAS
+  for (auto [fa, fb] : {std::pair{Format::e2m1, Format::e2m1}, std::pair{Format::e2m1, Format::e4m3},
+                        std::pair{Format::e4m3, Format::e2m1}, std::pair{Format::e4m3, Format::e4m3}})
+    benchmark::RegisterBenchmark(("mx_dequant_sgemm/" + pair_name(fa, fb)).c_str(), bm_dequant_sgemm, fa, fb)
+        ->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("openblas_sgemm/2048", bm_sgemm)->Unit(benchmark::kMillisecond);
+#endif
+  return 0;
+}();
+
+}  // namespace
