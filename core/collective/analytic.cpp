@@ -36,9 +36,13 @@ class AnalyticBackend : public Backend {
       return t;
     }
     bool fold = sel.mode == Symmetry::translation;
-    // Loads are accumulated in flow order (deterministic); the map is only looked up.
-    std::unordered_map<fabric::LinkId, double> load;
-    load.reserve(static_cast<std::size_t>(std::min(sel.flows * 4, 65536.0)));
+    // Loads per link, accumulated in flow order (deterministic). Links are numbered
+    // chip x ports + port, so a dense array serves every case but huge exact ones.
+    long max_chip = fold ? topo.chips_per_domain() - 1 : map.chip(map.ranks - 1);
+    fabric::LinkId bound = topo.link_id_bound(max_chip);
+    const bool dense = bound <= (fabric::LinkId(1) << 22);
+    std::vector<double> dense_load(dense ? static_cast<std::size_t>(bound) : 0, 0.0);
+    std::unordered_map<fabric::LinkId, double> sparse_load;  // looked up only, never iterated
     std::vector<fabric::LinkId> links;
     double max_latency = 0;
     double max_time = 0;
@@ -48,7 +52,7 @@ class AnalyticBackend : public Backend {
       max_latency = std::max(max_latency, lat);
       for (fabric::LinkId l : links) {
         fabric::LinkId key = fold ? topo.to_domain0(l) : l;
-        double& v = load[key];
+        double& v = dense ? dense_load[static_cast<std::size_t>(key)] : sparse_load[key];
         v += step.bytes * count;
         max_time = std::max(max_time, v / topo.bandwidth(key));
       }

@@ -28,6 +28,10 @@ class EventBackend : public Backend {
     std::vector<long> src_chip;
     std::vector<int> offset = {0}, flow_links;
     std::vector<double> capacity;
+    // Link id -> dense index: an array when the ids are small, else a map (lookup only).
+    fabric::LinkId bound = topo.link_id_bound(map.chip(map.ranks - 1));
+    const bool small = bound <= (fabric::LinkId(1) << 22);
+    std::vector<int> dense_index(small ? static_cast<std::size_t>(bound) : 0, -1);
     std::unordered_map<fabric::LinkId, int> dense;
     std::vector<fabric::LinkId> route;
     remaining.reserve(static_cast<std::size_t>(sel.flows));
@@ -37,14 +41,23 @@ class EventBackend : public Backend {
       src_chip.push_back(map.chip(src));
       remaining.push_back(step.bytes);
       for (fabric::LinkId l : route) {
-        auto it = dense.find(l);
         int k;
-        if (it == dense.end()) {
-          k = static_cast<int>(capacity.size());
-          dense.emplace(l, k);
-          capacity.push_back(topo.bandwidth(l));
+        if (small) {
+          int& slot = dense_index[static_cast<std::size_t>(l)];
+          if (slot < 0) {
+            slot = static_cast<int>(capacity.size());
+            capacity.push_back(topo.bandwidth(l));
+          }
+          k = slot;
         } else {
-          k = it->second;
+          auto it = dense.find(l);
+          if (it == dense.end()) {
+            k = static_cast<int>(capacity.size());
+            dense.emplace(l, k);
+            capacity.push_back(topo.bandwidth(l));
+          } else {
+            k = it->second;
+          }
         }
         flow_links.push_back(k);
       }

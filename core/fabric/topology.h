@@ -18,6 +18,7 @@
 // Does NOT model: packets, credit flow control, adaptive routing, link failures, the
 // direct links between racks of S2's PCIe view, congestion inside the EFA network.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -42,6 +43,12 @@ class Topology {
   double route(long src, long dst, std::vector<LinkId>& links) const;
   double bandwidth(LinkId link) const;  // bytes/s, one direction
   std::string link_name(LinkId link) const;
+  // Every link a route between chips <= max_chip can use has an id below this bound (for
+  // dense arrays): routes stay inside their domains, so the bound is the end of max_chip's.
+  LinkId link_id_bound(long max_chip) const {
+    long end = std::min(chips_, (max_chip / per_domain_ + 1) * static_cast<long>(per_domain_));
+    return static_cast<LinkId>(end) * static_cast<LinkId>(ports_);
+  }
   // The same link in domain 0 (domains are identical; used to fold huge clusters).
   LinkId to_domain0(LinkId link) const;
 

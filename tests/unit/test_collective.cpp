@@ -151,6 +151,7 @@ TEST_CASE("strided groups and sub-groups") {
   // Stride 2 on a 4-ring: neighbours are 2 hops apart, sharing links: slower.
   auto spread = run(t, "all-reduce", 64 * MiB, "ring", "analytic", 8, 2);
   CHECK(spread.time_s > row.time_s);
+  CHECK(run(t, "all-reduce", 64 * MiB, "ring", "event", 8, 2).time_s == Approx(spread.time_s).epsilon(0.01));
   // DP groups across UltraServers: one rank per UltraServer, bound by EFA (25 GB/s a chip).
   System c = load_system("trn3-gen2-ultracluster:8");
   auto dp = run(c, "all-reduce", 4 * GiB, "ring", "analytic", 8, 144);
