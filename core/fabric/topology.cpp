@@ -14,11 +14,21 @@ Topology::Topology(const hw::System& system) : spec_(system.fabric_spec) {
     dim_stride_.push_back(stride);
     stride *= d.size;
   }
+  kind_ = spec_.kind == "torus" ? Kind::torus : spec_.kind == "switch" ? Kind::sw : Kind::none;
+  port_bandwidth_.assign(static_cast<std::size_t>(ports_), 0.0);
+  port_bandwidth_[kEfaOut] = port_bandwidth_[kEfaIn] = spec_.efa_bandwidth_bytes_per_s_per_chip;
+  port_bandwidth_[kSwitchOut] = port_bandwidth_[kSwitchIn] = spec_.intra_server_bandwidth_bytes_per_s;
+  port_bandwidth_[kUpOut] = port_bandwidth_[kUpIn] = spec_.inter_server_bandwidth_bytes_per_s;
+  for (std::size_t d = 0; d < spec_.torus.size(); ++d)
+    port_bandwidth_[kTorus + 2 * d] = port_bandwidth_[kTorus + 2 * d + 1] = spec_.torus[d].link_bandwidth_bytes_per_s;
+  for (int k = 0; k < spec_.l2_switches; ++k)
+    port_bandwidth_[static_cast<std::size_t>(uplink_port(k, false))] = port_bandwidth_[static_cast<std::size_t>(uplink_port(k, true))] =
+        per_server_ * spec_.inter_server_bandwidth_bytes_per_s / spec_.l2_switches;
 }
 
 double Topology::route_in_domain(long src, long dst, std::vector<LinkId>& links) const {
   double latency = 0;
-  if (spec_.kind == "torus") {
+  if (kind_ == Kind::torus) {
     long base = src - src % per_domain_;
     long cur = src;
     for (std::size_t d = 0; d < spec_.torus.size(); ++d) {
@@ -40,7 +50,7 @@ double Topology::route_in_domain(long src, long dst, std::vector<LinkId>& links)
     }
     return latency;
   }
-  if (spec_.kind == "switch") {
+  if (kind_ == Kind::sw) {
     long s_server = src / per_server_, d_server = dst / per_server_;
     if (s_server == d_server) {
       links.push_back(id(src, kSwitchOut));
@@ -66,22 +76,7 @@ double Topology::route(long src, long dst, std::vector<LinkId>& links) const {
 }
 
 double Topology::bandwidth(LinkId link) const {
-  int port = static_cast<int>(link % static_cast<LinkId>(ports_));
-  switch (port) {
-    case kEfaOut:
-    case kEfaIn:
-      return spec_.efa_bandwidth_bytes_per_s_per_chip;
-    case kSwitchOut:
-    case kSwitchIn:
-      return spec_.intra_server_bandwidth_bytes_per_s;
-    case kUpOut:
-    case kUpIn:
-      return spec_.inter_server_bandwidth_bytes_per_s;
-    default:
-      break;
-  }
-  if (port < kTorus + 2 * kMaxTorusDims) return spec_.torus[static_cast<std::size_t>((port - kTorus) / 2)].link_bandwidth_bytes_per_s;
-  return per_server_ * spec_.inter_server_bandwidth_bytes_per_s / spec_.l2_switches;
+  return port_bandwidth_[static_cast<std::size_t>(link % static_cast<LinkId>(ports_))];
 }
 
 LinkId Topology::to_domain0(LinkId link) const {

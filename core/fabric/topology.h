@@ -67,6 +67,8 @@ class Topology {
   double route_in_domain(long src, long dst, std::vector<LinkId>& links) const;
 
   hw::FabricSpec spec_;
+  enum class Kind { none, torus, sw } kind_ = Kind::none;
+  std::vector<double> port_bandwidth_;  // bytes/s by port
   long chips_ = 0;
   int per_domain_ = 1, per_server_ = 1;
   int ports_ = 0;
