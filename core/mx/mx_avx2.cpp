@@ -50,6 +50,11 @@ template <int N>
 inline VI sar(VI a) {
   return {_mm256_srai_epi32(a.v, N)};
 }
+// code | the sign bit of b moved S places right
+template <int S>
+inline VI or_sign(VI code, VI b) {
+  return {_mm256_or_si256(code.v, _mm256_srli_epi32(_mm256_and_si256(b.v, _mm256_set1_epi32(INT32_MIN)), S))};
+}
 inline VI imax(VI a, VI b) { return {_mm256_max_epi32(a.v, b.v)}; }
 inline VI imin(VI a, VI b) { return {_mm256_min_epi32(a.v, b.v)}; }
 inline VM igt(VI a, VI b) { return {_mm256_cmpgt_epi32(a.v, b.v)}; }
@@ -82,6 +87,18 @@ inline VI hmax_group(const VI* v) {
   for (int i = 0; i < 2; ++i)
     u[i] = _mm256_max_epi32(_mm256_unpacklo_epi64(t[2 * i], t[2 * i + 1]), _mm256_unpackhi_epi64(t[2 * i], t[2 * i + 1]));
   return {_mm256_max_epi32(_mm256_permute2x128_si256(u[0], u[1], 0x20), _mm256_permute2x128_si256(u[0], u[1], 0x31))};
+}
+// E2M1 code -> value: magnitude from an 8-entry table, then the sign bit
+constexpr bool kHasLut16 = true;
+inline VF lut_e2m1(VI c) {
+  const __m256 mag = _mm256_permutevar8x32_ps(_mm256_setr_ps(0.0f, 0.5f, 1.0f, 1.5f, 2.0f, 3.0f, 4.0f, 6.0f), c.v);
+  return {_mm256_or_ps(mag, _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_srli_epi32(c.v, 3), 31)))};
+}
+// (a0, b0, a1, b1, ...) over two vectors
+inline void interleave(VF a, VF b, VF& o0, VF& o1) {
+  const __m256 t0 = _mm256_unpacklo_ps(a.v, b.v), t1 = _mm256_unpackhi_ps(a.v, b.v);
+  o0.v = _mm256_permute2f128_ps(t0, t1, 0x20);
+  o1.v = _mm256_permute2f128_ps(t0, t1, 0x31);
 }
 inline unsigned mask_bits(VM m) { return static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(m.m))); }
 inline void st_u8(std::uint8_t* p, VI v) {

@@ -55,6 +55,11 @@ template <int N>
 inline VI sar(VI a) {
   return {_mm512_srai_epi32(a.v, N)};
 }
+// code | the sign bit of b moved S places right (one VPTERNLOGD: a | (b & c))
+template <int S>
+inline VI or_sign(VI code, VI b) {
+  return {_mm512_ternarylogic_epi32(code.v, _mm512_srli_epi32(b.v, S), _mm512_set1_epi32(1 << (31 - S)), 0xF8)};
+}
 inline VI imax(VI a, VI b) { return {_mm512_max_epi32(a.v, b.v)}; }
 inline VI imin(VI a, VI b) { return {_mm512_min_epi32(a.v, b.v)}; }
 inline VM igt(VI a, VI b) { return {_mm512_cmpgt_epi32_mask(a.v, b.v)}; }
@@ -82,6 +87,17 @@ inline VI hmax_group(const VI* v) {
   const __m512i x1 = _mm512_max_epi32(_mm512_shuffle_i32x4(u[2], u[3], 0x88), _mm512_shuffle_i32x4(u[2], u[3], 0xDD));
   return {_mm512_max_epi32(_mm512_shuffle_i32x4(x0, x1, 0x88), _mm512_shuffle_i32x4(x0, x1, 0xDD))};
 }
+// E2M1 code -> value
+constexpr bool kHasLut16 = true;
+inline VF lut_e2m1(VI c) {
+  return {_mm512_permutexvar_ps(c.v, _mm512_setr_ps(0.0f, 0.5f, 1.0f, 1.5f, 2.0f, 3.0f, 4.0f, 6.0f, -0.0f, -0.5f, -1.0f,
+                                                    -1.5f, -2.0f, -3.0f, -4.0f, -6.0f))};
+}
+// (a0, b0, a1, b1, ...) over two vectors
+inline void interleave(VF a, VF b, VF& o0, VF& o1) {
+  o0.v = _mm512_permutex2var_ps(a.v, _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23), b.v);
+  o1.v = _mm512_permutex2var_ps(a.v, _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31), b.v);
+}
 inline unsigned mask_bits(VM m) { return m.m; }
 inline void st_u8(std::uint8_t* p, VI v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm512_cvtepi32_epi8(v.v)); }
 // 32 codes (< 16) -> 16 bytes, code 2i in the low nibble of byte i.
@@ -94,9 +110,13 @@ inline void codes_to_nibbles(const VI* c, std::uint8_t* out) {
 inline VI ld_u8(const std::uint8_t* p) {
   return {_mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)))};
 }
+// 32 codes (< 256) -> 32 bytes: two saturating packs, then one dword permute (cheaper
+// than two VPMOVDB on Zen 4).
 inline void codes_to_bytes(const VI* c, std::uint8_t* out) {
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm512_cvtepi32_epi8(c[0].v));
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 16), _mm512_cvtepi32_epi8(c[1].v));
+  const __m512i t = _mm512_packus_epi32(c[0].v, c[1].v);  // per 128-bit lane: 4 of c0, 4 of c1
+  const __m512i u = _mm512_packus_epi16(t, t);            // per lane: those 8 as bytes, twice
+  const __m512i r = _mm512_permutexvar_epi32(_mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 0, 0, 0, 0, 0, 0, 0, 0), u);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), _mm512_castsi512_si256(r));
 }
 inline void nibbles_to_bytes(const std::uint8_t* in, std::uint8_t* out) {
   __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in));
@@ -160,10 +180,11 @@ void tile_int8(const TileArgs& t) {
     const std::uint8_t* b0 = t.b[0] + blk * t.b_stride;
     const std::uint8_t* b1 = t.b[1] + blk * t.b_stride;
     const __m512i corr0 = meta_corrections(b0 + t.meta_offset), corr1 = meta_corrections(b1 + t.meta_offset);
-    __m512i acc[MR][2];
+    __m512i acc[MR][2], acc2[MR][2];
     for (int r = 0; r < MR; ++r) {
       acc[r][0] = _mm512_sub_epi32(_mm512_setzero_si512(), corr0);
       acc[r][1] = _mm512_sub_epi32(_mm512_setzero_si512(), corr1);
+      acc2[r][0] = acc2[r][1] = _mm512_setzero_si512();
     }
     const std::uint8_t* a = t.a + blk * 32;
     if constexpr (NIB) {
@@ -177,9 +198,13 @@ void tile_int8(const TileArgs& t) {
           const __m512i a0 = bcast32(a + r * t.a_stride + 8 * gp), a1 = bcast32(a + r * t.a_stride + 8 * gp + 4);
           acc[r][0] = _mm512_dpbusd_epi32(acc[r][0], a0, lo0);
           acc[r][1] = _mm512_dpbusd_epi32(acc[r][1], a0, lo1);
-          acc[r][0] = _mm512_dpbusd_epi32(acc[r][0], a1, hi0);
-          acc[r][1] = _mm512_dpbusd_epi32(acc[r][1], a1, hi1);
+          acc2[r][0] = _mm512_dpbusd_epi32(acc2[r][0], a1, hi0);  // a second chain: latency
+          acc2[r][1] = _mm512_dpbusd_epi32(acc2[r][1], a1, hi1);
         }
+      }
+      for (int r = 0; r < MR; ++r) {
+        acc[r][0] = _mm512_add_epi32(acc[r][0], acc2[r][0]);
+        acc[r][1] = _mm512_add_epi32(acc[r][1], acc2[r][1]);
       }
     } else {
       for (int g = 0; g < 8; ++g) {

@@ -48,6 +48,11 @@ template <int N>
 inline VI sar(VI a) {
   return {wasm_i32x4_shr(a.v, N)};
 }
+// code | the sign bit of b moved S places right
+template <int S>
+inline VI or_sign(VI code, VI b) {
+  return {wasm_v128_or(code.v, wasm_u32x4_shr(wasm_v128_and(b.v, wasm_i32x4_splat(INT32_MIN)), S))};
+}
 inline VI imax(VI a, VI b) { return {wasm_i32x4_max(a.v, b.v)}; }
 inline VI imin(VI a, VI b) { return {wasm_i32x4_min(a.v, b.v)}; }
 inline VM igt(VI a, VI b) { return {wasm_i32x4_gt(a.v, b.v)}; }
@@ -73,17 +78,20 @@ inline VI hmax_group(const VI* v) {
   const v128_t t1 = wasm_i32x4_max(wasm_i32x4_shuffle(v[2].v, v[3].v, 0, 4, 1, 5), wasm_i32x4_shuffle(v[2].v, v[3].v, 2, 6, 3, 7));
   return {wasm_i32x4_max(wasm_i32x4_shuffle(t0, t1, 0, 1, 4, 5), wasm_i32x4_shuffle(t0, t1, 2, 3, 6, 7))};
 }
+constexpr bool kHasLut16 = false;
+inline VF lut_e2m1(VI c) { return asf(c); }  // unused
+// (a0, b0, a1, b1, ...) over two vectors
+inline void interleave(VF a, VF b, VF& o0, VF& o1) {
+  o0.v = wasm_i32x4_shuffle(a.v, b.v, 0, 4, 1, 5);
+  o1.v = wasm_i32x4_shuffle(a.v, b.v, 2, 6, 3, 7);
+}
 inline unsigned mask_bits(VM m) { return static_cast<unsigned>(wasm_i32x4_bitmask(m.m)); }
 inline void st_u8(std::uint8_t* p, VI v) {
   const v128_t h = wasm_u16x8_narrow_i32x4(v.v, v.v);
   const std::int32_t w = wasm_i32x4_extract_lane(wasm_u8x16_narrow_i16x8(h, h), 0);
   std::memcpy(p, &w, 4);
 }
-inline VI ld_u8(const std::uint8_t* p) {
-  std::uint32_t w;
-  std::memcpy(&w, p, 4);
-  return {wasm_u32x4_extend_low_u16x8(wasm_u16x8_extend_low_u8x16(wasm_i32x4_make(static_cast<std::int32_t>(w), 0, 0, 0)))};
-}
+inline VI ld_u8(const std::uint8_t* p) { return {wasm_u32x4_extend_low_u16x8(wasm_u16x8_load8x8(p))}; }
 inline void codes_to_bytes(const VI* c, std::uint8_t* out) {
   const v128_t h0 = wasm_u16x8_narrow_i32x4(c[0].v, c[1].v), h1 = wasm_u16x8_narrow_i32x4(c[2].v, c[3].v);
   const v128_t h2 = wasm_u16x8_narrow_i32x4(c[4].v, c[5].v), h3 = wasm_u16x8_narrow_i32x4(c[6].v, c[7].v);
@@ -123,11 +131,7 @@ inline void digits_e2m1(const std::uint8_t* p, std::int16_t* out) {
   wasm_v128_store(out + 24, wasm_i16x8_extend_high_i8x16(d1));
 }
 inline void digits_i8(const std::uint8_t* p, std::int16_t* out) {
-  const v128_t a = wasm_v128_load(p), b = wasm_v128_load(p + 16);
-  wasm_v128_store(out, wasm_i16x8_extend_low_i8x16(a));
-  wasm_v128_store(out + 8, wasm_i16x8_extend_high_i8x16(a));
-  wasm_v128_store(out + 16, wasm_i16x8_extend_low_i8x16(b));
-  wasm_v128_store(out + 24, wasm_i16x8_extend_high_i8x16(b));
+  for (int i = 0; i < 32; i += 8) wasm_v128_store(out + i, wasm_i16x8_load8x8(p + i));
 }
 inline std::int32_t dot16(const std::int16_t* a, const std::int16_t* b) {
   v128_t s = wasm_i32x4_dot_i16x8(wasm_v128_load(a), wasm_v128_load(b));

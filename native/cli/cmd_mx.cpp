@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 #include <cstring>
 #include <sstream>
 #include <string>
@@ -410,20 +411,26 @@ int run_error(const std::vector<std::string>& raw, Io& io) {
   return 0;
 }
 
-// Wall-clock timing of fn, repeated until `seconds` have passed; returns seconds per call.
+// Wall-clock seconds per call of fn: the best of several short batches within `seconds`
+// (the least disturbed by other processes on a shared machine).
 template <class Fn>
 double time_per_call(double seconds, Fn fn) {
   using clock = std::chrono::steady_clock;
   fn();  // warm up
-  std::size_t calls = 0;
-  const auto t0 = clock::now();
-  double elapsed = 0;
+  double best = 1e30;
+  const auto start = clock::now();
   do {
-    fn();
-    ++calls;
-    elapsed = std::chrono::duration<double>(clock::now() - t0).count();
-  } while (elapsed < seconds);
-  return elapsed / static_cast<double>(calls);
+    std::size_t calls = 0;
+    const auto t0 = clock::now();
+    double elapsed = 0;
+    do {
+      fn();
+      ++calls;
+      elapsed = std::chrono::duration<double>(clock::now() - t0).count();
+    } while (elapsed < seconds / 20);
+    best = std::min(best, elapsed / static_cast<double>(calls));
+  } while (std::chrono::duration<double>(clock::now() - start).count() < seconds);
+  return best;
 }
 
 int run_bench(const std::vector<std::string>& raw, Io& io) {
