@@ -11,6 +11,8 @@
 #include <fstream>
 #include <iterator>
 #include <limits>
+#include <map>
+#include <mutex>
 
 #include "embedded.h"
 #include "hw/data_reader.h"
@@ -457,7 +459,7 @@ Spec parse_spec(const std::string& text) {
 
 }  // namespace
 
-System load_system(const std::string& name_or_path) {
+static System load_system_uncached(const std::string& name_or_path) {
   Spec spec = parse_spec(name_or_path);
   DataContext root(spec.alternatives);
   Source src = find_source(spec.base, "", "system");
@@ -486,6 +488,27 @@ System load_system(const std::string& name_or_path) {
   if (!spec.alternatives.empty()) {
     for (const auto& a : spec.alternatives) s.name += "+" + a;
   }
+  return s;
+}
+
+// Built-in systems are immutable data, so each name is parsed and derived once per process:
+// the playground re-evaluates on every edit, and loading costs ~0.2 ms native, several ms
+// in WebAssembly. Files are read afresh every time (they may change); errors are not cached.
+System load_system(const std::string& name_or_path) {
+  bool is_file = name_or_path.find('/') != std::string::npos ||
+                 (name_or_path.size() > 5 && name_or_path.compare(name_or_path.size() - 5, 5, ".json") == 0);
+  if (is_file) return load_system_uncached(name_or_path);
+  static std::mutex mutex;
+  static std::map<std::string, System> cache;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = cache.find(name_or_path);
+    if (it != cache.end()) return it->second;
+  }
+  System s = load_system_uncached(name_or_path);
+  std::lock_guard<std::mutex> lock(mutex);
+  if (cache.size() >= 256) cache.clear();  // bounded: sweeps may try many NAME:N forms
+  cache.emplace(name_or_path, s);
   return s;
 }
 
