@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The README shows the model's output, not numbers typed in: its validation block must be
+# exactly what `trnsim validate` prints, and its Quick start must hold exactly two commands,
+# the second of which .ci/run runs.
+set -euo pipefail
+: "${TRNSIM:?}" "${TRNSIM_SOURCE_DIR:?}"
+cd "$TRNSIM_SOURCE_DIR"
+block=$(awk '/<!-- trnsim validate: begin -->/{f=1;next} /<!-- trnsim validate: end -->/{f=0} f' README.md | sed '1d;$d')
+if [[ $block != "$("$TRNSIM" validate)" ]]; then
+  echo "README.md's validation block differs from 'trnsim validate':"
+  diff <(printf '%s\n' "$block") <("$TRNSIM" validate) | head -20
+  echo "Refresh it: paste the output of build/native/trnsim validate between the markers."
+  exit 1
+fi
+cmds=$(awk 'tolower($0) ~ /^#+ .*quick ?start/ {f=1;next} f && /^#+ / {exit} f' README.md |
+       awk '/^```/{c=!c;next} c' | sed '/^[[:space:]]*$/d;/^[[:space:]]*#/d')
+[[ $(printf '%s\n' "$cmds" | wc -l) == 2 ]] || { echo "Quick start must hold exactly two commands:"; echo "$cmds"; exit 1; }
+grep -qxF "$(printf '%s\n' "$cmds" | sed -n 2p)" .ci/run || { echo ".ci/run must run the README's test command"; exit 1; }
+echo "test_readme: ok"
