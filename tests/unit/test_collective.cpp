@@ -6,21 +6,14 @@
 
 #include "collective/algorithms.h"
 #include "hw/hw.h"
+#include "test_support.h"
 
+using test_support::contains;
+using test_support::error_of;
 using trnsim::InputError;
 using namespace trnsim::hw;
 
 namespace {
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 CollectiveResult run(const System& s, const std::string& op, double bytes, const std::string& algo = "auto",
                      const std::string& backend = "analytic", int ranks = 0, int stride = 1) {

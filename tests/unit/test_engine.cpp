@@ -7,20 +7,14 @@
 
 #include "engine/engine.h"
 #include "hw/hw.h"
+#include "test_support.h"
 
+using test_support::contains;
+using test_support::error_of;
 using trnsim::InputError;
 using namespace trnsim::engine;
 
 namespace {
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 GemmShape gemm_shape(long m, long n, long k, const std::string& dt) {
   GemmShape g;
   g.m = m, g.n = n, g.k = k, g.dtype = dt;

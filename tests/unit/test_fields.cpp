@@ -2,19 +2,12 @@
 #include <catch2/catch.hpp>
 
 #include "common/fields.h"
+#include "test_support.h"
 
+using test_support::error_of;
 using trnsim::InputError;
 using trnsim::json;
 using trnsim::ObjectReader;
-
-static std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
 
 TEST_CASE("edit distance and suggestions") {
   CHECK(trnsim::edit_distance("batch", "bach") == 1);

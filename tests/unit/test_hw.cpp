@@ -9,24 +9,16 @@
 
 #include "embedded.h"
 #include "hw/hw.h"
+#include "test_support.h"
 
+using test_support::contains;
+using test_support::error_of;
 using trnsim::InputError;
 using namespace trnsim::hw;
 
 namespace {
 
 const double GiB = 1073741824.0;
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
-
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 // Native and WebAssembly test runs may overlap: each writes its own files.
 #ifdef __EMSCRIPTEN__
