@@ -2,34 +2,107 @@
 
 #include <imgui.h>
 
-#include <cstdio>
-#include <cstring>
+#include <algorithm>
+#include <chrono>
 
 #include "embedded.h"
-#include "hw/hw.h"
 #include "link/link.h"
+#include "ui/format.h"
+#include "ui/widgets.h"
 
 namespace trnsim::ui {
 
+const std::vector<Example>& examples() {
+  static const std::vector<Example> list = [] {
+    std::vector<Example> out;
+    for (const auto& key : embedded_keys("examples/")) {
+      std::string rest = key.substr(9);
+      // examples/models/... are model configs, examples/sweeps/... sweep grids.
+      if (rest.find('/') != std::string::npos || rest.size() < 6 || rest.substr(rest.size() - 5) != ".json") continue;
+      Example e;
+      e.key = key;
+      e.stem = rest.substr(0, rest.size() - 5);
+      try {
+        e.scenario = parse_json_text(*find_embedded(key), key);
+      } catch (const InputError&) {
+        continue;
+      }
+      e.title = e.scenario.is_object() && e.scenario.contains("name") && e.scenario["name"].is_string()
+                    ? e.scenario["name"].get<std::string>()
+                    : e.stem;
+      out.push_back(std::move(e));
+    }
+    // The default first, the rest in key order.
+    std::stable_partition(out.begin(), out.end(), [](const Example& e) { return e.stem == "default"; });
+    return out;
+  }();
+  return list;
+}
+
 App::App() {
+  scenario_panel_ = make_scenario_panel();
+  panels_.push_back(make_report_panel());
+  panels_.push_back(make_fabric_panel());
+  panels_.push_back(make_timeline_panel());
+  panels_.push_back(make_roofline_panel());
+  panels_.push_back(make_mx_panel());
+  panels_.push_back(make_compare_panel());
   std::string error;
   if (!apply(default_scenario(), error)) set_message("default scenario: " + error);
 }
 
+App::~App() = default;
+
+double App::now_ms() const {
+  using namespace std::chrono;
+  return duration<double, std::milli>(steady_clock::now().time_since_epoch()).count();
+}
+
 bool App::apply(const Scenario& s, std::string& error) {
   try {
+    double t0 = now_ms();
     Report r = evaluate(s);
+    double t1 = now_ms();
     scenario_ = s;
     report_ = std::move(r);
-    scenario_text_ = scenario_to_string(scenario_);
-    report_text_ = report_to_json_string(report_);
     editing_ = scenario_to_json(scenario_);
     edit_error_.clear();
+    edit_error_field_.clear();
+    ++generation_;
+    std::string link = fragment();  // what an edit writes into the URL
+    (void)link;
+    last_evaluate_ms_ = t1 - t0;
+    last_apply_ms_ = now_ms() - t0;
     return true;
   } catch (const InputError& e) {
     error = e.what();
+    edit_error_field_ = e.field();
     return false;
   }
+}
+
+const std::string& App::scenario_json_text() const {
+  if (texts_generation_ != generation_) {
+    scenario_text_ = scenario_to_string(scenario_);
+    report_text_ = report_to_json_string(report_);
+    texts_generation_ = generation_;
+  }
+  return scenario_text_;
+}
+
+const std::string& App::report_json_text() const {
+  scenario_json_text();
+  return report_text_;
+}
+
+double App::time_evaluate(int repeats) {
+  repeats = std::max(1, repeats);
+  double t0 = now_ms();
+  for (int i = 0; i < repeats; ++i) {
+    Report r = evaluate(scenario_);
+    (void)r;
+  }
+  return (now_ms() - t0) / repeats;
 }
 
 void App::set_message(const std::string& m) {
@@ -39,20 +112,40 @@ void App::set_message(const std::string& m) {
 
 std::string App::fragment() const { return encode_fragment(scenario_to_json(scenario_)); }
 
-void App::load_fragment(const std::string& fragment) {
+void App::load_fragment(const std::string& fragment_in) {
+  std::string fragment = fragment_in;
+  if (!fragment.empty() && fragment[0] == '#') fragment = fragment.substr(1);
   std::string error;
-  if (fragment.empty() || fragment == "#") {
+  if (fragment.empty()) {
     if (apply(default_scenario(), error)) set_message("");
     return;
   }
-  try {
-    Scenario s = scenario_from_json(decode_fragment(fragment));
-    if (apply(s, error)) {
-      set_message("");
-      return;
+  // "#example=<stem>": the gallery page's links; replaced by the canonical link.
+  if (fragment.compare(0, 8, "example=") == 0) {
+    std::string stem = fragment.substr(8);
+    for (const auto& e : examples()) {
+      if (e.stem != stem) continue;
+      try {
+        if (apply(scenario_from_json(e.scenario), error)) {
+          set_message("");
+          if (on_scenario_changed) on_scenario_changed(this->fragment(), false);
+          return;
+        }
+      } catch (const InputError& ex) {
+        error = ex.what();
+      }
     }
-  } catch (const InputError& e) {
-    error = e.what();
+    if (error.empty()) error = "no bundled example named '" + stem.substr(0, 80) + "'";
+  } else {
+    try {
+      Scenario s = scenario_from_json(decode_fragment(fragment));
+      if (apply(s, error)) {
+        set_message("");
+        return;
+      }
+    } catch (const InputError& e) {
+      error = e.what();
+    }
   }
   std::string ignored;
   apply(default_scenario(), ignored);
@@ -64,6 +157,7 @@ bool App::set_scenario_json(const json& j, const std::string& what) {
   try {
     if (apply(scenario_from_json(j), error)) {
       set_message("");
+      interaction_open_ = false;
       if (on_scenario_changed) on_scenario_changed(fragment(), true);
       return true;
     }
@@ -74,141 +168,174 @@ bool App::set_scenario_json(const json& j, const std::string& what) {
   return false;
 }
 
-// ---- drawing -------------------------------------------------------------------
-
-static void help_marker(const char* text) {
-  ImGui::SameLine();
-  ImGui::TextDisabled("(?)");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
+bool App::set_field(const std::string& path, const json& value) {
+  json j = scenario_to_json(scenario_);
+  json* node = &j;
+  std::size_t pos = 0;
+  while (pos <= path.size()) {
+    std::size_t dot = path.find('.', pos);
+    std::string key = path.substr(pos, dot == std::string::npos ? std::string::npos : dot - pos);
+    node = &(*node)[key];
+    if (dot == std::string::npos) break;
+    pos = dot + 1;
+  }
+  *node = value;
+  return set_scenario_json(j, path);
 }
 
-bool App::edit_value(const std::string& key, json& value, const std::string& path) {
-  bool changed = false;
-  ImGui::PushID(path.c_str());
-  const char* label = key.c_str();
-  if (value.is_object()) {
-    if (ImGui::TreeNodeEx(label, ImGuiTreeNodeFlags_DefaultOpen)) {
-      for (auto it = value.begin(); it != value.end(); ++it)
-        changed |= edit_value(it.key(), it.value(), field_path(path, it.key()));
-      ImGui::TreePop();
-    }
-  } else if (value.is_array()) {
-    if (ImGui::TreeNode(label)) {
-      for (std::size_t i = 0; i < value.size(); ++i)
-        changed |= edit_value("[" + std::to_string(i) + "]", value[i], index_path(path, i));
-      ImGui::TreePop();
-    }
-  } else if (value.is_boolean()) {
-    bool b = value.get<bool>();
-    if (ImGui::Checkbox(label, &b)) value = b, changed = true;
-  } else if (value.is_number_integer() || value.is_number_unsigned()) {
-    long long v = value.get<long long>();
-    if (ImGui::InputScalar(label, ImGuiDataType_S64, &v, nullptr, nullptr, "%lld")) value = v, changed = true;
-  } else if (value.is_number_float()) {
-    double v = value.get<double>();
-    if (ImGui::InputDouble(label, &v, 0.0, 0.0, "%.6g")) value = v, changed = true;
-  } else if (value.is_string()) {
-    std::string s = value.get<std::string>();
-    std::vector<std::string> options;
-    if (path == "system" || path == "compare_system") {
-      options = hw::system_names();
-      if (path == "compare_system") options.insert(options.begin(), "");
-    }
-    if (!options.empty()) {
-      if (ImGui::BeginCombo(label, s.empty() ? "(none)" : s.c_str())) {
-        for (const auto& o : options) {
-          if (ImGui::Selectable(o.empty() ? "(none)" : o.c_str(), o == s)) value = o, changed = true;
-        }
-        ImGui::EndCombo();
-      }
-    } else {
-      char buf[256];
-      std::snprintf(buf, sizeof buf, "%s", s.c_str());
-      if (ImGui::InputText(label, buf, sizeof buf)) value = std::string(buf), changed = true;
-    }
-  } else {
-    ImGui::TextDisabled("%s: null", label);
-  }
-  if (ImGui::IsItemActive()) edit_active_ = true;
-  ImGui::PopID();
-  return changed;
-}
-
-void App::draw_scenario_panel() {
-  ImGui::SetNextWindowPos(ImVec2(10, 40), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(420, 620), ImGuiCond_FirstUseEver);
-  ImGui::Begin("Scenario");
-  if (ImGui::BeginCombo("example", "open an example...")) {
-    for (const auto& key : embedded_keys("examples/")) {
-      if (key.find('/', 9) != std::string::npos) continue;  // examples/models/... are configs
-      if (ImGui::Selectable(key.c_str() + 9)) set_scenario_json(parse_json_text(*find_embedded(key), key), key);
-    }
-    ImGui::EndCombo();
-  }
-  help_marker("The scenario is the whole state: every value here is in the page's link.");
-  ImGui::Separator();
-  edit_active_ = false;
-  bool changed = false;
-  for (auto it = editing_.begin(); it != editing_.end(); ++it) {
-    if (it.key() == "version") continue;
-    changed |= edit_value(it.key(), it.value(), it.key());
-  }
+void App::commit_edit(bool changed, bool active) {
   if (changed) {
     std::string error;
     try {
       Scenario s = scenario_from_json(editing_);
       json keep = editing_;
       if (apply(s, error)) {
-        editing_ = keep;  // keep the user's layout while typing
+        editing_ = keep;  // keep the user's text while typing (e.g. "1e-5" vs 1e-05)
         set_message("");
         // One history entry per interaction: the first change pushes, the rest of a
         // drag (or of typing into a field) replaces it.
         if (on_scenario_changed) on_scenario_changed(fragment(), !interaction_open_);
-        interaction_open_ = edit_active_;
+        interaction_open_ = active;
       } else {
         edit_error_ = error;
       }
     } catch (const InputError& e) {
       edit_error_ = e.what();
+      edit_error_field_ = e.field();
     }
   }
-  if (!edit_active_) interaction_open_ = false;
-  if (!edit_error_.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
-    ImGui::TextWrapped("Not applied: %s", edit_error_.c_str());
-    ImGui::PopStyleColor();
-    if (ImGui::SmallButton("revert")) {
-      editing_ = scenario_to_json(scenario_);
-      edit_error_.clear();
-    }
-  }
-  ImGui::End();
+  if (!active) interaction_open_ = false;
 }
 
-void App::draw_report_panel() {
-  ImGui::SetNextWindowPos(ImVec2(440, 40), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(760, 620), ImGuiCond_FirstUseEver);
-  ImGui::Begin("Report");
-  std::string text = report_to_text(report_);
-  ImGui::TextUnformatted(text.c_str(), text.c_str() + text.size());
+void App::revert_edit() {
+  editing_ = scenario_to_json(scenario_);
+  edit_error_.clear();
+  edit_error_field_.clear();
+}
+
+const std::string* App::error_for(const std::string& path) const {
+  if (edit_error_.empty()) return nullptr;
+  const std::string& f = edit_error_field_;
+  if (f == path) return &edit_error_;
+  if (f.size() > path.size() && f.compare(0, path.size(), path) == 0 && (f[path.size()] == '.' || f[path.size()] == '['))
+    return &edit_error_;
+  return nullptr;
+}
+
+void App::show_panel(const std::string& name) { requested_panel_ = name; }
+
+std::vector<std::string> App::panel_names() const {
+  std::vector<std::string> names;
+  for (const auto& p : panels_) names.push_back(p->name());
+  return names;
+}
+
+// ---- drawing -------------------------------------------------------------------
+
+void App::draw_toolbar(float height) {
+  const ImGuiWindowFlags fixed = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
+  ImGuiIO& io = ImGui::GetIO();
+  ImGui::SetNextWindowPos(ImVec2(0, 0));
+  ImGui::SetNextWindowSize(ImVec2(io.DisplaySize.x, height));
+  ImGui::Begin("##toolbar", nullptr, fixed);
+  if (ImGui::Button("Copy link")) {
+    std::string link = page_link ? page_link() : make_link(scenario_to_json(scenario_));
+    bool ok = copy_text ? copy_text(link) : false;
+    if (!ok) ImGui::SetClipboardText(link.c_str());
+    copied_at_ms_ = now_ms();
+  }
+  probe("copy-link");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Copy the address of this exact view: the whole scenario is in the link.");
+  ImGui::SameLine();
+  if (ImGui::Button("Gallery")) ImGui::OpenPopup("gallery");
+  probe("gallery");
+  if (ImGui::BeginPopup("gallery")) {
+    ImGui::TextDisabled("Bundled examples (examples/*.json): one click opens one");
+    ImGui::Separator();
+    for (const auto& e : examples()) {
+      bool current = scenario_to_json(scenario_)["name"] == e.scenario.value("name", json());
+      if (ImGui::Selectable(e.title.c_str(), current)) {
+        set_scenario_json(e.scenario, e.key);
+        ImGui::CloseCurrentPopup();
+      }
+      probe(("gallery:" + e.stem).c_str());
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", e.key.c_str());
+    }
+    ImGui::EndPopup();
+  }
+  if (history_go) {
+    ImGui::SameLine();
+    if (ImGui::ArrowButton("##back", ImGuiDir_Left)) history_go(-1);
+    probe("history-back");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Back: the previous edit (the browser's Back button does the same)");
+    ImGui::SameLine(0, 2);
+    if (ImGui::ArrowButton("##forward", ImGuiDir_Right)) history_go(+1);
+    probe("history-forward");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Forward");
+  }
+  ImGui::SameLine();
+  if (now_ms() - copied_at_ms_ < 2500) {
+    ImGui::TextColored(ImVec4(0.5f, 0.9f, 0.55f, 1), "Link copied to the clipboard.");
+    ImGui::SameLine();
+  }
+  if (!message_.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.55f, 0.45f, 1.0f));
+    ImGui::TextUnformatted(message_.c_str());
+    ImGui::PopStyleColor();
+    probe("message");
+    ImGui::SameLine();
+    if (ImGui::SmallButton("dismiss")) set_message("");
+  } else {
+    ImGui::TextDisabled("%s", scenario_.name.c_str());
+  }
+  // Right-aligned: the last evaluation time.
+  char timing[96];
+  std::snprintf(timing, sizeof timing, "evaluated in %.2f ms", last_evaluate_ms_);
+  float w = ImGui::CalcTextSize(timing).x;
+  ImGui::SameLine(std::max(ImGui::GetCursorPosX() + 10, io.DisplaySize.x - w - 12));
+  ImGui::TextDisabled("%s", timing);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("evaluate(scenario) in the core: %.2f ms; with the new link for the address bar: %.2f ms",
+                      last_evaluate_ms_, last_apply_ms_);
   ImGui::End();
 }
 
 void App::draw() {
-  if (!message_.empty()) {
-    ImGui::SetNextWindowPos(ImVec2(10, 6), ImGuiCond_Always);
-    ImGui::SetNextWindowBgAlpha(0.95f);
-    ImGui::Begin("##message", nullptr,
-                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings);
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.55f, 0.45f, 1.0f));
-    ImGui::TextUnformatted(message_.c_str());
-    ImGui::PopStyleColor();
-    ImGui::SameLine();
-    if (ImGui::SmallButton("dismiss")) set_message("");
-    ImGui::End();
+  probe_new_frame();
+  ImGuiIO& io = ImGui::GetIO();
+  const float toolbar = ImGui::GetFrameHeight() + 2 * ImGui::GetStyle().WindowPadding.y;
+  const float left = std::clamp(io.DisplaySize.x * 0.30f, 330.0f, 450.0f);
+  const ImGuiWindowFlags fixed = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
+  draw_toolbar(toolbar);
+
+  ImGui::SetNextWindowPos(ImVec2(0, toolbar));
+  ImGui::SetNextWindowSize(ImVec2(left, io.DisplaySize.y - toolbar));
+  ImGui::Begin("Scenario", nullptr, fixed);
+  scenario_panel_->draw(*this);
+  ImGui::End();
+
+  ImGui::SetNextWindowPos(ImVec2(left, toolbar));
+  ImGui::SetNextWindowSize(ImVec2(io.DisplaySize.x - left, io.DisplaySize.y - toolbar));
+  ImGui::Begin("##views", nullptr, fixed | ImGuiWindowFlags_NoTitleBar);
+  if (ImGui::BeginTabBar("views")) {
+    for (auto& p : panels_) {
+      ImGuiTabItemFlags flags = requested_panel_ == p->name() ? ImGuiTabItemFlags_SetSelected : 0;
+      bool open = ImGui::BeginTabItem(p->name(), nullptr, flags);
+      probe((std::string("tab:") + p->name()).c_str());
+      if (open) {
+        current_panel_ = p->name();
+        ImGui::BeginChild("panel", ImVec2(0, 0), false);
+        p->draw(*this);
+        ImGui::EndChild();
+        ImGui::EndTabItem();
+      }
+    }
+    ImGui::EndTabBar();
   }
-  draw_scenario_panel();
-  draw_report_panel();
+  requested_panel_.clear();
+  ImGui::End();
 }
 
 }  // namespace trnsim::ui

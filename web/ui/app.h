@@ -1,10 +1,21 @@
-// The playground's UI state and drawing, shared by the browser page (web/main_web.cpp)
-// and the desktop GUI. It owns no model state: the Scenario is the whole state; the UI
-// edits a working copy of its JSON, the core validates it (errors shown inline) and
-// evaluates it, and the link codec turns it into the URL fragment.
+// The playground's UI, shared by the browser page (web/main_web.cpp) and the desktop
+// GUI (native/gui/main_gui.cpp). It owns no model state: the Scenario is the whole
+// state; the Scenario panel edits a working copy of its JSON, the core validates it
+// (errors shown inline, next to the control) and evaluates it, and the link codec turns
+// it into the URL fragment. Every other panel reads the Scenario and its Report; what
+// panels keep (zoom, the chosen collective, the MX lab's sample settings, the Compare
+// panel's pinned second scenario) is view state, and what they compute (link loads,
+// traces, histograms) are caches keyed by the scenario's generation.
+//
+// Layout: a toolbar (Copy link, gallery, back/forward, messages), the Scenario panel on
+// the left, and the views as tabs on the right: Report, Fabric, Timeline, Roofline,
+// MX lab, Compare -- one file per panel under web/ui/.
 #pragma once
+#include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "common/fields.h"
 #include "report/report.h"
@@ -12,44 +23,109 @@
 
 namespace trnsim::ui {
 
+class Panel {
+ public:
+  virtual ~Panel() = default;
+  virtual const char* name() const = 0;  // tab label
+  virtual void draw(class App& app) = 0;
+};
+
+// An example bundled with the core (examples/*.json).
+struct Example {
+  std::string key;    // "examples/default.json"
+  std::string stem;   // "default"
+  std::string title;  // the scenario's name
+  json scenario;
+};
+const std::vector<Example>& examples();
+
 class App {
  public:
   App();
+  ~App();
 
-  // Loads a link fragment ("" = the default scenario). A bad fragment leaves the default
-  // scenario in place and sets a visible message.
+  // ---- the scenario --------------------------------------------------------------
+  // Loads a link fragment ("" = the default scenario; "example=<stem>" = a bundled
+  // example). A bad fragment leaves the default scenario and sets a visible message.
   void load_fragment(const std::string& fragment);
-  // Replaces the scenario (e.g. from the gallery); returns false and sets the message on error.
+  // Replaces the scenario (gallery, pasted JSON, other panels); pushes a history entry.
+  // Returns false and sets the message on error.
   bool set_scenario_json(const json& j, const std::string& what);
-
-  void draw();  // one ImGui frame of every panel
+  // Changes one field of the canonical scenario JSON (path like "workload.precision.weights").
+  bool set_field(const std::string& path, const json& value);
 
   const Scenario& scenario() const { return scenario_; }
-  const std::string& scenario_json_text() const { return scenario_text_; }  // == `trnsim link decode`
-  const std::string& report_json_text() const { return report_text_; }     // == `trnsim run --json`
+  const Report& report() const { return report_; }
+  std::uint64_t generation() const { return generation_; }  // +1 on every applied scenario
+  // Written on first use after each change (an edit does not pay for them).
+  const std::string& scenario_json_text() const;  // == `trnsim link decode`
+  const std::string& report_json_text() const;    // == `trnsim run --json`
   const std::string& message() const { return message_; }  // "" when all is well
   std::string fragment() const;                              // "s=1...." for the current scenario
+  void set_message(const std::string& m);
 
-  // Called whenever the scenario changes through the UI. `new_entry` is true for the
-  // first change of an interaction (the page pushes a history entry) and false while
-  // the same drag or typing goes on (the page replaces the entry).
+  // ---- editing (the Scenario panel) ----------------------------------------------
+  json& editing() { return editing_; }
+  // After the controls of a frame: `changed` if any control wrote into editing(),
+  // `active` if a control is still held (a drag or typing goes on).
+  void commit_edit(bool changed, bool active);
+  void revert_edit();
+  const std::string& edit_error() const { return edit_error_; }
+  const std::string& edit_error_field() const { return edit_error_field_; }
+  // The error text when the pending edit failed on `path` or a field below it.
+  const std::string* error_for(const std::string& path) const;
+
+  // ---- drawing -------------------------------------------------------------------
+  void draw();  // one ImGui frame of every panel
+  void show_panel(const std::string& name);  // selects a tab ("Fabric", ...)
+  std::vector<std::string> panel_names() const;
+  const std::string& current_panel() const { return current_panel_; }
+
+  // ---- timing (shown in the toolbar, read by the browser tests) ------------------
+  double last_evaluate_ms() const { return last_evaluate_ms_; }
+  double last_apply_ms() const { return last_apply_ms_; }
+  double time_evaluate(int repeats);  // mean ms of evaluate(scenario()) over `repeats`
+  double now_ms() const;
+  // True while something on screen changes without input (the "Link copied" notice).
+  bool animating() const { return now_ms() - copied_at_ms_ < 3000; }
+
+  // ---- platform hooks (set by main_web.cpp / main_gui.cpp) -----------------------
+  // The scenario changed through the UI. `new_entry`: the first change of an interaction
+  // (push a history entry); false while the same drag or typing goes on (replace it).
   std::function<void(const std::string& fragment, bool new_entry)> on_scenario_changed;
   std::function<void(const std::string& message)> on_message;
+  std::function<std::string()> page_link;          // the shareable URL of the current view
+  std::function<bool(const std::string&)> copy_text;  // to the clipboard; false if refused
+  std::function<void(int)> history_go;             // -1 back, +1 forward (absent: hidden)
 
  private:
   bool apply(const Scenario& s, std::string& error);
-  void set_message(const std::string& m);
-  void draw_scenario_panel();
-  void draw_report_panel();
-  bool edit_value(const std::string& key, json& value, const std::string& path);
+  void draw_toolbar(float height);
 
   Scenario scenario_;
   Report report_;
-  json editing_;            // working copy of the scenario JSON, may be invalid
-  std::string edit_error_;  // why editing_ is not applied
-  std::string scenario_text_, report_text_, message_;
-  bool edit_active_ = false;       // an editing widget is active this frame
+  std::uint64_t generation_ = 0;
+  json editing_;                 // working copy of the scenario JSON, may be invalid
+  std::string edit_error_, edit_error_field_;
+  std::string message_;
+  mutable std::string scenario_text_, report_text_;
+  mutable std::uint64_t texts_generation_ = 0;
   bool interaction_open_ = false;  // the current interaction already pushed a history entry
+  double last_evaluate_ms_ = 0, last_apply_ms_ = 0;
+  double copied_at_ms_ = -1e9;
+
+  std::unique_ptr<Panel> scenario_panel_;
+  std::vector<std::unique_ptr<Panel>> panels_;
+  std::string current_panel_ = "Report", requested_panel_;
 };
+
+// Panel factories (one file each).
+std::unique_ptr<Panel> make_scenario_panel();
+std::unique_ptr<Panel> make_report_panel();
+std::unique_ptr<Panel> make_fabric_panel();
+std::unique_ptr<Panel> make_timeline_panel();
+std::unique_ptr<Panel> make_roofline_panel();
+std::unique_ptr<Panel> make_mx_panel();
+std::unique_ptr<Panel> make_compare_panel();
 
 }  // namespace trnsim::ui

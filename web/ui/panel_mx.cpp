@@ -1,0 +1,408 @@
+// The MX lab: pick a distribution (the core's deterministic samplers, optionally with
+// outliers), the MX element formats, the scale rule and overflow handling; see the
+// values before and after a quantize-dequantize round trip (core/mx), the histogram of
+// the errors, the element codes a format actually uses, and the SQNR, RMSE and worst
+// relative error per format (mx::error_stats). Below, the effect on the scenario: the
+// same workload with each storage precision for the weights and each tensor-engine input
+// type, evaluated by the core -- bytes moved from HBM, peak FLOP/s, latency and
+// throughput -- with a button to adopt one.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "mx/mx.h"
+#include "ui/app.h"
+#include "ui/format.h"
+#include "ui/plot.h"
+#include "ui/widgets.h"
+
+namespace trnsim::ui {
+
+namespace {
+
+struct FormatResult {
+  mx::Format format;
+  bool enabled = true;
+  std::string error;  // invalid combination (e.g. the nki rule with a non-FP8 format)
+  mx::ErrorStats stats;
+  std::vector<float> q;
+  std::vector<std::uint64_t> codes;
+};
+
+struct Variant {  // the scenario with one precision changed
+  std::string precision;
+  std::string error;
+  double weights_bytes = 0, hbm_bytes = 0, peak = 0, latency_s = 0, tokens_per_s_chip = 0;
+  bool current = false;
+};
+
+std::uint64_t splitmix64(std::uint64_t& s) {
+  std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+void histogram_plot(const char* id, const char* title, const std::vector<const std::vector<float>*>& series,
+                    const std::vector<std::string>& names, double lo, double hi, bool log_y, const char* xlabel, ImVec2 size) {
+  const int bins = 72;
+  std::vector<mx::Histogram> hs;
+  double top = 1;
+  for (const auto* s : series) {
+    hs.push_back(mx::histogram(s->data(), s->size(), lo, hi, bins));
+    for (auto c : hs.back().counts) top = std::max(top, static_cast<double>(c));
+  }
+  Axis ax, ay;
+  ax.lo = lo, ax.hi = hi, ax.label = xlabel;
+  ay.log = log_y;
+  ay.lo = log_y ? 0.8 : 0;
+  ay.hi = log_y ? top * 2 : top * 1.1;
+  ay.label = "count";
+  ay.fmt = [](double v) { return v >= 1e4 ? fmt_si(v, "") : fmt_g(v, 4); };
+  PlotFrame plot(id, size, ax, ay, title);
+  probe(id);
+  ImDrawList* dl = plot.draw_list();
+  plot.push_clip();
+  const double w = (hi - lo) / bins;
+  int hover_bin = -1;
+  if (plot.hovered()) hover_bin = static_cast<int>((plot.x_at(plot.mouse().x) - lo) / w);
+  for (std::size_t s = 0; s < hs.size(); ++s) {
+    ImU32 fill = series_colour(static_cast<int>(s) * 3, s == 0 ? 0.55f : 0.0f), line = series_colour(static_cast<int>(s) * 3, 1.0f);
+    ImVec2 prev;
+    for (int b = 0; b < bins; ++b) {
+      double c = static_cast<double>(hs[s].counts[b]);
+      double yv = log_y ? std::max(c, 0.8) : c;
+      ImVec2 a = plot.to_screen(lo + b * w, ay.lo), t = plot.to_screen(lo + (b + 1) * w, yv);
+      if (s == 0) dl->AddRectFilled(ImVec2(a.x + 0.5f, t.y), ImVec2(t.x - 0.5f, a.y), fill);
+      else {  // later series as a step outline
+        ImVec2 l(a.x, t.y), r(t.x, t.y);
+        if (b > 0) dl->AddLine(prev, l, line, 1.5f);
+        dl->AddLine(l, r, line, 1.5f);
+        prev = r;
+      }
+    }
+  }
+  plot.pop_clip();
+  if (hover_bin >= 0 && hover_bin < bins) {
+    ImGui::BeginTooltip();
+    ImGui::Text("[%s, %s)", fmt_g(lo + hover_bin * w, 4).c_str(), fmt_g(lo + (hover_bin + 1) * w, 4).c_str());
+    for (std::size_t s = 0; s < hs.size(); ++s)
+      ImGui::Text("%s: %llu", names[s].c_str(), static_cast<unsigned long long>(hs[s].counts[hover_bin]));
+    ImGui::EndTooltip();
+  }
+}
+
+class MxPanel : public Panel {
+ public:
+  const char* name() const override { return "MX lab"; }
+  void draw(App& app) override;
+
+ private:
+  void recompute();
+  void recompute_variants(App& app);
+  void variant_table(App& app, const char* id, const char* field, const std::vector<Variant>& rows, const char* what);
+
+  int dist_ = 0, rule_ = 0, overflow_ = 0, shown_ = 0;
+  int n_ = 16384, seed_ = 1;
+  float outlier_fraction_ = 0.0f, outlier_scale_ = 100.0f;
+  bool flush_ = false, log_y_ = true;
+  bool enabled_[6] = {true, true, true, true, true, true};
+  std::string key_;
+  std::vector<float> x_;
+  std::vector<FormatResult> results_;
+  double xmax_ = 1;
+  std::uint64_t variants_generation_ = 0;
+  std::vector<Variant> weights_, activations_;
+};
+
+void MxPanel::recompute() {
+  char key[256];
+  std::snprintf(key, sizeof key, "%d|%d|%d|%d|%d|%g|%g|%d", dist_, n_, seed_, rule_, overflow_, outlier_fraction_,
+                outlier_scale_, flush_ ? 1 : 0);
+  if (key_ == key) return;
+  key_ = key;
+  static const mx::Distribution dists[] = {mx::Distribution::normal, mx::Distribution::laplace, mx::Distribution::uniform,
+                                           mx::Distribution::lognormal};
+  x_ = mx::sample(dists[dist_], static_cast<std::size_t>(n_), static_cast<std::uint64_t>(seed_));
+  std::uint64_t s = 0x5eed0000ull + static_cast<std::uint64_t>(seed_);
+  if (outlier_fraction_ > 0)
+    for (auto& v : x_)
+      if (static_cast<double>(splitmix64(s) >> 11) * (1.0 / 9007199254740992.0) < outlier_fraction_) v *= outlier_scale_;
+  xmax_ = 0;
+  for (float v : x_) xmax_ = std::max(xmax_, static_cast<double>(std::fabs(v)));
+  mx::Options o;
+  o.scale = static_cast<mx::ScaleRule>(rule_);
+  o.overflow = static_cast<mx::Overflow>(overflow_);
+  o.flush_subnormal_inputs = flush_;
+  results_.clear();
+  for (mx::Format f : mx::kAllFormats) {
+    FormatResult r;
+    r.format = f;
+    try {
+      mx::check_options(f, o);
+      mx::Tensor t = mx::quantize(x_, f, o);
+      r.q = mx::dequantize(t);
+      r.codes = mx::code_histogram(t);
+      r.stats = mx::error_stats(x_.data(), x_.size(), f, o);
+    } catch (const InputError& e) {
+      r.error = e.what();
+    }
+    results_.push_back(std::move(r));
+  }
+}
+
+void MxPanel::recompute_variants(App& app) {
+  if (variants_generation_ == app.generation()) return;
+  variants_generation_ = app.generation();
+  weights_.clear();
+  activations_.clear();
+  const Scenario& base = app.scenario();
+  const hw::System& sys = app.report().primary.system;
+  for (int which = 0; which < 2; ++which) {
+    for (const auto& p : workload::precision_names()) {
+      Variant v;
+      v.precision = p;
+      Scenario s = base;
+      std::string& field = which == 0 ? s.workload.precision.weights : s.workload.precision.activations;
+      v.current = field == p;
+      field = p;
+      try {
+        workload::Result r = workload::evaluate(s.workload, sys);
+        for (const auto& m : r.memory)
+          if (m.name == "weights") v.weights_bytes = m.bytes;
+        const std::string hot = r.kind == "inference" ? "decode" : "";
+        for (const auto& ph : r.phases)
+          if (hot.empty() || ph.name == hot)
+            for (const auto& o : ph.ops) v.hbm_bytes += o.count * o.hbm_bytes;
+        v.peak = sys.chip.peak(r.matmul_dtype);
+        v.latency_s = r.kind == "inference" ? r.tpot_s : r.step_time_s;
+        v.tokens_per_s_chip = r.kind == "inference" ? r.output_tokens_per_s_per_chip : r.training_tokens_per_s_per_chip;
+        if (r.matmul_dtype != s.workload.precision.activations && which == 1)
+          v.error = "runs as " + r.matmul_dtype + " on " + sys.chip.display_name;
+        if (r.weights_dtype != s.workload.precision.weights && which == 0)
+          v.error = "stored as " + r.weights_dtype + " on " + sys.chip.display_name;
+      } catch (const InputError& e) {
+        v.error = e.what();
+      }
+      (which == 0 ? weights_ : activations_).push_back(v);
+    }
+  }
+}
+
+const char* mx_format_of(const std::string& precision) {
+  if (precision == "mxfp8") return "e4m3";
+  if (precision == "mxfp4") return "e2m1";
+  return nullptr;
+}
+
+void MxPanel::variant_table(App& app, const char* id, const char* field, const std::vector<Variant>& rows, const char* what) {
+  const bool inference = app.report().primary.result && app.report().primary.result->kind == "inference";
+  if (!ImGui::BeginTable(id, 8, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp))
+    return;
+  ImGui::TableSetupColumn(what, 0, 1.3f);
+  ImGui::TableSetupColumn("bytes/elem", 0, 0.7f);
+  ImGui::TableSetupColumn("weights/chip", 0, 0.9f);
+  ImGui::TableSetupColumn(inference ? "HBM/decode step" : "HBM/step", 0, 1.1f);
+  ImGui::TableSetupColumn("matmul peak/chip", 0, 1.6f);
+  ImGui::TableSetupColumn(inference ? "time/token" : "step time", 0, 0.8f);
+  ImGui::TableSetupColumn("tokens/s/chip", 0, 0.8f);
+  ImGui::TableSetupColumn("", 0, 0.4f);
+  ImGui::TableHeadersRow();
+  for (const auto& v : rows) {
+    ImGui::TableNextRow();
+    if (v.current) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, IM_COL32(50, 70, 110, 160));
+    ImGui::TableSetColumnIndex(0);
+    const char* f = mx_format_of(v.precision);
+    ImGui::Text("%s%s", v.precision.c_str(), v.current ? " (current)" : "");
+    if (f) {
+      for (const auto& r : results_)
+        if (std::string(mx::format_name(r.format)) == f && r.error.empty() && ImGui::IsItemHovered())
+          ImGui::SetTooltip("%s elements: SQNR %.1f dB on the lab's samples", f, r.stats.sqnr_db);
+    }
+    ImGui::TableSetColumnIndex(1);
+    ImGui::Text("%.4g", workload::bytes_per_element(v.precision));
+    if (!v.error.empty() && v.latency_s <= 0) {
+      ImGui::TableSetColumnIndex(2);
+      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.5f, 0.45f, 1));
+      ImGui::TextWrapped("%s", v.error.c_str());
+      ImGui::PopStyleColor();
+      continue;
+    }
+    ImGui::TableSetColumnIndex(2);
+    ImGui::TextUnformatted(fmt_bytes(v.weights_bytes).c_str());
+    ImGui::TableSetColumnIndex(3);
+    ImGui::TextUnformatted(fmt_bytes(v.hbm_bytes).c_str());
+    ImGui::TableSetColumnIndex(4);
+    ImGui::TextUnformatted(fmt_flops_rate(v.peak).c_str());
+    if (!v.error.empty()) {
+      ImGui::SameLine();
+      ImGui::TextDisabled("(%s)", v.error.c_str());
+    }
+    ImGui::TableSetColumnIndex(5);
+    ImGui::TextUnformatted(fmt_time(v.latency_s).c_str());
+    ImGui::TableSetColumnIndex(6);
+    ImGui::TextUnformatted(fmt_count(v.tokens_per_s_chip).c_str());
+    ImGui::TableSetColumnIndex(7);
+    if (!v.current) {
+      ImGui::PushID((std::string(field) + v.precision).c_str());
+      if (ImGui::SmallButton("use")) app.set_field(field, v.precision);
+      probe((std::string("mx:use:") + field + ":" + v.precision).c_str());
+      ImGui::PopID();
+    }
+  }
+  ImGui::EndTable();
+}
+
+void MxPanel::draw(App& app) {
+  static const char* dists[] = {"normal (0, 1)", "laplace (0, 1)", "uniform [-1, 1)", "lognormal exp(N(0, 1))"};
+  static const char* rules[] = {"floor (OCP)", "rceil", "even", "nki (FP8 only)"};
+  static const char* overflows[] = {"saturate", "inf"};
+  const float left_w = std::min(330.0f, ImGui::GetContentRegionAvail().x * 0.33f);
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  const float effect_h = line * 14;
+  const float top_h = std::max(line * 20, ImGui::GetContentRegionAvail().y - effect_h);
+  ImGui::BeginChild("mx-top", ImVec2(0, top_h), false);
+  ImGui::BeginChild("mx-controls", ImVec2(left_w, 0), false);
+  ImGui::PushItemWidth(-110);
+  ImGui::Combo("distribution", &dist_, dists, 4);
+  probe("mx:distribution");
+  slider_int_log("samples", &n_, 256, 262144);
+  ImGui::InputInt("seed", &seed_);
+  seed_ = std::max(0, seed_);
+  ImGui::SliderFloat("outliers", &outlier_fraction_, 0.0f, 0.02f, "%.4f of values", ImGuiSliderFlags_AlwaysClamp);
+  help_marker("A fraction of the samples multiplied by the outlier scale: how a block's shared scale copes with one "
+              "large value among 32.");
+  if (outlier_fraction_ > 0)
+    ImGui::SliderFloat("outlier scale", &outlier_scale_, 2.0f, 10000.0f, "x%.0f", ImGuiSliderFlags_Logarithmic);
+  ImGui::Combo("scale rule", &rule_, rules, 4);
+  probe("mx:rule");
+  help_marker("How the shared E8M0 scale of a 32-element block is chosen from its largest magnitude (MX.md): "
+              "floor = OCP, rceil = cuDNN/TE/MLX, even = torchao, nki = Trainium's quantize_mx (FP8 only).");
+  ImGui::Combo("overflow", &overflow_, overflows, 2);
+  ImGui::Checkbox("flush subnormal inputs", &flush_);
+  ImGui::Checkbox("log count axis", &log_y_);
+  ImGui::PopItemWidth();
+  recompute();
+
+  section("Formats");
+  std::vector<const char*> names;
+  for (const auto& r : results_) names.push_back(mx::format_name(r.format));
+  if (ImGui::BeginTable("sqnr", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+    ImGui::TableSetupColumn("format", 0, 1.2f);
+    ImGui::TableSetupColumn("bits", 0, 0.5f);
+    ImGui::TableSetupColumn("SQNR", 0, 1.6f);
+    ImGui::TableSetupColumn("show", 0, 0.5f);
+    ImGui::TableHeadersRow();
+    double top = 1;
+    for (const auto& r : results_)
+      if (r.error.empty() && std::isfinite(r.stats.sqnr_db)) top = std::max(top, r.stats.sqnr_db);
+    for (int i = 0; i < static_cast<int>(results_.size()); ++i) {
+      const auto& r = results_[i];
+      const auto& info = mx::format_info(r.format);
+      ImGui::TableNextRow();
+      ImGui::TableSetColumnIndex(0);
+      ImGui::PushID(i);
+      ImGui::Checkbox(info.name, &enabled_[i]);
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", info.long_name);
+      ImGui::TableSetColumnIndex(1);
+      ImGui::Text("%.2f", info.element_bits + 8.0 / mx::kBlockSize);
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%d element bits + an 8-bit scale per 32 elements", info.element_bits);
+      ImGui::TableSetColumnIndex(2);
+      if (!r.error.empty()) {
+        ImGui::TextDisabled("n/a");
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.error.c_str());
+      } else {
+        float frac = static_cast<float>(std::isfinite(r.stats.sqnr_db) ? std::max(0.0, r.stats.sqnr_db) / top : 1.0);
+        ImVec2 p = ImGui::GetCursorScreenPos();
+        float w = ImGui::GetContentRegionAvail().x;
+        ImGui::GetWindowDrawList()->AddRectFilled(p, ImVec2(p.x + w * frac, p.y + ImGui::GetTextLineHeight()),
+                                                  series_colour(i, enabled_[i] ? 0.6f : 0.2f));
+        ImGui::Text("%.1f dB", r.stats.sqnr_db);
+        if (ImGui::IsItemHovered())
+          ImGui::SetTooltip("%s: SQNR %.2f dB, RMSE %.4g, worst relative error %.3g, %zu nonzero inputs became 0, "
+                            "%zu clamped",
+                            info.long_name, r.stats.sqnr_db, r.stats.rmse, r.stats.max_rel_error, r.stats.zeros,
+                            r.stats.clamped);
+      }
+      probe((std::string("mx:sqnr:") + info.name).c_str());
+      ImGui::TableSetColumnIndex(3);
+      ImGui::RadioButton("##shown", &shown_, i);
+      ImGui::PopID();
+    }
+    ImGui::EndTable();
+  }
+  ImGui::TextDisabled("SQNR = 10 log10(sum x^2 / sum (x - q(x))^2)");
+  ImGui::EndChild();
+
+  ImGui::SameLine();
+  ImGui::BeginChild("mx-plots", ImVec2(0, 0), false);
+  const FormatResult& shown = results_[std::clamp(shown_, 0, static_cast<int>(results_.size()) - 1)];
+  const float plot_h = std::max(150.0f, ImGui::GetContentRegionAvail().y - line * 4.5f);
+  const float half_w = (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) / 2;
+  double lo = dist_ == 3 && outlier_fraction_ <= 0 ? 0.0 : -xmax_ * 1.02, hi = xmax_ * 1.02;
+  std::string shown_name = mx::format_info(shown.format).long_name;
+  if (shown.error.empty()) {
+    std::vector<const std::vector<float>*> series = {&x_, &shown.q};
+    ImGui::BeginGroup();
+    histogram_plot("mx:values", ("values (bars) and " + shown_name + " (line)").c_str(), series,
+                   {"samples", shown_name}, lo, hi, log_y_, "value", ImVec2(half_w, plot_h));
+    ImGui::EndGroup();
+    ImGui::SameLine();
+    std::vector<float> err(x_.size());
+    double emax = 0;
+    for (std::size_t i = 0; i < x_.size(); ++i) {
+      err[i] = shown.q[i] - x_[i];
+      emax = std::max(emax, static_cast<double>(std::fabs(err[i])));
+    }
+    if (emax <= 0) emax = 1;
+    ImGui::BeginGroup();
+    histogram_plot("mx:errors", ("error q(x) - x, " + shown_name).c_str(), {&err}, {"error"}, -emax * 1.02,
+                   emax * 1.02, log_y_, "error (value units)", ImVec2(half_w, plot_h));
+    ImGui::EndGroup();
+    // Codes used.
+    const auto& codes = shown.codes;
+    std::size_t used = 0;
+    for (auto c : codes) used += c > 0;
+    ImGui::Text("%s element codes used: %zu of %zu", shown_name.c_str(), used, codes.size());
+    ImVec2 p = ImGui::GetCursorScreenPos();
+    float w = ImGui::GetContentRegionAvail().x, h = line * 2;
+    ImGui::InvisibleButton("mx:codes", ImVec2(w, h));
+    probe("mx:codes");
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), IM_COL32(20, 22, 27, 255));
+    double cmax = 1;
+    for (auto c : codes) cmax = std::max(cmax, static_cast<double>(c));
+    float bw = w / std::max<std::size_t>(1, codes.size());
+    for (std::size_t i = 0; i < codes.size(); ++i) {
+      float f = static_cast<float>(std::log(1.0 + static_cast<double>(codes[i])) / std::log(1.0 + cmax));
+      dl->AddRectFilled(ImVec2(p.x + i * bw, p.y + h * (1 - f)), ImVec2(p.x + (i + 1) * bw - (bw > 3 ? 1 : 0), p.y + h),
+                        series_colour(shown_, 0.9f));
+    }
+    if (ImGui::IsItemHovered()) {
+      std::size_t i = static_cast<std::size_t>((ImGui::GetIO().MousePos.x - p.x) / bw);
+      if (i < codes.size())
+        ImGui::SetTooltip("code 0x%02zX = %g (times the block scale): %llu elements", i,
+                          mx::decode_element(shown.format, static_cast<std::uint8_t>(i)),
+                          static_cast<unsigned long long>(codes[i]));
+    }
+  } else {
+    error_text(shown_name + ": " + shown.error);
+  }
+  ImGui::EndChild();
+  ImGui::EndChild();
+
+  section("Effect on the scenario");
+  recompute_variants(app);
+  ImGui::TextDisabled("%s, evaluated by the core with one precision changed (bytes summed per chip%s)",
+                      app.report().primary.system.display_name.c_str(),
+                      app.report().primary.result && app.report().primary.result->kind == "inference" ? ", one decode step" : ", one step");
+  variant_table(app, "mx:weights", "workload.precision.weights", weights_, "weights stored as");
+  variant_table(app, "mx:activations", "workload.precision.activations", activations_, "matmul inputs as");
+}
+
+}  // namespace
+
+std::unique_ptr<Panel> make_mx_panel() { return std::make_unique<MxPanel>(); }
+
+}  // namespace trnsim::ui

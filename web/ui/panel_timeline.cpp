@@ -1,0 +1,322 @@
+// The Timeline panel: the step (training) or the request (inference: prefill, then the
+// first decode steps) as a Gantt chart, from the same Chrome trace `trnsim run --trace`
+// writes (workload::chrome_trace): per pipeline stage a compute (tensor engine), an HBM
+// and a fabric lane. Mouse wheel zooms around the cursor, dragging pans, double-click
+// fits; hovering a span shows the operator, its phase, start, duration, FLOPs and bytes.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "ui/app.h"
+#include "ui/format.h"
+#include "ui/plot.h"
+#include "ui/widgets.h"
+
+namespace trnsim::ui {
+
+namespace {
+
+struct Span {
+  double t0 = 0, t1 = 0;  // seconds
+  std::string name, phase, detail;
+  double flops = 0, hbm_bytes = 0, fabric_bytes = 0;
+};
+
+struct Lane {
+  int pid = 0, tid = 0;
+  std::string label;
+  std::string category;  // compute | hbm | fabric
+  std::vector<Span> spans;
+};
+
+struct PhaseRange {
+  std::string name;  // "prefill", "decode step 1", "forward", ...
+  double t0 = 0, t1 = 0;
+};
+
+struct Trace {
+  std::vector<Lane> lanes;
+  std::vector<PhaseRange> phases;  // empty when phases interleave (pipelined training)
+  double end_s = 0;
+  std::string note;
+  bool truncated = false;
+};
+
+Trace load_trace(const workload::Result& r) {
+  Trace t;
+  json tr = workload::chrome_trace(r);
+  std::map<int, std::string> process;
+  std::map<std::pair<int, int>, std::string> thread;
+  std::map<std::pair<int, int>, Lane> lanes;
+  for (const auto& e : tr["traceEvents"]) {
+    std::string ph = e.value("ph", "");
+    int pid = e.value("pid", 0), tid = e.value("tid", 0);
+    if (ph == "M") {
+      std::string what = e.value("name", ""), name = e["args"].value("name", "");
+      if (what == "process_name") process[pid] = name;
+      if (what == "thread_name") thread[{pid, tid}] = name;
+      continue;
+    }
+    if (ph != "X") continue;
+    Span s;
+    s.t0 = e.value("ts", 0.0) * 1e-6;
+    s.t1 = s.t0 + e.value("dur", 0.0) * 1e-6;
+    s.name = e.value("name", "");
+    s.phase = e.value("cat", "");
+    if (e.contains("args")) {
+      const json& a = e["args"];
+      s.detail = a.value("detail", "");
+      s.flops = a.value("flops", 0.0);
+      s.hbm_bytes = a.value("hbm_bytes", 0.0);
+      s.fabric_bytes = a.value("fabric_bytes", 0.0);
+      if (a.contains("phase")) s.phase = a.value("phase", s.phase);
+    }
+    t.end_s = std::max(t.end_s, s.t1);
+    lanes[{pid, tid}].spans.push_back(std::move(s));
+  }
+  for (auto& kv : lanes) {
+    Lane& l = kv.second;
+    l.pid = kv.first.first;
+    l.tid = kv.first.second;
+    std::string th = thread.count(kv.first) ? thread[kv.first] : "lane " + std::to_string(l.tid);
+    l.category = l.tid == 1 ? "compute" : l.tid == 2 ? "hbm" : "fabric";
+    l.label = "stage " + std::to_string(l.pid) + " " + th;
+    std::stable_sort(l.spans.begin(), l.spans.end(), [](const Span& a, const Span& b) { return a.t0 < b.t0; });
+    t.lanes.push_back(std::move(l));
+  }
+  // Phase bands: spans grouped by their phase label without the layer ("prefill layer 3").
+  std::map<std::string, PhaseRange> ranges;
+  for (const auto& l : t.lanes)
+    for (const auto& s : l.spans) {
+      std::string name = s.phase.substr(0, s.phase.find(" layer "));
+      auto it = ranges.find(name);
+      if (it == ranges.end()) ranges[name] = PhaseRange{name, s.t0, s.t1};
+      else it->second.t0 = std::min(it->second.t0, s.t0), it->second.t1 = std::max(it->second.t1, s.t1);
+    }
+  for (const auto& kv : ranges) t.phases.push_back(kv.second);
+  std::sort(t.phases.begin(), t.phases.end(), [](const PhaseRange& a, const PhaseRange& b) { return a.t0 < b.t0; });
+  for (std::size_t i = 1; i < t.phases.size(); ++i)
+    if (t.phases[i].t0 < t.phases[i - 1].t1 - 1e-12) {
+      t.phases.clear();
+      break;
+    }
+  t.note = tr["otherData"].value("note", "");
+  t.truncated = tr["otherData"].value("truncated", false);
+  return t;
+}
+
+std::uint32_t name_hash(const std::string& s) {
+  std::uint32_t h = 2166136261u;
+  for (unsigned char c : s) h = (h ^ c) * 16777619u;
+  return h;
+}
+
+class TimelinePanel : public Panel {
+ public:
+  const char* name() const override { return "Timeline"; }
+  void draw(App& app) override;
+
+ private:
+  int which_ = 0;  // 0 primary, 1 comparison
+  std::uint64_t generation_ = 0;
+  int loaded_which_ = -1;
+  Trace trace_;
+  double v0_ = 0, v1_ = 1;  // visible time range, seconds
+};
+
+void TimelinePanel::draw(App& app) {
+  const Report& rep = app.report();
+  bool have_b = rep.compare && rep.compare->result;
+  if (!have_b) which_ = 0;
+  ImGui::RadioButton(rep.primary.system.display_name.c_str(), &which_, 0);
+  if (have_b) {
+    ImGui::SameLine();
+    ImGui::RadioButton(rep.compare->system.display_name.c_str(), &which_, 1);
+  }
+  const workload::Result* r = which_ == 0 ? (rep.primary.result ? &*rep.primary.result : nullptr) : &*rep.compare->result;
+  if (!r) return;
+  if (generation_ != app.generation() || loaded_which_ != which_) {
+    trace_ = load_trace(*r);
+    generation_ = app.generation();
+    loaded_which_ = which_;
+    v0_ = 0;
+    v1_ = trace_.end_s > 0 ? trace_.end_s * 1.02 : 1e-3;
+  }
+  const double full = trace_.end_s > 0 ? trace_.end_s * 1.02 : 1e-3;
+  ImGui::SameLine();
+  if (ImGui::Button("Fit")) v0_ = 0, v1_ = full;
+  probe("timeline:fit");
+  ImGui::SameLine();
+  bool zin = ImGui::Button("Zoom in");
+  ImGui::SameLine();
+  bool zout = ImGui::Button("Zoom out");
+  ImGui::SameLine();
+  ImGui::TextDisabled("wheel: zoom, drag: pan, double-click: fit | showing %s of %s", fmt_time(v1_ - v0_).c_str(),
+                      fmt_time(trace_.end_s).c_str());
+  if (!trace_.note.empty()) dim_text("%s%s", trace_.note.c_str(), trace_.truncated ? " (trace truncated)" : "");
+
+  // Geometry.
+  const float line = ImGui::GetTextLineHeight();
+  float label_w = ImGui::CalcTextSize("phase").x;
+  for (const auto& l : trace_.lanes) label_w = std::max(label_w, ImGui::CalcTextSize(l.label.c_str()).x);
+  label_w += 12;
+  ImVec2 p0 = ImGui::GetCursorScreenPos();
+  ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float axis_h = line + 10, band_h = trace_.phases.empty() ? 0.0f : line + 8, overview_h = line * 2 + 16;
+  const std::size_t nl = std::max<std::size_t>(1, trace_.lanes.size());
+  const float lane_h = std::clamp((avail.y - axis_h - band_h - overview_h - line * 2) / nl, line + 8, 64.0f);
+  float height = axis_h + band_h + lane_h * nl + 8;
+  ImVec2 pmin(p0.x + label_w, p0.y + axis_h), pmax(p0.x + avail.x - 6, p0.y + height);
+  ImGui::SetCursorScreenPos(pmin);
+  ImGui::InvisibleButton("gantt", ImVec2(std::max(10.0f, pmax.x - pmin.x), std::max(10.0f, pmax.y - pmin.y)));
+  probe("timeline:chart");
+  bool hovered = ImGui::IsItemHovered(), active = ImGui::IsItemActive();
+  ImGuiIO& io = ImGui::GetIO();
+  const float W = pmax.x - pmin.x;
+  auto to_px = [&](double t) { return static_cast<float>(pmin.x + (t - v0_) / (v1_ - v0_) * W); };
+  auto to_t = [&](float px) { return v0_ + (px - pmin.x) / W * (v1_ - v0_); };
+
+  // Zoom and pan.
+  auto zoom = [&](double factor, double around) {
+    double n0 = around - (around - v0_) * factor, n1 = around + (v1_ - around) * factor;
+    double min_span = std::max(full * 1e-7, 1e-9);
+    if (n1 - n0 < min_span) return;
+    v0_ = n0, v1_ = n1;
+  };
+  if (hovered && io.MouseWheel != 0) zoom(std::pow(0.8, io.MouseWheel), to_t(io.MousePos.x));
+  if (zin) zoom(0.5, (v0_ + v1_) / 2);
+  if (zout) zoom(2.0, (v0_ + v1_) / 2);
+  if (active && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 0.0f)) {
+    double dt = -io.MouseDelta.x / W * (v1_ - v0_);
+    v0_ += dt, v1_ += dt;
+  }
+  if (hovered && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) v0_ = 0, v1_ = full;
+  if (v1_ - v0_ > full * 4) v0_ = 0, v1_ = full;
+
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImU32 dim = ImGui::GetColorU32(ImGuiCol_TextDisabled), text = ImGui::GetColorU32(ImGuiCol_Text);
+  dl->AddRectFilled(pmin, pmax, IM_COL32(20, 22, 27, 255));
+  // Time axis on top with ticks and a unit in every label.
+  Axis ax;
+  ax.lo = v0_, ax.hi = v1_;
+  std::vector<double> major, minor;
+  axis_ticks(ax, std::max(2, static_cast<int>(W / 110)), major, minor);
+  for (double t : minor) dl->AddLine(ImVec2(to_px(t), pmin.y), ImVec2(to_px(t), pmax.y), IM_COL32(60, 65, 75, 50));
+  for (double t : major) {
+    float x = to_px(t);
+    dl->AddLine(ImVec2(x, pmin.y - 4), ImVec2(x, pmax.y), IM_COL32(70, 76, 88, 140));
+    std::string s = fmt_time(t);
+    dl->AddText(ImVec2(x - ImGui::CalcTextSize(s.c_str()).x / 2, p0.y), dim, s.c_str());
+  }
+
+  // Phase band, then the lanes.
+  const Span* hit = nullptr;
+  const Lane* hit_lane = nullptr;
+  const PhaseRange* hit_phase = nullptr;
+  dl->PushClipRect(ImVec2(p0.x, pmin.y), pmax, true);
+  if (band_h > 0) {
+    float y0 = pmin.y + 3, y1 = pmin.y + band_h - 3;
+    dl->AddText(ImVec2(p0.x, y0 + (y1 - y0 - line) / 2), dim, "phase");
+    for (std::size_t i = 0; i < trace_.phases.size(); ++i) {
+      const auto& ph = trace_.phases[i];
+      float a = std::max(to_px(ph.t0), pmin.x), b = std::min(to_px(ph.t1), pmax.x);
+      if (b <= a) continue;
+      dl->AddRectFilled(ImVec2(a, y0), ImVec2(b, y1), i % 2 ? IM_COL32(70, 74, 90, 255) : IM_COL32(88, 92, 110, 255));
+      float tw = ImGui::CalcTextSize(ph.name.c_str()).x;
+      if (b - a > tw + 6) {
+        dl->PushClipRect(ImVec2(a, y0), ImVec2(b, y1), true);
+        dl->AddText(ImVec2(a + 3, y0 + (y1 - y0 - line) / 2), text, ph.name.c_str());
+        dl->PopClipRect();
+      }
+      if (hovered && io.MousePos.y >= y0 && io.MousePos.y <= y1 && io.MousePos.x >= a && io.MousePos.x <= b) hit_phase = &ph;
+    }
+  }
+  for (std::size_t li = 0; li < trace_.lanes.size(); ++li) {
+    const Lane& lane = trace_.lanes[li];
+    float y0 = pmin.y + band_h + 4 + li * lane_h, y1 = y0 + lane_h - 4;
+    if (li % 2 == 0) dl->AddRectFilled(ImVec2(pmin.x, y0 - 2), ImVec2(pmax.x, y1 + 2), IM_COL32(28, 31, 37, 255));
+    dl->AddText(ImVec2(p0.x, y0 + (y1 - y0 - line) / 2), text, lane.label.c_str());
+    float last_px = -1e9f;
+    for (const auto& s : lane.spans) {
+      if (s.t1 < v0_ || s.t0 > v1_) continue;
+      float a = std::max(to_px(s.t0), pmin.x - 2), b = std::min(to_px(s.t1), pmax.x + 2);
+      if (b - a < 1.0f) {
+        if (std::floor(a) <= last_px) continue;  // many tiny spans in one pixel: draw it once
+        b = a + 1.0f;
+      }
+      last_px = std::floor(b);
+      // Shade by operator name without a trailing number ("forward mb 3" -> "forward mb "),
+      // so forward and backward blocks differ and consecutive operators alternate.
+      std::uint32_t h = name_hash(s.name.substr(0, s.name.find_last_not_of("0123456789") + 1));
+      float shade = 0.70f + 0.30f * ((h % 5) / 4.0f);
+      ImVec4 c = ImGui::ColorConvertU32ToFloat4(category_colour(lane.category));
+      ImU32 col = ImGui::GetColorU32(ImVec4(c.x * shade, c.y * shade, c.z * shade, 1.0f));
+      dl->AddRectFilled(ImVec2(a, y0), ImVec2(b, y1), col);
+      if (b - a > 3) dl->AddRect(ImVec2(a, y0), ImVec2(b, y1), IM_COL32(10, 10, 14, 160));
+      float tw = ImGui::CalcTextSize(s.name.c_str()).x;
+      if (b - a > tw + 6) {
+        dl->PushClipRect(ImVec2(a, y0), ImVec2(b, y1), true);
+        dl->AddText(ImVec2(a + 3, y0 + (y1 - y0 - line) / 2), IM_COL32(12, 14, 18, 255), s.name.c_str());
+        dl->PopClipRect();
+      }
+      if (hovered && io.MousePos.y >= y0 && io.MousePos.y <= y1 && io.MousePos.x >= a - 1 && io.MousePos.x <= b + 1)
+        hit = &s, hit_lane = &lane;
+    }
+  }
+  dl->PopClipRect();
+  dl->AddRect(pmin, pmax, IM_COL32(90, 96, 108, 255));
+
+  // Overview: the whole trace with the visible window; click or drag to move it.
+  ImVec2 o0(pmin.x, pmax.y + line + 8), o1(pmax.x, pmax.y + line + 8 + line * 1.4f);
+  ImGui::SetCursorScreenPos(ImVec2(p0.x, pmax.y + 4));
+  ImGui::TextDisabled("time from the start of the trace; overview:");
+  ImGui::SetCursorScreenPos(o0);
+  ImGui::InvisibleButton("overview", ImVec2(std::max(10.0f, o1.x - o0.x), o1.y - o0.y));
+  probe("timeline:overview");
+  if (ImGui::IsItemActive()) {
+    double centre = (io.MousePos.x - o0.x) / (o1.x - o0.x) * full, span = v1_ - v0_;
+    v0_ = centre - span / 2, v1_ = centre + span / 2;
+  }
+  auto ov = [&](double t) { return static_cast<float>(o0.x + t / full * (o1.x - o0.x)); };
+  dl->AddRectFilled(o0, o1, IM_COL32(24, 26, 32, 255));
+  for (std::size_t i = 0; i < trace_.phases.size(); ++i)
+    dl->AddRectFilled(ImVec2(ov(trace_.phases[i].t0), o0.y + 2), ImVec2(ov(trace_.phases[i].t1), o1.y - 2),
+                      i % 2 ? IM_COL32(70, 74, 90, 255) : IM_COL32(88, 92, 110, 255));
+  for (const auto& lane : trace_.lanes) {
+    float last = -1e9f;
+    for (const auto& s : lane.spans) {
+      float a = ov(s.t0);
+      if (a - last < 1) continue;
+      last = a;
+      float y = o0.y + 3 + (lane.tid - 1) * (o1.y - o0.y - 6) / 3.0f;
+      dl->AddRectFilled(ImVec2(a, y), ImVec2(std::max(a + 1, ov(s.t1)), y + (o1.y - o0.y - 6) / 3.0f),
+                        category_colour(lane.category, 0.6f));
+    }
+  }
+  dl->AddRect(ImVec2(std::max(o0.x, ov(v0_)), o0.y), ImVec2(std::min(o1.x, std::max(ov(v0_) + 2, ov(v1_))), o1.y),
+              IM_COL32(255, 255, 255, 220), 0, 0, 1.5f);
+
+  if (!hit && hit_phase) {
+    ImGui::SetTooltip("%s: %s to %s (%s)", hit_phase->name.c_str(), fmt_time(hit_phase->t0).c_str(),
+                      fmt_time(hit_phase->t1).c_str(), fmt_time(hit_phase->t1 - hit_phase->t0).c_str());
+  }
+  if (hit) {
+    ImGui::BeginTooltip();
+    ImGui::Text("%s", hit->name.c_str());
+    ImGui::TextDisabled("%s | %s", hit_lane->label.c_str(), hit->phase.c_str());
+    ImGui::Text("start %s, duration %s", fmt_time(hit->t0).c_str(), fmt_time(hit->t1 - hit->t0).c_str());
+    if (!hit->detail.empty()) ImGui::Text("%s", hit->detail.c_str());
+    if (hit->flops > 0) ImGui::Text("%s", fmt_flops(hit->flops).c_str());
+    if (hit->hbm_bytes > 0) ImGui::Text("HBM %s", fmt_bytes(hit->hbm_bytes).c_str());
+    if (hit->fabric_bytes > 0) ImGui::Text("fabric %s", fmt_bytes(hit->fabric_bytes).c_str());
+    ImGui::EndTooltip();
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<Panel> make_timeline_panel() { return std::make_unique<TimelinePanel>(); }
+
+}  // namespace trnsim::ui
