@@ -145,6 +145,11 @@ void draw_without_shaders(ImDrawList* dl, const FabricCanvas& c) {
 
 }  // namespace
 
+std::string fabric_shaders_status() {
+  if (!gl().tried) return "not used yet";
+  return gl().ok ? "compiled" : "failed: " + gl().error;
+}
+
 const std::string& FabricCanvas::gl_error() { return gl().error; }
 bool FabricCanvas::gl_ready() { return gl().ok; }
 

@@ -26,6 +26,9 @@ struct GlyphInstance {
   float flags;             // 1: hovered, 2: member of the group (bit flags as a float)
 };
 
+// "compiled", "not used yet" or "failed: <compiler log>" (for the desktop smoke test).
+std::string fabric_shaders_status();
+
 class FabricCanvas {
  public:
   std::vector<LinkInstance> links;
