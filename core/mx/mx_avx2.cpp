@@ -17,6 +17,7 @@ namespace trnsim::mx::detail {
 #if TRNSIM_MX_AVX2
 namespace {
 
+constexpr bool kKeepMags = true;  // quantize: store |x| in the first pass, or recompute it
 constexpr int L = 8;
 struct VI {
   __m256i v;
@@ -59,13 +60,9 @@ inline VI imax(VI a, VI b) { return {_mm256_max_epi32(a.v, b.v)}; }
 inline VI imin(VI a, VI b) { return {_mm256_min_epi32(a.v, b.v)}; }
 inline VM igt(VI a, VI b) { return {_mm256_cmpgt_epi32(a.v, b.v)}; }
 inline VM ieq(VI a, VI b) { return {_mm256_cmpeq_epi32(a.v, b.v)}; }
-inline VM flt(VF a, VF b) { return {_mm256_castps_si256(_mm256_cmp_ps(a.v, b.v, _CMP_LT_OQ))}; }
-inline VM fgt(VF a, VF b) { return {_mm256_castps_si256(_mm256_cmp_ps(a.v, b.v, _CMP_GT_OQ))}; }
-inline VM fnan(VF a) { return {_mm256_castps_si256(_mm256_cmp_ps(a.v, a.v, _CMP_UNORD_Q))}; }
 inline VI isel(VM m, VI f, VI t) { return {_mm256_blendv_epi8(f.v, t.v, m.m)}; }
 inline VF fsel(VM m, VF f, VF t) { return {_mm256_blendv_ps(f.v, t.v, _mm256_castsi256_ps(m.m))}; }
 inline VF fadd(VF a, VF b) { return {_mm256_add_ps(a.v, b.v)}; }
-inline VF fsub(VF a, VF b) { return {_mm256_sub_ps(a.v, b.v)}; }
 inline VF fmul(VF a, VF b) { return {_mm256_mul_ps(a.v, b.v)}; }
 // round to nearest even explicitly (not through MXCSR), then an exact conversion
 inline VI cvt_rne(VF a) {
@@ -89,7 +86,6 @@ inline VI hmax_group(const VI* v) {
   return {_mm256_max_epi32(_mm256_permute2x128_si256(u[0], u[1], 0x20), _mm256_permute2x128_si256(u[0], u[1], 0x31))};
 }
 // E2M1 code -> value: magnitude from an 8-entry table, then the sign bit
-constexpr bool kHasLut16 = true;
 inline VF lut_e2m1(VI c) {
   const __m256 mag = _mm256_permutevar8x32_ps(_mm256_setr_ps(0.0f, 0.5f, 1.0f, 1.5f, 2.0f, 3.0f, 4.0f, 6.0f), c.v);
   return {_mm256_or_ps(mag, _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_srli_epi32(c.v, 3), 31)))};
@@ -147,6 +143,7 @@ inline void digits_i8(const std::uint8_t* p, std::int16_t* out) {
   _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 16),
                       _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16))));
 }
+inline bool block_dot_direct(Format, const std::uint8_t*, Format, const std::uint8_t*, std::int32_t&) { return false; }
 inline std::int32_t dot16(const std::int16_t* a, const std::int16_t* b) {
   const __m256i p0 = _mm256_madd_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(a)),
                                        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b)));

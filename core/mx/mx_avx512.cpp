@@ -22,6 +22,7 @@ namespace trnsim::mx::detail {
 #if TRNSIM_MX_AVX512
 namespace {
 
+constexpr bool kKeepMags = true;  // quantize: store |x| in the first pass, or recompute it
 constexpr int L = 16;
 struct VI {
   __m512i v;
@@ -64,13 +65,9 @@ inline VI imax(VI a, VI b) { return {_mm512_max_epi32(a.v, b.v)}; }
 inline VI imin(VI a, VI b) { return {_mm512_min_epi32(a.v, b.v)}; }
 inline VM igt(VI a, VI b) { return {_mm512_cmpgt_epi32_mask(a.v, b.v)}; }
 inline VM ieq(VI a, VI b) { return {_mm512_cmpeq_epi32_mask(a.v, b.v)}; }
-inline VM flt(VF a, VF b) { return {_mm512_cmp_ps_mask(a.v, b.v, _CMP_LT_OQ)}; }
-inline VM fgt(VF a, VF b) { return {_mm512_cmp_ps_mask(a.v, b.v, _CMP_GT_OQ)}; }
-inline VM fnan(VF a) { return {_mm512_cmp_ps_mask(a.v, a.v, _CMP_UNORD_Q)}; }
 inline VI isel(VM m, VI f, VI t) { return {_mm512_mask_blend_epi32(m.m, f.v, t.v)}; }
 inline VF fsel(VM m, VF f, VF t) { return {_mm512_mask_blend_ps(m.m, f.v, t.v)}; }
 inline VF fadd(VF a, VF b) { return {_mm512_add_ps(a.v, b.v)}; }
-inline VF fsub(VF a, VF b) { return {_mm512_sub_ps(a.v, b.v)}; }
 inline VF fmul(VF a, VF b) { return {_mm512_mul_ps(a.v, b.v)}; }
 inline VI cvt_rne(VF a) { return {_mm512_cvt_roundps_epi32(a.v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)}; }
 inline VF cvt_f(VI a) { return {_mm512_cvtepi32_ps(a.v)}; }
@@ -88,7 +85,6 @@ inline VI hmax_group(const VI* v) {
   return {_mm512_max_epi32(_mm512_shuffle_i32x4(x0, x1, 0x88), _mm512_shuffle_i32x4(x0, x1, 0xDD))};
 }
 // E2M1 code -> value
-constexpr bool kHasLut16 = true;
 inline VF lut_e2m1(VI c) {
   return {_mm512_permutexvar_ps(c.v, _mm512_setr_ps(0.0f, 0.5f, 1.0f, 1.5f, 2.0f, 3.0f, 4.0f, 6.0f, -0.0f, -0.5f, -1.0f,
                                                     -1.5f, -2.0f, -3.0f, -4.0f, -6.0f))};
@@ -136,6 +132,7 @@ inline void digits_e2m1(const std::uint8_t* p, std::int16_t* out) {
 inline void digits_i8(const std::uint8_t* p, std::int16_t* out) {
   _mm512_storeu_si512(out, _mm512_cvtepi8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p))));
 }
+inline bool block_dot_direct(Format, const std::uint8_t*, Format, const std::uint8_t*, std::int32_t&) { return false; }
 inline std::int32_t dot16(const std::int16_t* a, const std::int16_t* b) {
   __m512i p = _mm512_madd_epi16(_mm512_loadu_si512(a), _mm512_loadu_si512(b));
   return _mm512_reduce_add_epi32(p);

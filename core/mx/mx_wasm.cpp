@@ -15,6 +15,7 @@ namespace trnsim::mx::detail {
 #if TRNSIM_MX_WASM
 namespace {
 
+constexpr bool kKeepMags = false;  // quantize: store |x| in the first pass, or recompute it
 constexpr int L = 4;
 struct VI {
   v128_t v;
@@ -57,13 +58,9 @@ inline VI imax(VI a, VI b) { return {wasm_i32x4_max(a.v, b.v)}; }
 inline VI imin(VI a, VI b) { return {wasm_i32x4_min(a.v, b.v)}; }
 inline VM igt(VI a, VI b) { return {wasm_i32x4_gt(a.v, b.v)}; }
 inline VM ieq(VI a, VI b) { return {wasm_i32x4_eq(a.v, b.v)}; }
-inline VM flt(VF a, VF b) { return {wasm_f32x4_lt(a.v, b.v)}; }
-inline VM fgt(VF a, VF b) { return {wasm_f32x4_gt(a.v, b.v)}; }
-inline VM fnan(VF a) { return {wasm_f32x4_ne(a.v, a.v)}; }
 inline VI isel(VM m, VI f, VI t) { return {wasm_v128_bitselect(t.v, f.v, m.m)}; }
 inline VF fsel(VM m, VF f, VF t) { return {wasm_v128_bitselect(t.v, f.v, m.m)}; }
 inline VF fadd(VF a, VF b) { return {wasm_f32x4_add(a.v, b.v)}; }
-inline VF fsub(VF a, VF b) { return {wasm_f32x4_sub(a.v, b.v)}; }
 inline VF fmul(VF a, VF b) { return {wasm_f32x4_mul(a.v, b.v)}; }
 inline VI cvt_rne(VF a) { return {wasm_i32x4_trunc_sat_f32x4(wasm_f32x4_nearest(a.v))}; }
 inline VF cvt_f(VI a) { return {wasm_f32x4_convert_i32x4(a.v)}; }
@@ -78,8 +75,12 @@ inline VI hmax_group(const VI* v) {
   const v128_t t1 = wasm_i32x4_max(wasm_i32x4_shuffle(v[2].v, v[3].v, 0, 4, 1, 5), wasm_i32x4_shuffle(v[2].v, v[3].v, 2, 6, 3, 7));
   return {wasm_i32x4_max(wasm_i32x4_shuffle(t0, t1, 0, 1, 4, 5), wasm_i32x4_shuffle(t0, t1, 2, 3, 6, 7))};
 }
-constexpr bool kHasLut16 = false;
-inline VF lut_e2m1(VI c) { return asf(c); }  // unused
+// E2M1 code -> value: the magnitude bits in the FP32 exponent/mantissa fields, times
+// 2^126, then the sign bit
+inline VF lut_e2m1(VI c) {
+  const v128_t v = wasm_f32x4_mul(wasm_i32x4_shl(wasm_v128_and(c.v, wasm_i32x4_splat(7)), 22), wasm_f32x4_splat(0x1p126f));
+  return {wasm_v128_or(v, wasm_i32x4_shl(wasm_u32x4_shr(c.v, 3), 31))};
+}
 // (a0, b0, a1, b1, ...) over two vectors
 inline void interleave(VF a, VF b, VF& o0, VF& o1) {
   o0.v = wasm_i32x4_shuffle(a.v, b.v, 0, 4, 1, 5);
@@ -133,6 +134,36 @@ inline void digits_e2m1(const std::uint8_t* p, std::int16_t* out) {
 inline void digits_i8(const std::uint8_t* p, std::int16_t* out) {
   for (int i = 0; i < 32; i += 8) wasm_v128_store(out + i, wasm_i16x8_load8x8(p + i));
 }
+// Integer block dot of E2M1/INT8 operands in registers: digits as i8x16 (elements 0..15,
+// 16..31), products widened by i16x8.extmul, pairs summed by extadd_pairwise.
+inline void digits_i8x16(Format f, const std::uint8_t* p, v128_t& d0, v128_t& d1) {
+  if (f == Format::int8) {
+    d0 = wasm_v128_load(p);
+    d1 = wasm_v128_load(p + 16);
+    return;
+  }
+  const v128_t v = wasm_v128_load(p);
+  const v128_t lut = wasm_i8x16_make(0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12);
+  const v128_t lo = wasm_i8x16_swizzle(lut, wasm_v128_and(v, wasm_i8x16_splat(0x0F)));
+  const v128_t hi = wasm_i8x16_swizzle(lut, wasm_u8x16_shr(v, 4));
+  d0 = wasm_i8x16_shuffle(lo, hi, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+  d1 = wasm_i8x16_shuffle(lo, hi, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+}
+inline bool block_dot_direct(Format fa, const std::uint8_t* pa, Format fb, const std::uint8_t* pb, std::int32_t& S) {
+  auto ok = [](Format f) { return f == Format::e2m1 || f == Format::int8; };
+  if (!ok(fa) || !ok(fb)) return false;
+  v128_t a0, a1, b0, b1;
+  digits_i8x16(fa, pa, a0, a1);
+  digits_i8x16(fb, pb, b0, b1);
+  v128_t s = wasm_i32x4_add(wasm_i32x4_extadd_pairwise_i16x8(wasm_i16x8_extmul_low_i8x16(a0, b0)),
+                            wasm_i32x4_extadd_pairwise_i16x8(wasm_i16x8_extmul_high_i8x16(a0, b0)));
+  s = wasm_i32x4_add(s, wasm_i32x4_extadd_pairwise_i16x8(wasm_i16x8_extmul_low_i8x16(a1, b1)));
+  s = wasm_i32x4_add(s, wasm_i32x4_extadd_pairwise_i16x8(wasm_i16x8_extmul_high_i8x16(a1, b1)));
+  s = wasm_i32x4_add(s, wasm_i32x4_shuffle(s, s, 2, 3, 0, 1));
+  s = wasm_i32x4_add(s, wasm_i32x4_shuffle(s, s, 1, 0, 3, 2));
+  S = wasm_i32x4_extract_lane(s, 0);
+  return true;
+}
 inline std::int32_t dot16(const std::int16_t* a, const std::int16_t* b) {
   v128_t s = wasm_i32x4_dot_i16x8(wasm_v128_load(a), wasm_v128_load(b));
   for (int i = 8; i < 32; i += 8) s = wasm_i32x4_add(s, wasm_i32x4_dot_i16x8(wasm_v128_load(a + i), wasm_v128_load(b + i)));
@@ -148,11 +179,7 @@ inline std::int32_t dot16(const std::int16_t* a, const std::int16_t* b) {
 
 constexpr int kMR = 4;
 
-inline v128_t bcast32(const std::uint8_t* p) {
-  std::int32_t v;
-  std::memcpy(&v, p, 4);
-  return wasm_i32x4_splat(v);
-}
+inline v128_t bcast32(const std::uint8_t* p) { return wasm_v128_load32_splat(p); }
 
 // A packed block's meta: the lanes' scale bytes, as scale terms xb << 23.
 inline v128_t meta_scales(const std::uint8_t* meta) {
