@@ -96,7 +96,7 @@ class RooflinePanel : public Panel {
     };
     ay.fmt = [](double v) { return fmt_flops_rate(v); };
     std::string title = chip.display_name + ": HBM " + fmt_rate_bytes(bw) + "; " + r.model.name + " " + r.kind;
-    PlotFrame plot("roofline", ImVec2(0, -ImGui::GetTextLineHeightWithSpacing() * 2.2f), ax, ay, title.c_str());
+    PlotFrame plot("roofline", ImVec2(0, -ImGui::GetTextLineHeightWithSpacing() * 3.6f), ax, ay, title.c_str());
     probe("roofline:plot");
     ImDrawList* dl = plot.draw_list();
     plot.push_clip();
@@ -152,6 +152,9 @@ class RooflinePanel : public Panel {
     // Operators.
     const Point* hit = nullptr;
     float best = 10;
+    // Later phases first: where a backward operator sits on its forward twin, the forward
+    // dot stays visible (and the ring of the other marks the overlap).
+    std::stable_sort(pts.begin(), pts.end(), [](const Point& a, const Point& b) { return a.phase_index > b.phase_index; });
     for (const auto& p : pts) {
       ImVec2 a = plot.to_screen(p.x, p.y), b = plot.to_screen(p.x, p.y_roof);
       float rad = 3.5f + 6.0f * static_cast<float>(std::sqrt(std::max(0.0, p.share)));

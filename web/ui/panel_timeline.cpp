@@ -298,6 +298,58 @@ void TimelinePanel::draw(App& app) {
   dl->AddRect(ImVec2(std::max(o0.x, ov(v0_)), o0.y), ImVec2(std::min(o1.x, std::max(ov(v0_) + 2, ov(v1_))), o1.y),
               IM_COL32(255, 255, 255, 220), 0, 0, 1.5f);
 
+  // What the visible window holds: busy time per operator and lane, clipped to the view.
+  ImGui::SetCursorScreenPos(ImVec2(p0.x, o1.y + 8));
+  struct Busy {
+    double s = 0;
+    long spans = 0;
+  };
+  std::map<std::pair<std::string, std::string>, Busy> busy;
+  for (const auto& lane : trace_.lanes)
+    for (const auto& sp : lane.spans) {
+      double a = std::max(sp.t0, v0_), b = std::min(sp.t1, v1_);
+      if (b <= a) continue;
+      std::string op = sp.name.substr(0, sp.name.find_last_not_of("0123456789") + 1);
+      Busy& x = busy[{op, lane.category}];
+      x.s += b - a;
+      x.spans += 1;
+    }
+  std::vector<std::pair<std::pair<std::string, std::string>, Busy>> rows(busy.begin(), busy.end());
+  std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.second.s > b.second.s; });
+  const double view = v1_ - v0_;
+  ImGui::TextDisabled("In view (%s to %s): busy time per operator and lane, all stages", fmt_time(std::max(0.0, v0_)).c_str(),
+                      fmt_time(v1_).c_str());
+  if (!rows.empty() &&
+      ImGui::BeginTable("in-view", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_ScrollY,
+                        ImVec2(0, std::max(line * 4, ImGui::GetContentRegionAvail().y - 4)))) {
+    ImGui::TableSetupScrollFreeze(0, 1);
+    ImGui::TableSetupColumn("operator", 0, 1.6f);
+    ImGui::TableSetupColumn("lane", 0, 0.7f);
+    ImGui::TableSetupColumn("busy", 0, 0.8f);
+    ImGui::TableSetupColumn("spans", 0, 0.5f);
+    ImGui::TableSetupColumn("share of the view (per lane)", 0, 1.6f);
+    ImGui::TableHeadersRow();
+    for (const auto& r : rows) {
+      ImGui::TableNextRow();
+      ImGui::TableSetColumnIndex(0);
+      ImGui::TextUnformatted(r.first.first.c_str());
+      ImGui::TableSetColumnIndex(1);
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(category_colour(r.first.second)), "%s", r.first.second.c_str());
+      ImGui::TableSetColumnIndex(2);
+      ImGui::TextUnformatted(fmt_time(r.second.s).c_str());
+      ImGui::TableSetColumnIndex(3);
+      ImGui::Text("%ld", r.second.spans);
+      ImGui::TableSetColumnIndex(4);
+      float share = view > 0 ? static_cast<float>(r.second.s / view / std::max<std::size_t>(1, trace_.lanes.size() / 3)) : 0;
+      ImVec2 bp = ImGui::GetCursorScreenPos();
+      float bw = ImGui::GetContentRegionAvail().x;
+      ImGui::GetWindowDrawList()->AddRectFilled(bp, ImVec2(bp.x + bw * std::min(1.0f, share), bp.y + line),
+                                                category_colour(r.first.second, 0.55f));
+      ImGui::Text("%.1f%%", share * 100);
+    }
+    ImGui::EndTable();
+  }
+
   if (!hit && hit_phase) {
     ImGui::SetTooltip("%s: %s to %s (%s)", hit_phase->name.c_str(), fmt_time(hit_phase->t0).c_str(),
                       fmt_time(hit_phase->t1).c_str(), fmt_time(hit_phase->t1 - hit_phase->t0).c_str());

@@ -15,12 +15,16 @@ std::string default_fmt(double v) {
   return buf;
 }
 
+// The 1-2-5 step closest (by ratio) to range / max_ticks.
 double nice_step(double range, int max_ticks) {
   double raw = range / std::max(1, max_ticks);
   double mag = std::pow(10.0, std::floor(std::log10(raw)));
-  for (double m : {1.0, 2.0, 5.0, 10.0})
-    if (m * mag >= raw) return m * mag;
-  return 10 * mag;
+  double best = mag, best_err = 1e300;
+  for (double m : {1.0, 2.0, 5.0, 10.0}) {
+    double err = std::fabs(std::log(m * mag / raw));
+    if (err < best_err) best_err = err, best = m * mag;
+  }
+  return best;
 }
 
 }  // namespace
