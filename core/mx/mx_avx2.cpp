@@ -1,8 +1,8 @@
 // MX kernels for x86-64 AVX2 + FMA, 8 lanes. Compiled with -mavx2 -mfma (module.cmake)
 // and entered only after mx.cpp checked the CPU. GEMM: exact integer block sums with
-// VPMADDUBSW (E2M1/E2M3 pairs: A's digits + 64 are the unsigned operand, so a pair of
+// VPMADDUBSW (E2M1/E2M3 pairs: B's digits + 64 are the unsigned operand, so a pair of
 // products stays below 2 * 124 * 60 < 32767 and never saturates; corrected by
-// 64 * sum(B)) or VPMADDWD (pairs with E3M2 or INT8, whose -128 x -128 would saturate
+// 64 * sum(A)) or VPMADDWD (pairs with E3M2 or INT8, whose -128 x -128 would saturate
 // VPMADDUBSW); FP8 operands with FP32 FMA (exact products, so FMA equals multiply-then-
 // add). Every result equals the scalar reference bit for bit (see mx.h).
 #include "mx/mx_internal.h"
@@ -170,13 +170,9 @@ inline __m256i bcast32(const std::uint8_t* p) {
   return _mm256_set1_epi32(v);
 }
 
-// A packed block's meta: the lanes' scale terms (xb << 23), and their digit sums times 64
-// (the VPMADDUBSW offset correction).
+// A packed block's meta: the lanes' scale terms (xb << 23).
 inline __m256i meta_scales(const std::uint8_t* meta) {
   return _mm256_slli_epi32(_mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(meta))), 23);
-}
-inline __m256i meta_corrections(const std::uint8_t* meta) {
-  return _mm256_slli_epi32(_mm256_cvtepi16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(meta + L))), 6);
 }
 
 inline void accumulate(float* out, __m256 s, __m256i term_b, std::int32_t term_a) {
@@ -192,20 +188,16 @@ void zero_out(const TileArgs& t) {
 template <int MR, bool NIB>
 void tile_int8(const TileArgs& t) {
   zero_out<MR>(t);
-  const __m256i lut = _mm256_setr_epi8(0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12, 0, 1, 2, 3, 4, 6, 8,
-                                       12, 0, -1, -2, -3, -4, -6, -8, -12);
+  // E2M1 code -> digit (value * 2) + 64, the unsigned operand of VPMADDUBSW
+  const __m256i lut = _mm256_setr_epi8(64, 65, 66, 67, 68, 70, 72, 76, 64, 63, 62, 61, 60, 58, 56, 52, 64, 65, 66, 67, 68,
+                                       70, 72, 76, 64, 63, 62, 61, 60, 58, 56, 52);
   const __m256i low4 = _mm256_set1_epi8(0x0F), ones = _mm256_set1_epi16(1);
   for (std::size_t blk = 0; blk < t.kb; ++blk) {
     const std::uint8_t* b0 = t.b[0] + blk * t.b_stride;
     const std::uint8_t* b1 = t.b[1] + blk * t.b_stride;
     __m256i acc[MR][2];
-    {
-      const __m256i c0 = meta_corrections(b0 + t.meta_offset), c1 = meta_corrections(b1 + t.meta_offset);
-      for (int r = 0; r < MR; ++r) {
-        acc[r][0] = _mm256_sub_epi32(_mm256_setzero_si256(), c0);
-        acc[r][1] = _mm256_sub_epi32(_mm256_setzero_si256(), c1);
-      }
-    }
+    for (int r = 0; r < MR; ++r)  // sum (b + 64) a = sum b a + 64 sum a
+      acc[r][0] = acc[r][1] = _mm256_set1_epi32(-t.ac[r * t.ae_stride + blk]);
     const std::uint8_t* a = t.a + blk * 32;
     if constexpr (NIB) {
       for (int gp = 0; gp < 4; ++gp) {
@@ -218,8 +210,8 @@ void tile_int8(const TileArgs& t) {
         for (int r = 0; r < MR; ++r) {
           const __m256i a0 = bcast32(a + r * t.a_stride + 8 * gp), a1 = bcast32(a + r * t.a_stride + 8 * gp + 4);
           // each VPMADDUBSW lane pair is at most 2 * 124 * 60 = 14880, two of them < 32767
-          const __m256i p0 = _mm256_add_epi16(_mm256_maddubs_epi16(a0, lo0), _mm256_maddubs_epi16(a1, hi0));
-          const __m256i p1 = _mm256_add_epi16(_mm256_maddubs_epi16(a0, lo1), _mm256_maddubs_epi16(a1, hi1));
+          const __m256i p0 = _mm256_add_epi16(_mm256_maddubs_epi16(lo0, a0), _mm256_maddubs_epi16(hi0, a1));
+          const __m256i p1 = _mm256_add_epi16(_mm256_maddubs_epi16(lo1, a0), _mm256_maddubs_epi16(hi1, a1));
           acc[r][0] = _mm256_add_epi32(acc[r][0], _mm256_madd_epi16(p0, ones));
           acc[r][1] = _mm256_add_epi32(acc[r][1], _mm256_madd_epi16(p1, ones));
         }
@@ -232,8 +224,8 @@ void tile_int8(const TileArgs& t) {
         const __m256i w1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b1 + g * 32 + 32));
         for (int r = 0; r < MR; ++r) {
           const __m256i a0 = bcast32(a + r * t.a_stride + 4 * g), a1 = bcast32(a + r * t.a_stride + 4 * g + 4);
-          const __m256i p0 = _mm256_add_epi16(_mm256_maddubs_epi16(a0, v0), _mm256_maddubs_epi16(a1, w0));
-          const __m256i p1 = _mm256_add_epi16(_mm256_maddubs_epi16(a0, v1), _mm256_maddubs_epi16(a1, w1));
+          const __m256i p0 = _mm256_add_epi16(_mm256_maddubs_epi16(v0, a0), _mm256_maddubs_epi16(w0, a1));
+          const __m256i p1 = _mm256_add_epi16(_mm256_maddubs_epi16(v1, a0), _mm256_maddubs_epi16(w1, a1));
           acc[r][0] = _mm256_add_epi32(acc[r][0], _mm256_madd_epi16(p0, ones));
           acc[r][1] = _mm256_add_epi32(acc[r][1], _mm256_madd_epi16(p1, ones));
         }
@@ -324,7 +316,9 @@ void avx2_tile(const GemmShape& s, int mr, int, const TileArgs& t) {
         case 1: tile_int16<1>(t); break;
         case 2: tile_int16<2>(t); break;
         case 3: tile_int16<3>(t); break;
-        default: tile_int16<4>(t); break;
+        case 4: tile_int16<4>(t); break;
+        case 5: tile_int16<5>(t); break;
+        default: tile_int16<6>(t); break;
       }
       break;
     default:
@@ -332,7 +326,9 @@ void avx2_tile(const GemmShape& s, int mr, int, const TileArgs& t) {
         case 1: tile_f32<1>(t); break;
         case 2: tile_f32<2>(t); break;
         case 3: tile_f32<3>(t); break;
-        default: tile_f32<4>(t); break;
+        case 4: tile_f32<4>(t); break;
+        case 5: tile_f32<5>(t); break;
+        default: tile_f32<6>(t); break;
       }
       break;
   }
@@ -345,18 +341,20 @@ GemmShape avx2_shape(Format fa, Format fb) {
   if (is_narrow(fa) && is_narrow(fb)) {
     if (small(fa) && small(fb)) {
       s.kind = kKindInt8;
-      s.a_offset = 64;
+      s.b_offset = 64;
       s.b_nibbles = fb == Format::e2m1;
     } else {
       s.kind = kKindInt16;
+      s.mr = 6;
     }
   } else {
     s.kind = kKindF32;
+    s.mr = 6;  // 12 accumulators hide the FMA latency
   }
   return s;
 }
 
-const GemmIsa kGemm = {L, kMR, 2, avx2_shape, avx2_tile};
+const GemmIsa kGemm = {L, 6, 2, avx2_shape, avx2_tile};
 const Kernels kAvx2 = {Path::avx2, simd_quantize, simd_dequantize, simd_dot, &kGemm};
 
 }  // namespace

@@ -1,7 +1,7 @@
 // MX kernels for x86-64 AVX-512 (F, BW, VL, VNNI; BF16 when present), 16 lanes. Compiled
 // with those ISA flags (module.cmake) and entered only after mx.cpp checked the CPU.
-// GEMM: exact integer block sums with VPDPBUSD (FP4/FP6-E2M3/INT8 pairs; A's digits + 128
-// as the unsigned operand, corrected by 128 * sum(B)) or VPDPWSSD (pairs with E3M2); FP8
+// GEMM: exact integer block sums with VPDPBUSD (FP4/FP6-E2M3/INT8 pairs; B's digits + 128
+// as the unsigned operand, corrected by 128 * sum(A)) or VPDPWSSD (pairs with E3M2); FP8
 // operands with VDPBF16PS (which adds the product of the high BF16 halves first, then the
 // low: element 2k, then 2k + 1, as the definition's left-to-right sum) or FP32 FMA (the
 // products are exact, so FMA equals multiply-then-add). Every result equals the scalar
@@ -151,14 +151,9 @@ inline __m512i bcast32(const std::uint8_t* p) {
   return _mm512_set1_epi32(v);
 }
 
-// A packed block's meta: the lanes' scale bytes as scale terms (xb << 23), and their
-// digit sums times 128 (the VPDPBUSD offset correction).
+// A packed block's meta: the lanes' scale bytes as scale terms (xb << 23).
 inline __m512i meta_scales(const std::uint8_t* meta) {
   return _mm512_slli_epi32(_mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(meta))), 23);
-}
-inline __m512i meta_corrections(const std::uint8_t* meta) {
-  return _mm512_slli_epi32(
-      _mm512_cvtepi16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(meta + L))), 7);
 }
 
 // d = S * 2^(terms) and c += d, per lane: scale term of A (broadcast) + of B (per lane).
@@ -170,17 +165,16 @@ template <int MR, bool NIB>
 void tile_int8(const TileArgs& t) {
   __m512 c[MR][2];
   for (int r = 0; r < MR; ++r) c[r][0] = c[r][1] = _mm512_setzero_ps();
-  // E2M1 code -> digit (value * 2)
-  const __m512i lut = _mm512_broadcast_i32x4(_mm_setr_epi8(0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12));
+  // E2M1 code -> digit (value * 2) + 128, the unsigned operand of VPDPBUSD
+  const __m512i lut = _mm512_broadcast_i32x4(
+      _mm_setr_epi8(-128, -127, -126, -125, -124, -122, -120, -116, -128, 127, 126, 125, 124, 122, 120, 116));
   const __m512i low4 = _mm512_set1_epi8(0x0F);
   for (std::size_t blk = 0; blk < t.kb; ++blk) {
     const std::uint8_t* b0 = t.b[0] + blk * t.b_stride;
     const std::uint8_t* b1 = t.b[1] + blk * t.b_stride;
-    const __m512i corr0 = meta_corrections(b0 + t.meta_offset), corr1 = meta_corrections(b1 + t.meta_offset);
     __m512i acc[MR][2], acc2[MR][2];
-    for (int r = 0; r < MR; ++r) {
-      acc[r][0] = _mm512_sub_epi32(_mm512_setzero_si512(), corr0);
-      acc[r][1] = _mm512_sub_epi32(_mm512_setzero_si512(), corr1);
+    for (int r = 0; r < MR; ++r) {  // sum (b + 128) a = sum b a + 128 sum a
+      acc[r][0] = acc[r][1] = _mm512_set1_epi32(-t.ac[r * t.ae_stride + blk]);
       acc2[r][0] = acc2[r][1] = _mm512_setzero_si512();
     }
     const std::uint8_t* a = t.a + blk * 32;
@@ -193,10 +187,10 @@ void tile_int8(const TileArgs& t) {
         const __m512i hi1 = _mm512_shuffle_epi8(lut, _mm512_and_si512(_mm512_srli_epi16(r1, 4), low4));
         for (int r = 0; r < MR; ++r) {
           const __m512i a0 = bcast32(a + r * t.a_stride + 8 * gp), a1 = bcast32(a + r * t.a_stride + 8 * gp + 4);
-          acc[r][0] = _mm512_dpbusd_epi32(acc[r][0], a0, lo0);
-          acc[r][1] = _mm512_dpbusd_epi32(acc[r][1], a0, lo1);
-          acc2[r][0] = _mm512_dpbusd_epi32(acc2[r][0], a1, hi0);  // a second chain: latency
-          acc2[r][1] = _mm512_dpbusd_epi32(acc2[r][1], a1, hi1);
+          acc[r][0] = _mm512_dpbusd_epi32(acc[r][0], lo0, a0);
+          acc[r][1] = _mm512_dpbusd_epi32(acc[r][1], lo1, a0);
+          acc2[r][0] = _mm512_dpbusd_epi32(acc2[r][0], hi0, a1);  // a second chain: latency
+          acc2[r][1] = _mm512_dpbusd_epi32(acc2[r][1], hi1, a1);
         }
       }
       for (int r = 0; r < MR; ++r) {
@@ -208,8 +202,8 @@ void tile_int8(const TileArgs& t) {
         const __m512i v0 = _mm512_loadu_si512(b0 + g * 64), v1 = _mm512_loadu_si512(b1 + g * 64);
         for (int r = 0; r < MR; ++r) {
           const __m512i av = bcast32(a + r * t.a_stride + 4 * g);
-          acc[r][0] = _mm512_dpbusd_epi32(acc[r][0], av, v0);
-          acc[r][1] = _mm512_dpbusd_epi32(acc[r][1], av, v1);
+          acc[r][0] = _mm512_dpbusd_epi32(acc[r][0], v0, av);
+          acc[r][1] = _mm512_dpbusd_epi32(acc[r][1], v1, av);
         }
       }
     }
@@ -353,7 +347,9 @@ void avx512_tile(const GemmShape& s, int mr, int, const TileArgs& t) {
         case 1: tile_bf16<1>(t); break;
         case 2: tile_bf16<2>(t); break;
         case 3: tile_bf16<3>(t); break;
-        default: tile_bf16<4>(t); break;
+        case 4: tile_bf16<4>(t); break;
+        case 5: tile_bf16<5>(t); break;
+        default: tile_bf16<6>(t); break;
       }
       break;
     default:
@@ -361,7 +357,9 @@ void avx512_tile(const GemmShape& s, int mr, int, const TileArgs& t) {
         case 1: tile_f32<1>(t); break;
         case 2: tile_f32<2>(t); break;
         case 3: tile_f32<3>(t); break;
-        default: tile_f32<4>(t); break;
+        case 4: tile_f32<4>(t); break;
+        case 5: tile_f32<5>(t); break;
+        default: tile_f32<6>(t); break;
       }
       break;
   }
@@ -417,18 +415,19 @@ GemmShape avx512_shape(Format fa, Format fb) {
   if (is_narrow(fa) && is_narrow(fb)) {
     if (small(fa) && small(fb)) {
       s.kind = kKindInt8;
-      s.a_offset = 128;
+      s.b_offset = 128;
       s.b_nibbles = fb == Format::e2m1;
     } else {
       s.kind = kKindInt16;
     }
   } else {
     s.kind = g_bf16_allowed && bf16_usable() ? kKindBf16 : kKindF32;
+    s.mr = 6;  // 12 accumulators hide the VDPBF16PS / FMA latency
   }
   return s;
 }
 
-const GemmIsa kGemm = {L, kMR, 2, avx512_shape, avx512_tile};
+const GemmIsa kGemm = {L, 6, 2, avx512_shape, avx512_tile};
 const Kernels kAvx512 = {Path::avx512, simd_quantize, simd_dequantize, simd_dot, &kGemm};
 
 }  // namespace

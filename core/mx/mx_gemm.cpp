@@ -6,20 +6,22 @@
 //
 // Packed B, per panel p (B rows p*lanes .. p*lanes + lanes - 1, zero rows past N) and
 // block b, at data[(p * kb + b) * packed_block_bytes]:
-//   kKindInt8:   8 groups g of 4 k: lanes x 4 signed bytes (integer digit of k = 4g + t)
+//   kKindInt8:   8 groups g of 4 k: lanes x 4 unsigned bytes (integer digit of k = 4g + t,
+//                plus b_offset)
 //   kKindInt8 with nibbles (E2M1 B): 4 pairs of groups: lanes x 4 bytes, the low nibble
-//                holds the code of k = 8gp + t, the high nibble that of k = 8gp + 4 + t
+//                holds the code of k = 8gp + t, the high nibble that of k = 8gp + 4 + t (the
+//                kernel maps codes to digit + b_offset with a 16-entry byte table)
 //   kKindInt16:  16 pairs kp: lanes x 2 int16 (digits of k = 2kp, 2kp + 1)
 //   kKindBf16:   16 pairs kp: lanes x uint32, BF16 of element 2kp in the high half and of
 //                element 2kp + 1 in the low half (VDPBF16PS adds the high product first)
 //   kKindF32:    32 k: lanes x FP32
-// Each packed block is followed by its meta: lanes scale bytes xb, then lanes int16 sums of
-// the lanes' integer digits (kKindInt8, for the offset correction; 0 otherwise), so one
-// panel is one stream of (packed_block_bytes + 3 * lanes)-byte blocks.
-// Converted A, per row and block (a_block_bytes): kKindInt8 32 unsigned bytes (digit +
-// a_offset), kKindInt16 32 int16, kKindBf16 16 uint32 as above, kKindF32 32 FP32; and per
-// row and block the scale term ((xa - 127 - F) << 23), F = fraction bits of both formats
-// for the integer kinds (the kernels convert exact integer sums), 0 for the FP32 kinds.
+// Each packed block is followed by its lanes' scale bytes xb, so one panel is one stream
+// of (packed_block_bytes + lanes)-byte blocks (17 + 1/2 bytes per 32 E2M1 weights).
+// Converted A, per row and block (a_block_bytes): kKindInt8 32 signed bytes (digits),
+// kKindInt16 32 int16, kKindBf16 16 uint32 as above, kKindF32 32 FP32; per row and block
+// the scale term ((xa - 127 - F) << 23), F = fraction bits of both formats for the integer
+// kinds (the kernels convert exact integer sums), 0 for the FP32 kinds; and for kKindInt8
+// the offset correction b_offset * sum(A's digits), since sum (b + off) a = sum b a + off sum a.
 #include <algorithm>
 #include <vector>
 
@@ -50,7 +52,7 @@ std::size_t a_block_bytes(const GemmShape& s) {
 
 namespace {
 
-std::size_t block_stride(const GemmShape& s) { return packed_block_bytes(s) + 3 * static_cast<std::size_t>(s.lanes); }
+std::size_t block_stride(const GemmShape& s) { return packed_block_bytes(s) + static_cast<std::size_t>(s.lanes); }
 
 bool integer_kind(int kind) { return kind == kKindInt8 || kind == kKindInt16; }
 
@@ -63,15 +65,12 @@ std::uint32_t bf16_pair(const float* t, const std::uint8_t* codes, int kp) {
 }
 
 // Writes one block (32 codes) of one lane into a packed panel block.
-void pack_lane_block(const GemmShape& s, Format f, const std::uint8_t* codes, int l, std::uint8_t* dst,
-                     std::int32_t& digit_sum) {
+void pack_lane_block(const GemmShape& s, Format f, const std::uint8_t* codes, int l, std::uint8_t* dst) {
   const std::int16_t* q = integer_table(f);
   const float* t = element_table(f);
   const int L = s.lanes;
-  digit_sum = 0;
   switch (s.kind) {
     case kKindInt8:
-      for (int k = 0; k < kBlockSize; ++k) digit_sum += q[codes[k]];
       if (s.b_nibbles) {
         for (int gp = 0; gp < 4; ++gp)
           for (int t4 = 0; t4 < 4; ++t4)
@@ -80,7 +79,7 @@ void pack_lane_block(const GemmShape& s, Format f, const std::uint8_t* codes, in
       } else {
         for (int g = 0; g < 8; ++g)
           for (int t4 = 0; t4 < 4; ++t4)
-            dst[(g * L + l) * 4 + t4] = static_cast<std::uint8_t>(q[codes[4 * g + t4]] & 0xFF);
+            dst[(g * L + l) * 4 + t4] = static_cast<std::uint8_t>(q[codes[4 * g + t4]] + s.b_offset);
       }
       break;
     case kKindInt16:
@@ -107,7 +106,7 @@ void convert_a_block(const GemmShape& s, Format f, const std::uint8_t* codes, st
   const float* t = element_table(f);
   switch (s.kind) {
     case kKindInt8:
-      for (int k = 0; k < kBlockSize; ++k) dst[k] = static_cast<std::uint8_t>(q[codes[k]] + s.a_offset);
+      for (int k = 0; k < kBlockSize; ++k) dst[k] = static_cast<std::uint8_t>(q[codes[k]] & 0xFF);
       break;
     case kKindInt16:
       for (int k = 0; k < kBlockSize; ++k) std::memcpy(dst + 2 * k, &q[codes[k]], 2);
@@ -170,19 +169,16 @@ void simd_pack_b(const GemmIsa& isa, Path path, const Tensor& bt, Format a_forma
       const std::uint8_t first_scale = bt.row_scales(p * L)[b];
       for (std::size_t l = 0; l < L; ++l) {
         const std::size_t j = p * L + l;
-        std::int32_t sum = 0;
         std::uint8_t x = first_scale;
         if (j < bt.rows) {
           x = bt.row_scales(j)[b];
           range.add(x);
           unpack_codes(bt.format, bt.row_elements(j) + b * bb, codes);
-          pack_lane_block(s, bt.format, codes, static_cast<int>(l), dst, sum);
+          pack_lane_block(s, bt.format, codes, static_cast<int>(l), dst);
         } else {
-          pack_lane_block(s, bt.format, zero_codes, static_cast<int>(l), dst, sum);
+          pack_lane_block(s, bt.format, zero_codes, static_cast<int>(l), dst);
         }
         meta[l] = x;
-        const std::int16_t sum16 = static_cast<std::int16_t>(sum);  // |sum| <= 32 * 128
-        std::memcpy(meta + L + 2 * l, &sum16, 2);
       }
     }
     out.panel_info[p * 3] = static_cast<std::uint8_t>(range.lo > 255 ? 255 : range.lo);
@@ -201,7 +197,8 @@ void simd_gemm(const GemmIsa& isa, const Tensor& a, const PackedB& b, float* c) 
   const std::size_t bb = static_cast<std::size_t>(format_info(a.format).block_bytes);
 
   std::vector<std::uint8_t> a_conv(M * a_stride + 64);
-  std::vector<std::int32_t> a_exp(M * kb);
+  std::vector<std::int32_t> a_exp(M * kb), a_corr(M * kb, 0);
+  const std::int16_t* qa = integer_table(a.format);
   std::vector<ScaleRange> row_range(M);
   std::uint8_t codes[kBlockSize];
   for (std::size_t i = 0; i < M; ++i)
@@ -210,11 +207,16 @@ void simd_gemm(const GemmIsa& isa, const Tensor& a, const PackedB& b, float* c) 
       row_range[i].add(x);
       unpack_codes(a.format, a.row_elements(i) + blk * bb, codes);
       convert_a_block(s, a.format, codes, a_conv.data() + i * a_stride + blk * abb);
+      if (s.kind == kKindInt8) {
+        std::int32_t sum = 0;
+        for (int k = 0; k < kBlockSize; ++k) sum += qa[codes[k]];
+        a_corr[i * kb + blk] = s.b_offset * sum;
+      }
       a_exp[i * kb + blk] = static_cast<std::int32_t>(static_cast<std::uint32_t>(x) << 23) -
                             static_cast<std::int32_t>(static_cast<std::uint32_t>(127 + F) << 23);
     }
 
-  const int MR = isa.mr, NV = isa.nv;
+  const int MR = s.mr, NV = isa.nv;
   std::vector<float> tile(static_cast<std::size_t>(MR * NV) * L);
   for (std::size_t p0 = 0; p0 < panels; p0 += static_cast<std::size_t>(NV)) {
     const int nv = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(NV), panels - p0));
@@ -250,6 +252,7 @@ void simd_gemm(const GemmIsa& isa, const Tensor& a, const PackedB& b, float* c) 
       }
       t.a = a_conv.data() + i0 * a_stride;
       t.ae = a_exp.data() + i0 * kb;
+      t.ac = a_corr.data() + i0 * kb;
       isa.tile(s, mr, nv, t);
       const std::size_t w = static_cast<std::size_t>(NV) * L;  // the kernels always write nv = NV panels
       for (int r = 0; r < mr; ++r)

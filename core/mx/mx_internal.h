@@ -27,11 +27,12 @@ enum Kind : int {
 struct GemmShape {
   int kind = kKindScalar;
   int lanes = 1;         // B rows (C columns) per panel: 16 AVX-512, 8 AVX2, 4 WebAssembly
-  int a_offset = 0;      // kKindInt8: added to A's integer digits to make them unsigned
+  int b_offset = 0;      // kKindInt8: added to B's integer digits to make them unsigned
   bool b_nibbles = false;  // kKindInt8 with E2M1 B: two codes per byte, decoded in the kernel
+  int mr = 4;            // A rows per tile (as many as the registers hold)
 };
 
-// One call of a microkernel: mr rows of A (converted, see convert_a_rows) against nv
+// One call of a microkernel: mr rows of A (converted, see mx_gemm.cpp) against nv
 // panels of packed B, over all kb blocks; writes mr x (nv * lanes) FP32 to `out`
 // (row stride nv * lanes). The kernel may assume every scale term gives a normal FP32
 // power of two (the driver checks it, else computes the tile with the reference).
@@ -40,16 +41,17 @@ struct TileArgs {
   std::size_t a_stride;       // bytes between A rows
   const std::int32_t* ae;     // row 0's per-block scale terms (kb entries)
   std::size_t ae_stride;      // int32 between rows
+  const std::int32_t* ac;     // row 0's per-block offset corrections (kKindInt8: b_offset * sum of A's digits)
   const std::uint8_t* b[2];   // packed panels (nv of them): per block, digits then meta
   std::size_t b_stride;       // bytes per packed block: digits, then lanes scale bytes (xb)
-  std::size_t meta_offset;    // and lanes int16 digit sums (kKindInt8), from meta_offset
+  std::size_t meta_offset;    // from meta_offset
   std::size_t kb;
   float* out;
 };
 
 struct GemmIsa {
   int lanes;
-  int mr;  // rows per full tile
+  int mr;  // most rows per tile (of any kind)
   int nv;  // panels per full tile (1 or 2)
   GemmShape (*shape)(Format fa, Format fb);
   // Computes one tile; mr_now <= mr, nv_now <= nv.
