@@ -108,20 +108,6 @@ export async function dragItem(page, id, fromDx, toDx) {
   return r;
 }
 
-// A double click the ImGui loop sees as one: its backend samples the buttons once a frame
-// (a release must last a frame) and ImGui wants both presses within 0.3 s.
-export async function doubleClick(page, x, y) {
-  await page.mouse.move(x, y);
-  await frames(page, 2);
-  for (let i = 0; i < 2; i++) {
-    await page.mouse.down();
-    await page.waitForTimeout(70);
-    await page.mouse.up();
-    if (i === 0) await page.waitForTimeout(70);
-  }
-  await frames(page, 3);
-}
-
 export async function showPanel(page, name) {
   await page.evaluate((n) => window.trnsim.show(n), name);
   await frames(page, 4);

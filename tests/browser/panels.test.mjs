@@ -1,14 +1,14 @@
 // Every panel, as a person uses it, with a screenshot of each written to $TRNSIM_ARTIFACTS
 // (panel-*.png): the default scenario's Report, Fabric, Timeline, Roofline, MX lab and
 // Compare, and the training example's. Interactions: hovering the fabric shows a
-// tooltip, the timeline zooms with the wheel, pans by dragging and fits on double-click,
+// tooltip, the timeline zooms with the wheel, pans by dragging and fits again with "Fit",
 // the MX lab's "use" buttons change the scenario (and its report stays the CLI's), the
 // Compare panel lists what differs after an edit.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import {
-  canvasInk, check, cli, clickItem, doubleClick, dragItem, finish, frames, inkOf, itemRect, openPlayground, pixelsChanged,
+  canvasInk, check, cli, clickItem, dragItem, finish, frames, inkOf, itemRect, openPlayground, pixelsChanged,
   screenshot,
   showPanel, withPage,
 } from "./lib.mjs";
@@ -64,10 +64,10 @@ await withPage(async ({ page, base, consoleErrors }) => {
   await dragItem(page, "timeline:chart", 0.6, 0.3);
   const t2 = await shot();
   check((await pixelsChanged(page, t1, t2)) > 0.01, "dragging pans the timeline");
-  await doubleClick(page, chart.x + chart.w * 0.5, chart.y + chart.h / 2);
+  await clickItem(page, "timeline:fit");
   await page.mouse.move(chart.x + chart.w * 0.3, chart.y + chart.h / 2);
   await frames(page, 3);
-  check((await pixelsChanged(page, t0, await shot())) < 0.02, "double-click fits the whole trace again");
+  check((await pixelsChanged(page, t0, await shot())) < 0.02, "Fit shows the whole trace again");
 
   // MX lab: adopting a precision changes the scenario; its report is still the CLI's.
   await showPanel(page, "MX lab");
@@ -98,6 +98,7 @@ await withPage(async ({ page, base, consoleErrors }) => {
   await frames(page, 3);
   for (const p of ["Report", "Fabric", "Timeline", "Roofline"]) {
     await showPanel(page, p);
+    if (p === "Fabric") await clickItem(page, "fabric:mode-step");
     const ink = await inkOf(page, await screenshot(page, `panel-training-${p.toLowerCase()}`));
     check(ink > 0.08, `training example: ${p} draws`);
   }

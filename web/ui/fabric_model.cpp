@@ -186,6 +186,29 @@ void layout_switch(const hw::System& sys, const fabric::Topology& topo, FabricLa
               std::to_string(K) + " second-level switches" + (f.shared_chip_port ? " (shared chip port)" : " (separate lanes)");
 }
 
+// EFA of a cluster: per chip of the first domain, its NIC share out and in, drawn as a
+// short stub leaving the chip in direction `dir(chip position)`.
+template <class Dir>
+void add_efa(const hw::System& sys, const fabric::Topology& topo, FabricLayout& L, Dir dir) {
+  if (sys.domains < 2) return;
+  std::set<fabric::LinkId> seen;
+  for (const auto& l : L.links) seen.insert(l.id);
+  std::vector<fabric::LinkId> r;
+  const long per = sys.chips_per_domain;
+  for (const auto& n : L.nodes) {
+    if (n.kind != FabricNode::chip) continue;
+    long c = n.chip_index, far = c + per;
+    FabricPoint d = dir(n.p), tip{n.p.x + d.x, n.p.y + d.y};
+    r.clear();
+    topo.route(c, far, r);
+    if (!r.empty()) add_link(L, seen, topo, r.front(), {{n.p, tip}});
+    r.clear();
+    topo.route(far, c, r);
+    if (!r.empty()) add_link(L, seen, topo, r.back(), {{tip, n.p}});
+  }
+  L.caption += "; stubs: each chip's EFA share toward the other " + std::to_string(sys.domains - 1) + " UltraServers";
+}
+
 }  // namespace
 
 FabricLayout layout_fabric(const hw::System& sys) {
@@ -197,9 +220,19 @@ FabricLayout layout_fabric(const hw::System& sys) {
   }
   try {
     fabric::Topology topo(sys);
-    if (L.kind == "torus") layout_torus(sys, topo, L);
-    else if (L.kind == "switch") layout_switch(sys, topo, L);
-    else L.error = "fabric kind '" + L.kind + "' is not drawn";
+    if (L.kind == "torus") {
+      layout_torus(sys, topo, L);
+      const float len = L.chip_size * 1.1f;
+      add_efa(sys, topo, L, [len](FabricPoint) { return FabricPoint{len * 0.45f, -len}; });
+    } else if (L.kind == "switch") {
+      layout_switch(sys, topo, L);
+      add_efa(sys, topo, L, [&L](FabricPoint p) {
+        float r = std::sqrt(p.x * p.x + p.y * p.y), len = L.chip_size * 2.2f;
+        return r > 0 ? FabricPoint{p.x / r * len, p.y / r * len} : FabricPoint{0, -len};
+      });
+    } else {
+      L.error = "fabric kind '" + L.kind + "' is not drawn";
+    }
   } catch (const InputError& e) {
     L.error = e.what();
   }

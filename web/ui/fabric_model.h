@@ -12,8 +12,9 @@
 // stubs leaving one edge and entering the opposite one); NeuronSwitch as a wheel --
 // servers around a circle, each with its first-level switch inside its chips, and the
 // second-level switches at the hub.
-// Does NOT draw: domains other than the first (identical by symmetry; EFA traffic is
-// summarised instead), links no flow of the chosen collective can use.
+// Clusters: each chip's EFA share (out and in) is a short stub leaving the chip.
+// Does NOT draw: domains other than the first (identical by symmetry), the EFA network
+// beyond the NICs (assumed non-blocking by the model).
 #pragma once
 #include <map>
 #include <string>

@@ -345,7 +345,15 @@ void FabricPanel::draw(App& app) {
     const StepOp* chosen = nullptr;
     for (const auto& o : ops_a)
       if (o.label == step_name_) chosen = &o;
-    if (!chosen) chosen = &sorted.front(), step_name_ = chosen->label;
+    if (!chosen) {
+      // The costliest collective whose group stays inside one scale-up domain (something
+      // to see on the drawing), else the costliest.
+      const long per = sides_[0].system.chips_per_domain;
+      for (const auto& o : sorted)
+        if (!chosen && static_cast<long>(o.request.ranks - 1) * o.request.stride < per) chosen = &o;
+      if (!chosen) chosen = &sorted.front();
+      step_name_ = chosen->label;
+    }
     ImGui::SetNextItemWidth(std::min(420.0f, ImGui::GetContentRegionAvail().x));
     if (ImGui::BeginCombo("collective", chosen->label.c_str())) {
       for (const auto& o : sorted) {
