@@ -1,9 +1,8 @@
 // MX kernels for x86-64 AVX2 + FMA, 8 lanes. Compiled with -mavx2 -mfma (module.cmake)
 // and entered only after mx.cpp checked the CPU. GEMM: exact integer block sums with
-// VPMADDUBSW (E2M1/E2M3 pairs: B's digits + 64 are the unsigned operand, so a pair of
-// products stays below 2 * 124 * 60 < 32767 and never saturates; corrected by
-// 64 * sum(A)) or VPMADDWD (pairs with E3M2 or INT8, whose -128 x -128 would saturate
-// VPMADDUBSW); FP8 operands with FP32 FMA (exact products, so FMA equals multiply-then-
+// VPMADDUBSW (E2M1/E2M3 B, whose digits + 64 are the unsigned operand, times E2M1/E2M3/
+// INT8 A: a pair of products stays below 2 * 124 * 128 < 32767, never saturating; corrected
+// by 64 * sum(A)) or VPMADDWD (the other narrow pairs: E3M2, INT8 B); FP8 operands with FP32 FMA (exact products, so FMA equals multiply-then-
 // add). Every result equals the scalar reference bit for bit (see mx.h).
 #include "mx/mx_internal.h"
 
@@ -143,7 +142,35 @@ inline void digits_i8(const std::uint8_t* p, std::int16_t* out) {
   _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 16),
                       _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16))));
 }
-inline bool block_dot_direct(Format, const std::uint8_t*, Format, const std::uint8_t*, std::int32_t&) { return false; }
+// Integer block dot of E2M1/INT8 operands in registers (digits widened to int16).
+inline void digits_x16(Format f, const std::uint8_t* p, __m256i& d0, __m256i& d1) {
+  __m128i lo8, hi8;
+  if (f == Format::int8) {
+    lo8 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    hi8 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16));
+  } else {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i m = _mm_set1_epi8(0x0F), lut = _mm_setr_epi8(0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12);
+    const __m128i lo = _mm_shuffle_epi8(lut, _mm_and_si128(v, m)), hi = _mm_shuffle_epi8(lut, _mm_and_si128(_mm_srli_epi16(v, 4), m));
+    lo8 = _mm_unpacklo_epi8(lo, hi);
+    hi8 = _mm_unpackhi_epi8(lo, hi);
+  }
+  d0 = _mm256_cvtepi8_epi16(lo8);
+  d1 = _mm256_cvtepi8_epi16(hi8);
+}
+inline bool block_dot_direct(Format fa, const std::uint8_t* pa, Format fb, const std::uint8_t* pb, std::int32_t& S) {
+  auto ok = [](Format f) { return f == Format::e2m1 || f == Format::int8; };
+  if (!ok(fa) || !ok(fb)) return false;
+  __m256i a0, a1, b0, b1;
+  digits_x16(fa, pa, a0, a1);
+  digits_x16(fb, pb, b0, b1);
+  const __m256i s = _mm256_add_epi32(_mm256_madd_epi16(a0, b0), _mm256_madd_epi16(a1, b1));
+  __m128i m = _mm_add_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
+  m = _mm_add_epi32(m, _mm_shuffle_epi32(m, 0x4E));
+  m = _mm_add_epi32(m, _mm_shuffle_epi32(m, 0xB1));
+  S = _mm_cvtsi128_si32(m);
+  return true;
+}
 inline std::int32_t dot16(const std::int16_t* a, const std::int16_t* b) {
   const __m256i p0 = _mm256_madd_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(a)),
                                        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b)));
@@ -185,7 +212,15 @@ void zero_out(const TileArgs& t) {
   for (int i = 0; i < MR * 2 * L; ++i) t.out[i] = 0.0f;
 }
 
-template <int MR, bool NIB>
+// Two VPMADDUBSW results (int16 pair sums) widened to int32 lanes: summed first when their
+// sum cannot overflow int16 (A's digits at most 60), else each on its own (INT8 A).
+template <bool WIDE>
+inline __m256i widen_pairs(__m256i p, __m256i q, __m256i ones) {
+  if constexpr (WIDE) return _mm256_add_epi32(_mm256_madd_epi16(p, ones), _mm256_madd_epi16(q, ones));
+  else return _mm256_madd_epi16(_mm256_add_epi16(p, q), ones);
+}
+
+template <int MR, bool NIB, bool WIDE>
 void tile_int8(const TileArgs& t) {
   zero_out<MR>(t);
   // E2M1 code -> digit (value * 2) + 64, the unsigned operand of VPMADDUBSW
@@ -210,10 +245,10 @@ void tile_int8(const TileArgs& t) {
         for (int r = 0; r < MR; ++r) {
           const __m256i a0 = bcast32(a + r * t.a_stride + 8 * gp), a1 = bcast32(a + r * t.a_stride + 8 * gp + 4);
           // each VPMADDUBSW lane pair is at most 2 * 124 * 60 = 14880, two of them < 32767
-          const __m256i p0 = _mm256_add_epi16(_mm256_maddubs_epi16(lo0, a0), _mm256_maddubs_epi16(hi0, a1));
-          const __m256i p1 = _mm256_add_epi16(_mm256_maddubs_epi16(lo1, a0), _mm256_maddubs_epi16(hi1, a1));
-          acc[r][0] = _mm256_add_epi32(acc[r][0], _mm256_madd_epi16(p0, ones));
-          acc[r][1] = _mm256_add_epi32(acc[r][1], _mm256_madd_epi16(p1, ones));
+          acc[r][0] = _mm256_add_epi32(
+              acc[r][0], widen_pairs<WIDE>(_mm256_maddubs_epi16(lo0, a0), _mm256_maddubs_epi16(hi0, a1), ones));
+          acc[r][1] = _mm256_add_epi32(
+              acc[r][1], widen_pairs<WIDE>(_mm256_maddubs_epi16(lo1, a0), _mm256_maddubs_epi16(hi1, a1), ones));
         }
       }
     } else {
@@ -224,10 +259,10 @@ void tile_int8(const TileArgs& t) {
         const __m256i w1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b1 + g * 32 + 32));
         for (int r = 0; r < MR; ++r) {
           const __m256i a0 = bcast32(a + r * t.a_stride + 4 * g), a1 = bcast32(a + r * t.a_stride + 4 * g + 4);
-          const __m256i p0 = _mm256_add_epi16(_mm256_maddubs_epi16(v0, a0), _mm256_maddubs_epi16(w0, a1));
-          const __m256i p1 = _mm256_add_epi16(_mm256_maddubs_epi16(v1, a0), _mm256_maddubs_epi16(w1, a1));
-          acc[r][0] = _mm256_add_epi32(acc[r][0], _mm256_madd_epi16(p0, ones));
-          acc[r][1] = _mm256_add_epi32(acc[r][1], _mm256_madd_epi16(p1, ones));
+          acc[r][0] = _mm256_add_epi32(
+              acc[r][0], widen_pairs<WIDE>(_mm256_maddubs_epi16(v0, a0), _mm256_maddubs_epi16(w0, a1), ones));
+          acc[r][1] = _mm256_add_epi32(
+              acc[r][1], widen_pairs<WIDE>(_mm256_maddubs_epi16(v1, a0), _mm256_maddubs_epi16(w1, a1), ones));
         }
       }
     }
@@ -295,21 +330,26 @@ void tile_f32(const TileArgs& t) {
   }
 }
 
-template <bool NIB>
+template <bool NIB, bool WIDE>
 void tile_int8_rows(int mr, const TileArgs& t) {
   switch (mr) {
-    case 1: tile_int8<1, NIB>(t); break;
-    case 2: tile_int8<2, NIB>(t); break;
-    case 3: tile_int8<3, NIB>(t); break;
-    default: tile_int8<4, NIB>(t); break;
+    case 1: tile_int8<1, NIB, WIDE>(t); break;
+    case 2: tile_int8<2, NIB, WIDE>(t); break;
+    case 3: tile_int8<3, NIB, WIDE>(t); break;
+    default: tile_int8<4, NIB, WIDE>(t); break;
   }
 }
 
 void avx2_tile(const GemmShape& s, int mr, int, const TileArgs& t) {
   switch (s.kind) {
     case kKindInt8:
-      if (s.b_nibbles) tile_int8_rows<true>(mr, t);
-      else tile_int8_rows<false>(mr, t);
+      if (s.b_nibbles) {
+        if (s.wide_a) tile_int8_rows<true, true>(mr, t);
+        else tile_int8_rows<true, false>(mr, t);
+      } else {
+        if (s.wide_a) tile_int8_rows<false, true>(mr, t);
+        else tile_int8_rows<false, false>(mr, t);
+      }
       break;
     case kKindInt16:
       switch (mr) {
@@ -337,12 +377,15 @@ void avx2_tile(const GemmShape& s, int mr, int, const TileArgs& t) {
 GemmShape avx2_shape(Format fa, Format fb) {
   GemmShape s;
   s.lanes = L;
+  // B's digits + 64 (E2M1/E2M3: 4..124) times A's digits (at most 128 in magnitude for
+  // INT8): a VPMADDUBSW pair stays below 2 * 124 * 128 = 31744, never saturating.
   auto small = [](Format f) { return f == Format::e2m1 || f == Format::e2m3; };
   if (is_narrow(fa) && is_narrow(fb)) {
-    if (small(fa) && small(fb)) {
+    if ((small(fa) || fa == Format::int8) && small(fb)) {
       s.kind = kKindInt8;
       s.b_offset = 64;
       s.b_nibbles = fb == Format::e2m1;
+      s.wide_a = fa == Format::int8;
     } else {
       s.kind = kKindInt16;
       s.mr = 6;

@@ -132,7 +132,35 @@ inline void digits_e2m1(const std::uint8_t* p, std::int16_t* out) {
 inline void digits_i8(const std::uint8_t* p, std::int16_t* out) {
   _mm512_storeu_si512(out, _mm512_cvtepi8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p))));
 }
-inline bool block_dot_direct(Format, const std::uint8_t*, Format, const std::uint8_t*, std::int32_t&) { return false; }
+// Integer block dot of E2M1/INT8 operands in registers (digits widened to int16).
+inline void digits_x16(Format f, const std::uint8_t* p, __m256i& d0, __m256i& d1) {
+  __m128i lo8, hi8;
+  if (f == Format::int8) {
+    lo8 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    hi8 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16));
+  } else {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i m = _mm_set1_epi8(0x0F), lut = _mm_setr_epi8(0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12);
+    const __m128i lo = _mm_shuffle_epi8(lut, _mm_and_si128(v, m)), hi = _mm_shuffle_epi8(lut, _mm_and_si128(_mm_srli_epi16(v, 4), m));
+    lo8 = _mm_unpacklo_epi8(lo, hi);
+    hi8 = _mm_unpackhi_epi8(lo, hi);
+  }
+  d0 = _mm256_cvtepi8_epi16(lo8);
+  d1 = _mm256_cvtepi8_epi16(hi8);
+}
+inline bool block_dot_direct(Format fa, const std::uint8_t* pa, Format fb, const std::uint8_t* pb, std::int32_t& S) {
+  auto ok = [](Format f) { return f == Format::e2m1 || f == Format::int8; };
+  if (!ok(fa) || !ok(fb)) return false;
+  __m256i a0, a1, b0, b1;
+  digits_x16(fa, pa, a0, a1);
+  digits_x16(fb, pb, b0, b1);
+  const __m256i s = _mm256_add_epi32(_mm256_madd_epi16(a0, b0), _mm256_madd_epi16(a1, b1));
+  __m128i m = _mm_add_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
+  m = _mm_add_epi32(m, _mm_shuffle_epi32(m, 0x4E));
+  m = _mm_add_epi32(m, _mm_shuffle_epi32(m, 0xB1));
+  S = _mm_cvtsi128_si32(m);
+  return true;
+}
 inline std::int32_t dot16(const std::int16_t* a, const std::int16_t* b) {
   __m512i p = _mm512_madd_epi16(_mm512_loadu_si512(a), _mm512_loadu_si512(b));
   return _mm512_reduce_add_epi32(p);

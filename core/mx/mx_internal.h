@@ -30,6 +30,8 @@ struct GemmShape {
   int b_offset = 0;      // kKindInt8: added to B's integer digits to make them unsigned
   bool b_nibbles = false;  // kKindInt8 with E2M1 B: two codes per byte, decoded in the kernel
   int mr = 4;            // A rows per tile (as many as the registers hold)
+  bool wide_a = false;   // kKindInt8 on AVX2: A's digits reach 128, so every VPMADDUBSW
+                         // result is widened at once (two summed could exceed 32767)
 };
 
 // One call of a microkernel: mr rows of A (converted, see mx_gemm.cpp) against nv
