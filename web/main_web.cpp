@@ -13,7 +13,8 @@
 //   window.trnsim.stats()         -> {evaluate_ms, apply_ms, first_frame_ms, frames (loop iterations),
 //                                     drawn (frames drawn: idle frames are skipped), frame_cpu_ms, ui_ms}
 //   window.trnsim.timeEvaluate(n) -> mean milliseconds of evaluate(scenario) over n runs
-//   window.trnsim.lastCopied      -> the text "Copy link" last put on the clipboard
+//   window.trnsim.lastCopied      -> the text last put on the clipboard ("Copy link", Ctrl+C)
+//   window.trnsimPaste(text)      -> types text into the active field (index.html calls it on paste)
 // Everything else is in ui/, which knows nothing of the browser.
 #include <SDL.h>
 #include <emscripten.h>
@@ -128,6 +129,7 @@ EM_JS(void, js_install_api, (), {
   api.probes = function() { return UTF8ToString(Module._trnsim_probes()).split(","); };
   api.stats = function() { return JSON.parse(UTF8ToString(Module._trnsim_stats())); };
   api.timeEvaluate = function(n) { return Module._trnsim_time_evaluate(n | 0); };
+  window.trnsimPaste = function(text) { withString(Module._trnsim_paste, text); };
   api.ready = true;
   window.trnsim = api;
   if (window.trnsimOnReady) window.trnsimOnReady();
@@ -181,6 +183,18 @@ EMSCRIPTEN_KEEPALIVE const char* trnsim_stats() {
 }
 
 EMSCRIPTEN_KEEPALIVE double trnsim_time_evaluate(int n) { return g_app->time_evaluate(n); }
+
+// Text pasted into the page (index.html forwards the browser's paste event: SDL 2.26 has
+// no clipboard on emscripten): typed into the active text field, and kept as the
+// clipboard ImGui reads.
+EMSCRIPTEN_KEEPALIVE void trnsim_paste(const char* text) {
+  std::string t;
+  for (const char* p = text; *p; ++p)
+    if (*p != '\r') t += *p;
+  SDL_SetClipboardText(t.c_str());
+  if (ImGui::GetCurrentContext() && ImGui::GetIO().WantTextInput) ImGui::GetIO().AddInputCharactersUTF8(t.c_str());
+  wake();
+}
 
 // Called by the page on hashchange / popstate (back and forward, or a pasted link).
 EMSCRIPTEN_KEEPALIVE void trnsim_on_hashchange() {
@@ -254,6 +268,11 @@ int main() {
   ImGui::GetStyle().GrabRounding = 3;
   ImGui_ImplSDL2_InitForOpenGL(g_window, g_gl);
   ImGui_ImplOpenGL3_Init("#version 300 es");
+  // Ctrl+C in a text field: SDL's own clipboard (what ImGui pastes back) and the browser's.
+  ImGui::GetIO().SetClipboardTextFn = [](void*, const char* text) {
+    SDL_SetClipboardText(text);
+    js_copy_text(text);
+  };
 
   g_app = std::make_unique<trnsim::ui::App>();
   g_app->on_message = [](const std::string& m) {

@@ -4,7 +4,7 @@
 // a visible message and the default scenario; dragging a slider and typing into it
 // change the scenario, the report and the URL (one history entry per interaction, Back
 // and Forward move through them); an invalid combination is explained and not applied;
-// "Copy link" copies the page's address. Prints the targets it measures: first frame,
+// "Copy link" copies the page's address; a pasted config.json becomes the model. Prints the targets it measures: first frame,
 // .wasm size (raw and gzipped), re-evaluation time after an edit.
 import fs from "node:fs";
 import os from "node:os";
@@ -109,6 +109,26 @@ await withPage(async ({ page, base, outside, consoleErrors }) => {
   await clickItem(page, "copy-link");
   const copied = await page.evaluate(() => window.trnsim.lastCopied);
   check(copied === (await page.evaluate(() => location.href)), "Copy link copies the page's address");
+
+  // Pasting a Hugging Face config.json (the browser's paste event) and using it as the model.
+  const config = fs.readFileSync("examples/models/Llama-3.1-8B.json", "utf8");
+  await openPlayground(page, base + link.slice(link.indexOf("#")));
+  await clickItem(page, "paste-config-open");
+  await clickItem(page, "paste-config");
+  await page.evaluate((text) => {
+    const dt = new DataTransfer();
+    dt.setData("text/plain", text);
+    document.dispatchEvent(new ClipboardEvent("paste", { clipboardData: dt, bubbles: true }));
+  }, config);
+  await frames(page, 3);
+  await clickItem(page, "use-config");
+  const pasted = JSON.parse(await page.evaluate(() => window.trnsim.scenario()));
+  check(JSON.stringify(pasted.workload.model) === JSON.stringify(JSON.parse(config)),
+        "a config.json pasted into the model box becomes the scenario's inline model");
+  const hash3 = await page.evaluate(() => location.hash);
+  check((await page.evaluate(() => window.trnsim.report())) === reportOfLink(base + hash3),
+        "... and the report equals trnsim run --json of the new link");
+  await screenshot(page, "playground-pasted-config");
 
   // A link made by the CLI restores its scenario and report.
   const other = cli("link", "encode", "tests/browser/data/small.json").trim();

@@ -312,7 +312,9 @@ void ScenarioPanel::model_controls(Ctx& c) {
                         mc.is_moe() ? (", " + std::to_string(mc.experts) + " experts top-" + std::to_string(mc.experts_per_token)).c_str() : "",
                         fmt_si(r.params.total, "").c_str(), fmt_si(r.params.active, "").c_str());
   }
-  if (ImGui::TreeNode("Paste a config.json")) {
+  bool paste_open = ImGui::TreeNode("Paste a config.json");
+  probe("paste-config-open");
+  if (paste_open) {
     ImGui::TextDisabled("A Hugging Face config.json (decoder-only: llama, mistral, mixtral, qwen2/3, qwen MoE, "
                         "gpt_oss, deepseek_v2/v3). Unknown keys become warnings.");
     ImGui::InputTextMultiline("##config", &pasted_config_, ImVec2(-1, ImGui::GetTextLineHeight() * 7));
@@ -537,7 +539,9 @@ void ScenarioPanel::draw(App& app) {
                   "Price per chip-hour (no Trainium3 price is published: a guess).");
   }
 
-  if (ImGui::CollapsingHeader("Open or paste a scenario")) import_box(app);
+  bool import_open = ImGui::CollapsingHeader("Open or paste a scenario");
+  probe("paste-scenario-open");
+  if (import_open) import_box(app);
 
   if (ImGui::CollapsingHeader("Every field (JSON)")) {
     ImGui::TextDisabled("The scenario as `trnsim link decode` prints it; every value here is in the link.");
