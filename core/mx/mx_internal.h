@@ -3,8 +3,9 @@
 //
 // The SIMD translation units are compiled with per-file ISA flags (module.cmake), so
 // nothing they define may be an inline function or template shared with other units (the
-// linker could keep their AVX copy for everyone): they define everything in an anonymous
-// namespace and call only the plain functions declared here.
+// linker could keep their AVX copy for everyone, e.g. in an unoptimized build): they define
+// everything in an anonymous namespace and call only the plain functions declared here and
+// the `static inline` helpers below (internal linkage: one copy per unit).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -80,16 +81,17 @@ const Kernels* avx512_kernels();
 const Kernels* wasm_kernels();
 
 // Test hook: lets the AVX-512 path use FP32 FMA instead of BF16 dot products for FP8
-// operands (both give the same bits); returns the previous setting.
+// operands (both give the same bits); returns the previous setting. avx512_bf16_in_use()
+// runs AVX-512 code: call it only when available_paths() lists avx512.
 bool set_avx512_bf16_allowed(bool allowed);
 bool avx512_bf16_in_use();
 
-inline std::uint32_t f2u(float f) {
+static inline std::uint32_t f2u(float f) {
   std::uint32_t u;
   std::memcpy(&u, &f, 4);
   return u;
 }
-inline float u2f(std::uint32_t u) {
+static inline float u2f(std::uint32_t u) {
   float f;
   std::memcpy(&f, &u, 4);
   return f;
@@ -113,7 +115,7 @@ void ref_quantize_block(const float* x, Format f, const Options& o, std::uint8_t
 // All 32 codes of a packed block, one per byte.
 void unpack_codes(Format f, const std::uint8_t* block_elements, std::uint8_t* codes32);
 void pack_codes(Format f, const std::uint8_t* codes32, std::uint8_t* block_elements);
-inline float canonical(float v) { return v != v ? u2f(kCanonicalNaN) : v; }
+static inline float canonical(float v) { return v != v ? u2f(kCanonicalNaN) : v; }
 
 // GEMM driver shared by the SIMD paths (mx_gemm.cpp, compiled without ISA flags).
 void simd_pack_b(const GemmIsa& isa, Path path, const Tensor& bt, Format a_format, PackedB& out);
