@@ -30,5 +30,17 @@ for f in core/data/chips/*.json core/data/systems/*.json core/data/clusters/*.js
   same "describe $s" describe --json "$s"
 done
 same "bad scenario" run tests/cli/data/bad-unknown-key.json
+same "validate" validate
+# MX numerics: own RNG and transcendental functions, so the statistics match to the bit.
+for f in e4m3 e5m2 e3m2 e2m3 e2m1 int8; do
+  for d in normal laplace uniform lognormal; do
+    same "mx error $f $d" mx error --format "$f" --dist "$d" --n 20000 --seed 7
+  done
+done
+same "mx error rceil" mx error --format e4m3 --scale rceil --n 20000
+same "mx bad format" mx error --format fp8
+same "collective" collective --system trn3-gen2-ultraserver --op all-to-all --bytes 1K:64M
+same "collective event" collective --system trn2-48xlarge --op all-reduce --bytes 1M --backend event
+same "kernel" kernel --chip trainium3 --op gemm --dtype mxfp8
 echo "parity: $compared comparisons, $failures different"
 ((failures == 0))
