@@ -11,7 +11,8 @@
 //   window.trnsim.show(panel)     -> selects a tab ("Report", "Fabric", "Timeline", ...)
 //   window.trnsim.panels(), currentPanel(), probes()
 //   window.trnsim.stats()         -> {evaluate_ms, apply_ms, first_frame_ms, frames (loop iterations),
-//                                     drawn (frames drawn: idle frames are skipped), frame_cpu_ms, ui_ms}
+//                                     drawn (frames drawn: idle frames are skipped), frame_cpu_ms, ui_ms,
+//                                     apply_ms_median, apply_ms_max (edit -> report and link, last 64)}
 //   window.trnsim.timeEvaluate(n) -> mean milliseconds of evaluate(scenario) over n runs
 //   window.trnsim.lastCopied      -> the text last put on the clipboard ("Copy link", Ctrl+C)
 //   window.trnsimPaste(text)      -> types text into the active field (index.html calls it on paste)
@@ -172,12 +173,13 @@ EMSCRIPTEN_KEEPALIVE const char* trnsim_probes() {
 }
 
 EMSCRIPTEN_KEEPALIVE const char* trnsim_stats() {
-  char buf[256];
+  char buf[512];
   std::snprintf(buf, sizeof buf,
                 "{\"evaluate_ms\": %.4f, \"apply_ms\": %.4f, \"first_frame_ms\": %.1f, \"frames\": %ld, "
-                "\"drawn\": %ld, \"frame_cpu_ms\": %.3f, \"ui_ms\": %.3f}",
+                "\"drawn\": %ld, \"frame_cpu_ms\": %.3f, \"ui_ms\": %.3f, \"apply_ms_median\": %.4f, "
+                "\"apply_ms_max\": %.4f}",
                 g_app->last_evaluate_ms(), g_app->last_apply_ms(), g_first_frame_ms, g_frames, g_drawn, g_frame_cpu_ms,
-                g_ui_ms);
+                g_ui_ms, g_app->median_apply_ms(), g_app->max_apply_ms());
   g_out = buf;
   return g_out.c_str();
 }

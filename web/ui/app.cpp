@@ -73,6 +73,8 @@ bool App::apply(const Scenario& s, std::string& error) {
     (void)link;
     last_evaluate_ms_ = t1 - t0;
     last_apply_ms_ = now_ms() - t0;
+    if (apply_ms_history_.size() >= 64) apply_ms_history_.erase(apply_ms_history_.begin());
+    apply_ms_history_.push_back(last_apply_ms_);
     return true;
   } catch (const InputError& e) {
     error = e.what();
@@ -93,6 +95,19 @@ const std::string& App::scenario_json_text() const {
 const std::string& App::report_json_text() const {
   scenario_json_text();
   return report_text_;
+}
+
+double App::median_apply_ms() const {
+  if (apply_ms_history_.empty()) return 0;
+  std::vector<double> v = apply_ms_history_;
+  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+  return v[v.size() / 2];
+}
+
+double App::max_apply_ms() const {
+  double m = 0;
+  for (double x : apply_ms_history_) m = std::max(m, x);
+  return m;
 }
 
 double App::time_evaluate(int repeats) {

@@ -70,6 +70,8 @@ class App {
   // `active` if a control is still held (a drag or typing goes on).
   void commit_edit(bool changed, bool active);
   void revert_edit();
+  // A drag or typing is going on (panels may defer expensive derived views until it ends).
+  bool interacting() const { return interaction_open_; }
   const std::string& edit_error() const { return edit_error_; }
   const std::string& edit_error_field() const { return edit_error_field_; }
   // The error text when the pending edit failed on `path` or a field below it.
@@ -84,6 +86,9 @@ class App {
   // ---- timing (shown in the toolbar, read by the browser tests) ------------------
   double last_evaluate_ms() const { return last_evaluate_ms_; }
   double last_apply_ms() const { return last_apply_ms_; }
+  // Median and maximum of the last (up to 64) applied edits, evaluate + new link.
+  double median_apply_ms() const;
+  double max_apply_ms() const;
   double time_evaluate(int repeats);  // mean ms of evaluate(scenario()) over `repeats`
   double now_ms() const;
   // True while something on screen changes without input (the "Link copied" notice).
@@ -112,6 +117,7 @@ class App {
   mutable std::uint64_t texts_generation_ = 0;
   bool interaction_open_ = false;  // the current interaction already pushed a history entry
   double last_evaluate_ms_ = 0, last_apply_ms_ = 0;
+  std::vector<double> apply_ms_history_;
   double copied_at_ms_ = -1e9;
 
   std::unique_ptr<Panel> scenario_panel_;

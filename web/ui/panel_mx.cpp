@@ -154,6 +154,8 @@ void MxPanel::recompute() {
 
 void MxPanel::recompute_variants(App& app) {
   if (variants_generation_ == app.generation()) return;
+  // Eight evaluations: not on every frame of a drag, once it ends.
+  if (app.interacting() && variants_generation_ != 0) return;
   variants_generation_ = app.generation();
   weights_.clear();
   activations_.clear();

@@ -118,10 +118,6 @@ class ReportPanel : public Panel {
   const char* name() const override { return "Report"; }
   void draw(App& app) override {
     const Report& rep = app.report();
-    if (text_generation_ != app.generation()) {
-      text_ = report_to_text(rep);
-      text_generation_ = app.generation();
-    }
     const SystemReport& a = rep.primary;
     const SystemReport* b = rep.compare ? &*rep.compare : nullptr;
     ImGui::TextWrapped("%s", rep.scenario.name.empty() ? "(unnamed scenario)" : rep.scenario.name.c_str());
@@ -209,6 +205,10 @@ class ReportPanel : public Panel {
       }
     }
     if (ImGui::CollapsingHeader("Full text report (as `trnsim run` prints it)")) {
+      if (text_generation_ != app.generation()) {
+        text_ = report_to_text(rep);
+        text_generation_ = app.generation();
+      }
       ImGui::TextUnformatted(text_.c_str(), text_.c_str() + text_.size());
     }
   }
