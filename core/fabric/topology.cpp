@@ -57,7 +57,11 @@ double Topology::route_in_domain(long src, long dst, std::vector<LinkId>& links)
       links.push_back(id(dst, kSwitchIn));
       return spec_.l1_latency_s;
     }
-    int k = static_cast<int>((src + dst) % spec_.l2_switches);
+    // Second-level switch by the source chip's position in its server (an assumption: the
+    // real port assignment is not published). Spreads both directions of a ring crossing a
+    // server boundary, and every chip's all-to-all traffic, evenly over the switches;
+    // (src + dst) % n sent every ring crossing through the same switch.
+    int k = static_cast<int>((src % per_server_) % spec_.l2_switches);
     bool shared = spec_.shared_chip_port;
     links.push_back(id(src, shared ? kSwitchOut : kUpOut));
     links.push_back(id(s_server * per_server_, uplink_port(k, false)));
