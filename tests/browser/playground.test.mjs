@@ -11,7 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
 import {
-  SITE, check, clickItem, cli, dragItem, finish, frames, inkOf, itemRect, openPlayground, screenshot, withPage,
+  SITE, SOURCE_DIR, check, clickItem, cli, dragItem, finish, frames, inkOf, itemRect, openPlayground, screenshot, withPage,
 } from "./lib.mjs";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "trnsim-browser-"));
@@ -113,7 +113,7 @@ await withPage(async ({ page, base, outside, consoleErrors }) => {
   check(copied === (await page.evaluate(() => location.href)), "Copy link copies the page's address");
 
   // Pasting a Hugging Face config.json (the browser's paste event) and using it as the model.
-  const config = fs.readFileSync("examples/models/Llama-3.1-8B.json", "utf8");
+  const config = fs.readFileSync(path.join(SOURCE_DIR, "examples/models/Llama-3.1-8B.json"), "utf8");
   await openPlayground(page, base + link.slice(link.indexOf("#")));
   await clickItem(page, "paste-config-open");
   await clickItem(page, "paste-config");
