@@ -149,6 +149,10 @@ OpRecord price(const Env& e, const OpSpec& o) {
   r.hbm_bytes = o.hbm_bytes;
   if (o.kind == OpKind::collective) {
     hw::CollectiveResult c = e.collective(o.coll_op, o.coll_bytes, o.ranks, o.stride);
+    r.collective.op = o.coll_op;
+    r.collective.bytes = o.coll_bytes;
+    r.collective.ranks = o.ranks;
+    r.collective.stride = o.stride;
     r.category = "fabric";
     r.fabric_bytes = o.coll_bytes;
     r.fabric_s = c.time_s;

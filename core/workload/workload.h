@@ -147,6 +147,7 @@ struct OpRecord {
   double fabric_s = 0;    // collective time
   double overhead_s = 0;  // fixed kernel overhead
   double time_s = 0;      // per occurrence: max(compute, memory) + overhead, or fabric
+  hw::CollectiveRequest collective;  // fabric operators: the request priced (op, bytes, ranks, stride)
   double total_s() const { return count * time_s; }
 };
 

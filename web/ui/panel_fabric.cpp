@@ -33,31 +33,17 @@ struct StepOp {
   double total_s = 0;  // count x time in its phase
 };
 
-// The request behind a fabric operator. OpRecord keeps the operation, group size and
-// bytes (detail "all-reduce, 8 chips (rdh)", fabric_bytes) but not the rank stride, so
-// the stride is reconstructed from the operator's name the way core/workload/evaluate.cpp
-// places groups: TP/EP groups are contiguous, pipeline neighbours tp*dp chips apart,
-// data-parallel groups tp chips apart (expert groups max(ep, tp)).
+// The requests behind the workload's fabric operators, as the workload layer priced them.
 std::vector<StepOp> step_ops(const workload::Result& r) {
   std::vector<StepOp> out;
-  const auto& par = r.spec.parallelism;
   for (const auto& ph : r.phases)
     for (const auto& o : ph.ops) {
       if (o.category != "fabric" || o.fabric_bytes <= 0) continue;
       StepOp s;
       s.name = o.name;
       s.label = ph.name + ": " + o.name;
-      auto comma = o.detail.find(',');
-      s.request.op = o.detail.substr(0, comma);
-      int ranks = 0;
-      if (comma != std::string::npos) std::sscanf(o.detail.c_str() + comma + 1, "%d", &ranks);
-      s.request.ranks = ranks;
-      s.request.bytes = o.fabric_bytes;
-      int stride = 1;
-      if (o.name.compare(0, 3, "pp.") == 0) stride = par.tp * par.dp;
-      else if (o.name.compare(0, 9, "dp.expert") == 0) stride = par.ep > par.tp ? par.ep : par.tp;
-      else if (o.name.compare(0, 3, "dp.") == 0) stride = par.tp;
-      s.request.stride = stride;
+      s.request = o.collective;
+      int ranks = o.collective.ranks;
       s.time_s = o.time_s;
       s.total_s = o.total_s();
       if (ranks >= 2) out.push_back(s);
