@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "common/error.h"
+#include "common/splitmix64.h"
 #include "mx/mx_internal.h"
 
 namespace trnsim::mx {
@@ -262,13 +263,7 @@ namespace {
 struct Xoshiro256 {
   std::uint64_t s[4];
   explicit Xoshiro256(std::uint64_t seed) {
-    for (auto& w : s) {  // splitmix64
-      seed += 0x9E3779B97F4A7C15ull;
-      std::uint64_t z = seed;
-      z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-      z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-      w = z ^ (z >> 31);
-    }
+    for (auto& w : s) w = splitmix64(seed);
   }
   static std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
   std::uint64_t next() {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/error.h"
+#include "common/splitmix64.h"
 #include "mx/mx.h"
 #include "mx/mx_internal.h"
 
@@ -18,19 +19,7 @@ using namespace trnsim::mx;
 
 namespace {
 
-struct Rng {
-  std::uint64_t s;
-  explicit Rng(std::uint64_t seed) : s(seed) {}
-  std::uint64_t next() {
-    s += 0x9E3779B97F4A7C15ull;
-    std::uint64_t z = s;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  std::uint32_t below(std::uint32_t n) { return static_cast<std::uint32_t>(next() % n); }
-  double unit() { return static_cast<double>(next() >> 11) * 0x1p-53; }
-};
+using Rng = trnsim::SplitMix64;
 
 float from_bits(std::uint32_t u) {
   float f;

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/splitmix64.h"
 #include "mx/mx.h"
 #include "ui/app.h"
 #include "ui/format.h"
@@ -36,13 +37,6 @@ struct Variant {  // the scenario with one precision changed
   double weights_bytes = 0, hbm_bytes = 0, peak = 0, latency_s = 0, tokens_per_s_chip = 0;
   bool current = false;
 };
-
-std::uint64_t splitmix64(std::uint64_t& s) {
-  std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
 
 void histogram_plot(const char* id, const char* title, const std::vector<const std::vector<float>*>& series,
                     const std::vector<std::string>& names, double lo, double hi, bool log_y, const char* xlabel, ImVec2 size) {
