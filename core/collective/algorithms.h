@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "collective/collective.h"
 #include "collective/schedule.h"
 
 namespace trnsim::collective {
@@ -19,9 +20,6 @@ struct Layout {
   long ranks_per_domain = 0;  // consecutive ranks in one scale-up domain (0: not aligned)
   long ranks_per_server = 0;  // consecutive ranks in one server (0: not aligned)
 };
-
-const std::vector<std::string>& op_names();
-const std::vector<std::string>& algo_names();  // including "auto"
 
 // The schedule of `op` on `bytes` (nccl-tests size) with `algo` ("auto" resolved here).
 // Throws InputError when the algorithm does not apply (e.g. hierarchical in one domain).

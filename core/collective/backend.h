@@ -21,6 +21,7 @@
 #include <memory>
 #include <string>
 
+#include "collective/collective.h"
 #include "collective/schedule.h"
 #include "fabric/topology.h"
 
@@ -50,7 +51,6 @@ class Backend {
   virtual StepTime time_step(const Step& step, const RankMap& map) const = 0;
 };
 
-const std::vector<std::string>& backend_names();
 std::unique_ptr<Backend> make_backend(const std::string& name);
 
 // ---- shared by the backends: which flows to enumerate ----

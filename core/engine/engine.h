@@ -22,7 +22,8 @@
 #include <vector>
 
 #include "common/fields.h"
-#include "hw/hw.h"
+#include "hw/system.h"
+#include "hw/roofline.h"
 
 namespace trnsim::engine {
 

@@ -131,7 +131,7 @@ struct Builder {
     cost.dtype = dt;
     cost.flops = flops;
     cost.hbm_bytes = hbm_bytes;
-    r.roofline = hw::roofline(one_core(chip), cost, hw::Efficiency{});
+    r.roofline = hw::roofline(one_core(chip), cost, hw::RooflineEfficiency{});
     return r;
   }
 };

@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "hw/hw.h"
+#include "hw/system.h"
 
 namespace trnsim::fabric {
 

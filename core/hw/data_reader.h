@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "common/fields.h"
-#include "hw/hw.h"
+#include "hw/system.h"
 
 namespace trnsim::hw {
 

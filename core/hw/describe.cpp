@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <sstream>
 
-#include "hw/hw.h"
+#include "hw/system.h"
 
 namespace trnsim::hw {
 

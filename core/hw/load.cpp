@@ -16,7 +16,7 @@
 
 #include "embedded.h"
 #include "hw/data_reader.h"
-#include "hw/hw.h"
+#include "hw/system.h"
 
 namespace trnsim::hw {
 

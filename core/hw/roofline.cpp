@@ -6,11 +6,12 @@
 #include <cmath>
 #include <cstdio>
 
-#include "hw/hw.h"
+#include "hw/system.h"
+#include "hw/roofline.h"
 
 namespace trnsim::hw {
 
-RooflineTime roofline(const Chip& chip, const OperatorCost& op, const Efficiency& eff) {
+RooflineTime roofline(const Chip& chip, const OperatorCost& op, const RooflineEfficiency& eff) {
   if (!(eff.compute > 0 && eff.compute <= 1)) throw InputError("efficiency.compute", "must be in (0, 1]");
   if (!(eff.hbm > 0 && eff.hbm <= 1)) throw InputError("efficiency.hbm", "must be in (0, 1]");
   if (!(op.flops >= 0) || !std::isfinite(op.flops)) throw InputError("flops", "must be a finite number >= 0");

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "hw/hw.h"
+#include "hw/system.h"
 #include "scenario/scenario.h"
 #include "workload/workload.h"
 

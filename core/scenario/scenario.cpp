@@ -1,7 +1,7 @@
 #include "scenario/scenario.h"
 
 #include "embedded.h"
-#include "hw/hw.h"
+#include "hw/system.h"
 
 namespace trnsim {
 

@@ -23,6 +23,7 @@
 #include <map>
 #include <tuple>
 
+#include "hw/roofline.h"
 #include "workload/workload.h"
 
 namespace trnsim::workload {
@@ -118,24 +119,24 @@ struct Env {
   const Spec& s;
   std::string mm_dtype;   // matmul (tensor-engine input) dtype
   double wb = 2, awb = 2, ab = 2, kvb = 2;  // bytes/element: MLP weights, attention weights, activations, KV
-  hw::Efficiency eff_mm, eff_attn;
+  hw::RooflineEfficiency eff_mm, eff_attn;
   int tp = 1, pp = 1, dp = 1, ep = 1, etp = 1;
   int heads_chip = 1, kvh_chip = 1;
   double kv_cache_elems_chip = 0;  // cached elements per token per layer on one chip
   double overhead_s = 0;
   // Identical collective requests recur (attention and MLP all-reduces, forward and backward):
   // priced once per evaluation. Exact: the same request gives the same answer.
-  mutable std::map<std::tuple<std::string, double, int, int>, hw::CollectiveResult> collectives;
-  hw::CollectiveResult collective(const std::string& op, double bytes, int ranks, int stride) const {
+  mutable std::map<std::tuple<std::string, double, int, int>, collective::Result> collectives;
+  collective::Result collective(const std::string& op, double bytes, int ranks, int stride) const {
     auto key = std::make_tuple(op, bytes, ranks, stride);
     auto it = collectives.find(key);
     if (it != collectives.end()) return it->second;
-    hw::CollectiveRequest req;
+    collective::Request req;
     req.op = op;
     req.bytes = bytes;
     req.ranks = ranks;
     req.stride = stride;
-    return collectives.emplace(key, hw::collective(sys, req)).first->second;
+    return collectives.emplace(key, collective::run(sys, req)).first->second;
   }
 };
 
@@ -148,7 +149,7 @@ OpRecord price(const Env& e, const OpSpec& o) {
   r.flops = o.flops;
   r.hbm_bytes = o.hbm_bytes;
   if (o.kind == OpKind::collective) {
-    hw::CollectiveResult c = e.collective(o.coll_op, o.coll_bytes, o.ranks, o.stride);
+    collective::Result c = e.collective(o.coll_op, o.coll_bytes, o.ranks, o.stride);
     r.collective.op = o.coll_op;
     r.collective.bytes = o.coll_bytes;
     r.collective.ranks = o.ranks;
@@ -165,7 +166,7 @@ OpRecord price(const Env& e, const OpSpec& o) {
   cost.flops = o.flops;
   cost.hbm_bytes = o.hbm_bytes;
   cost.fixed_overhead_s = 0;
-  const hw::Efficiency& eff = o.kind == OpKind::attention ? e.eff_attn : e.eff_mm;
+  const hw::RooflineEfficiency& eff = o.kind == OpKind::attention ? e.eff_attn : e.eff_mm;
   hw::RooflineTime t = hw::roofline(e.chip, cost, eff);
   r.compute_s = t.compute_s;
   r.memory_s = t.memory_s;

@@ -110,7 +110,7 @@ json optional_json(const std::optional<double>& v) { return v ? json(*v) : json(
 const std::map<std::string, json>& bundled_cache() {
   static const std::map<std::string, json> cache = [] {
     std::map<std::string, json> m;
-    for (const auto& n : bundled_model_names()) m[n] = bundled_model_json(n, "examples/models/" + n + ".json");
+    for (const auto& n : model::bundled_model_names()) m[n] = model::bundled_model_json(n, "examples/models/" + n + ".json");
     return m;
   }();
   return cache;
@@ -122,10 +122,10 @@ ModelConfig spec_model(const Spec& spec, const std::string& path) {
   if (!spec.model_name.empty()) {
     const auto& cache = bundled_cache();
     auto it = cache.find(spec.model_name);
-    if (it == cache.end()) bundled_model_json(spec.model_name, path);  // throws with a hint
-    return import_hf_config(it->second, "examples/models/" + spec.model_name + ".json", spec.model_name);
+    if (it == cache.end()) model::bundled_model_json(spec.model_name, path);  // throws with a hint
+    return model::import_hf_config(it->second, "examples/models/" + spec.model_name + ".json", spec.model_name);
   }
-  return import_hf_config(spec.model_config, path, "inline");
+  return model::import_hf_config(spec.model_config, path, "inline");
 }
 
 Spec parse_spec(const json& j, const std::string& path) {
@@ -136,7 +136,7 @@ Spec parse_spec(const json& j, const std::string& path) {
   if (model.is_string()) {
     s.model_name = model.get<std::string>();
     if (s.model_name.empty()) throw InputError(r.path("model"), "empty model name");
-    bundled_model_json(s.model_name, r.path("model"));  // unknown name: error with hint
+    model::bundled_model_json(s.model_name, r.path("model"));  // unknown name: error with hint
   } else if (model.is_object()) {
     s.model_config = model;
   } else {

@@ -31,10 +31,15 @@
 #include <vector>
 
 #include "common/fields.h"
-#include "hw/hw.h"
-#include "workload/model.h"
+#include "hw/system.h"
+#include "collective/collective.h"
+#include "model/llm.h"
 
 namespace trnsim::workload {
+
+using model::AttentionKind;
+using model::ModelConfig;
+using model::ParamCounts;
 
 struct Precision {
   std::string weights = "bf16";            // MLP and expert weights
@@ -147,7 +152,7 @@ struct OpRecord {
   double fabric_s = 0;    // collective time
   double overhead_s = 0;  // fixed kernel overhead
   double time_s = 0;      // per occurrence: max(compute, memory) + overhead, or fabric
-  hw::CollectiveRequest collective;  // fabric operators: the request priced (op, bytes, ranks, stride)
+  collective::Request collective;  // fabric operators: the request priced (op, bytes, ranks, stride)
   double total_s() const { return count * time_s; }
 };
 

@@ -4,21 +4,22 @@
 // Counter: collectives evaluated per second.
 #include <benchmark/benchmark.h>
 
-#include "hw/hw.h"
+#include "hw/system.h"
+#include "collective/collective.h"
 
 namespace {
 
 void run(benchmark::State& state, const char* system_name, const char* op, double bytes, const char* algo,
          const char* backend) {
   trnsim::hw::System system = trnsim::hw::load_system(system_name);
-  trnsim::hw::CollectiveRequest req;
+  trnsim::collective::Request req;
   req.op = op;
   req.bytes = bytes;
   req.algo = algo;
   req.backend = backend;
   double flows = 0;
   for (auto _ : state) {
-    auto r = trnsim::hw::collective(system, req);
+    auto r = trnsim::collective::run(system, req);
     flows = r.flows_timed;
     benchmark::DoNotOptimize(r.time_s);
   }

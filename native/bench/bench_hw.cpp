@@ -4,7 +4,7 @@
 #include <benchmark/benchmark.h>
 
 #include "engine/engine.h"
-#include "hw/hw.h"
+#include "hw/system.h"
 
 namespace {
 

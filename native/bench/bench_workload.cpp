@@ -4,7 +4,7 @@
 // evaluations (or points) per second.
 #include <benchmark/benchmark.h>
 
-#include "hw/hw.h"
+#include "hw/system.h"
 #include "scenario/scenario.h"
 #include "report/report.h"
 #include "workload/workload.h"

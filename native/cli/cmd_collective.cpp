@@ -4,7 +4,8 @@
 #include <ostream>
 
 #include "cli.h"
-#include "hw/hw.h"
+#include "hw/system.h"
+#include "collective/collective.h"
 
 namespace {
 
@@ -62,7 +63,7 @@ int run_collective(const std::vector<std::string>& raw, trnsim::cli::Io& io) {
     return *v;
   };
   trnsim::hw::System system = trnsim::hw::load_system(need("system"));
-  trnsim::hw::CollectiveRequest req;
+  trnsim::collective::Request req;
   req.op = need("op");
   req.algo = args.value_or("algo", "auto");
   req.backend = args.value_or("backend", "analytic");
@@ -84,10 +85,10 @@ int run_collective(const std::vector<std::string>& raw, trnsim::cli::Io& io) {
     hi = parse_size(bytes.substr(colon + 1), "--bytes");
     if (hi < lo) throw InputError("--bytes", "the range's maximum is below its minimum");
   }
-  std::vector<std::pair<double, trnsim::hw::CollectiveResult>> rows;
+  std::vector<std::pair<double, trnsim::collective::Result>> rows;
   for (double b = lo; b <= hi * (1 + 1e-12); b *= 2) {
     req.bytes = b;
-    rows.emplace_back(b, trnsim::hw::collective(system, req));
+    rows.emplace_back(b, trnsim::collective::run(system, req));
     if (rows.size() > 64) break;
   }
   long ranks = req.ranks > 0 ? req.ranks : (system.chips + req.stride - 1) / req.stride;

@@ -6,7 +6,7 @@
 #include <ostream>
 
 #include "cli.h"
-#include "hw/hw.h"
+#include "hw/system.h"
 #include "scenario/scenario.h"
 #include "workload/workload.h"
 

@@ -3,7 +3,7 @@
 #include <ostream>
 
 #include "cli.h"
-#include "hw/hw.h"
+#include "hw/system.h"
 
 namespace {
 

@@ -3,7 +3,7 @@
 
 #include "cli.h"
 #include "engine/engine.h"
-#include "hw/hw.h"
+#include "hw/system.h"
 
 namespace {
 

@@ -11,7 +11,8 @@
 
 #include "cli.h"
 #include "embedded.h"
-#include "hw/hw.h"
+#include "hw/system.h"
+#include "collective/collective.h"
 #include "scenario/scenario.h"
 #include "workload/workload.h"
 
@@ -20,6 +21,7 @@ namespace {
 using trnsim::json;
 namespace wl = trnsim::workload;
 namespace hw = trnsim::hw;
+namespace collective = trnsim::collective;
 
 struct Row {
   std::string id;
@@ -100,11 +102,11 @@ double phase_part(const wl::Result& r, const std::string& phase, const std::stri
 }
 
 double collective_us(const std::string& system, const std::string& op, double bytes, int ranks) {
-  hw::CollectiveRequest req;
+  collective::Request req;
   req.op = op;
   req.bytes = bytes;
   req.ranks = ranks;
-  return hw::collective(sys(system), req).time_s * 1e6;
+  return collective::run(sys(system), req).time_s * 1e6;
 }
 
 std::vector<Row> build_rows() {

@@ -1,4 +1,4 @@
-// trnsim-gui: the playground's UI (web/ui/) as a desktop program, with SDL2, OpenGL 3.3
+// trnsim-gui: the playground's UI (ui/) as a desktop program, with SDL2, OpenGL 3.3
 // core and Dear ImGui from Debian's packages. The same panels, shaders (desktop GL
 // variant) and core as the browser page; links are the page's links (`trnsim link`).
 //

@@ -5,7 +5,8 @@
 #include <functional>
 
 #include "collective/algorithms.h"
-#include "hw/hw.h"
+#include "hw/system.h"
+#include "collective/collective.h"
 #include "test_support.h"
 
 using test_support::contains;
@@ -15,16 +16,16 @@ using namespace trnsim::hw;
 
 namespace {
 
-CollectiveResult run(const System& s, const std::string& op, double bytes, const std::string& algo = "auto",
-                     const std::string& backend = "analytic", int ranks = 0, int stride = 1) {
-  CollectiveRequest r;
+trnsim::collective::Result run(const System& s, const std::string& op, double bytes, const std::string& algo = "auto",
+                               const std::string& backend = "analytic", int ranks = 0, int stride = 1) {
+  trnsim::collective::Request r;
   r.op = op;
   r.bytes = bytes;
   r.algo = algo;
   r.backend = backend;
   r.ranks = ranks;
   r.stride = stride;
-  return collective(s, r);
+  return trnsim::collective::run(s, r);
 }
 
 const double MiB = 1048576.0, GiB = 1073741824.0;

@@ -6,7 +6,7 @@
 #include <functional>
 
 #include "engine/engine.h"
-#include "hw/hw.h"
+#include "hw/system.h"
 #include "test_support.h"
 
 using test_support::contains;

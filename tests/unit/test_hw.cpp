@@ -8,7 +8,8 @@
 #include <functional>
 
 #include "embedded.h"
-#include "hw/hw.h"
+#include "hw/system.h"
+#include "hw/roofline.h"
 #include "test_support.h"
 
 using test_support::contains;
@@ -212,17 +213,17 @@ TEST_CASE("roofline and HBM capacity checks") {
   op.flops = 667e12;          // one second at peak
   op.hbm_bytes = 2.9e12 / 2;  // half a second of HBM
   op.fixed_overhead_s = 1e-6;
-  auto t = roofline(c, op, Efficiency{});
+  auto t = roofline(c, op, RooflineEfficiency{});
   CHECK(t.compute_bound);
   CHECK(t.compute_s == Approx(1.0));
   CHECK(t.memory_s == Approx(0.5));
   CHECK(t.time_s == Approx(1.0 + 1e-6));
-  auto h = roofline(c, op, Efficiency{0.5, 0.2});
+  auto h = roofline(c, op, RooflineEfficiency{0.5, 0.2});
   CHECK_FALSE(h.compute_bound);
   CHECK(h.time_s == Approx(2.5 + 1e-6));
   op.dtype = "mxfp8";
-  CHECK(contains(error_of([&] { roofline(c, op, Efficiency{}); }), "dtype: Trainium2 has no native mxfp8 support"));
-  CHECK(contains(error_of([&] { roofline(c, op, Efficiency{0, 1}); }), "efficiency.compute: must be in (0, 1]"));
+  CHECK(contains(error_of([&] { roofline(c, op, RooflineEfficiency{}); }), "dtype: Trainium2 has no native mxfp8 support"));
+  CHECK(contains(error_of([&] { roofline(c, op, RooflineEfficiency{0, 1}); }), "efficiency.compute: must be in (0, 1]"));
   CHECK_NOTHROW(check_hbm_capacity(c, 96 * GiB, "model", "weights"));
   CHECK(error_of([&] { check_hbm_capacity(c, 120 * GiB, "model", "weights"); }) ==
         "model: weights: need 120 GiB of HBM per chip but a Trainium2 has 96 GiB");

@@ -3,10 +3,10 @@
 // does not use (ignored, warned, or refused with the field named).
 #include <catch2/catch.hpp>
 
-#include "workload/model.h"
+#include "model/llm.h"
 
 using namespace trnsim;
-using namespace trnsim::workload;
+using namespace trnsim::model;
 
 namespace {
 

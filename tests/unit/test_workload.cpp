@@ -3,7 +3,7 @@
 // training memory and MFU, and determinism of every output form.
 #include <catch2/catch.hpp>
 
-#include "hw/hw.h"
+#include "hw/system.h"
 #include "workload/workload.h"
 
 using namespace trnsim;
@@ -67,7 +67,7 @@ TEST_CASE("spec: canonical JSON round trips and fills every field", "[workload]"
   CHECK(canon["economics"]["chip_power_watts"].is_null());
   CHECK(parse_spec(canon, "workload") == minimal);
   // An inline Hugging Face config travels in the scenario and survives the round trip.
-  json inline_spec = {{"model", bundled_model_json("Qwen3-235B-A22B", "m")}, {"parallelism", {{"tp", 8}}}};
+  json inline_spec = {{"model", trnsim::model::bundled_model_json("Qwen3-235B-A22B", "m")}, {"parallelism", {{"tp", 8}}}};
   Spec s = spec_of(inline_spec);
   CHECK(s.model_name.empty());
   CHECK(parse_spec(spec_to_json(s), "workload") == s);
@@ -90,7 +90,7 @@ TEST_CASE("spec: strict errors name the field", "[workload]") {
   CHECK(starts_with(parse_error({{"model", "gpt-oss-12b"}}), "workload.model: unknown bundled model 'gpt-oss-12b' (did you mean 'gpt-oss-120b'?)"));
   CHECK(parse_error(json::object()) == "workload.model: missing (required)");
   CHECK(starts_with(parse_error({{"model", 3}}), "workload.model: expected a bundled model name or a Hugging Face"));
-  json bad = bundled_model_json("Llama-3.1-8B", "m");
+  json bad = trnsim::model::bundled_model_json("Llama-3.1-8B", "m");
   bad["num_attention_heads"] = "many";
   CHECK(starts_with(parse_error({{"model", bad}}), "workload.model.num_attention_heads: expected a whole number"));
   CHECK(starts_with(parse_error({{"model", "gpt-oss-120b"}, {"training", {{"recompute", "some"}}}}),

@@ -5,7 +5,7 @@
 # The header is rewritten only when its contents change.
 file(GLOB files "${SHADER_DIR}/*.glsl")
 list(SORT files)
-set(body "// Generated from shaders/*.glsl by web/embed_shaders.cmake; do not edit.\n#pragma once\n")
+set(body "// Generated from shaders/*.glsl by ui/embed_shaders.cmake; do not edit.\n#pragma once\n")
 string(APPEND body "namespace trnsim::ui::shaders {\nstruct Source {\n  const char* name;\n  const char* text;\n};\n")
 string(APPEND body "inline constexpr Source kSources[] = {\n")
 foreach(f IN LISTS files)

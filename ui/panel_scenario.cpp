@@ -10,12 +10,12 @@
 #include <algorithm>
 #include <map>
 
-#include "hw/hw.h"
+#include "hw/system.h"
 #include "link/link.h"
 #include "ui/app.h"
 #include "ui/format.h"
 #include "ui/widgets.h"
-#include "workload/model.h"
+#include "model/llm.h"
 
 namespace trnsim::ui {
 
@@ -294,7 +294,7 @@ void ScenarioPanel::system_control(Ctx& c, const char* label, const std::string&
 void ScenarioPanel::model_controls(Ctx& c) {
   json& m = node(c.app.editing(), "workload.model");
   std::string cur = m.is_string() ? m.get<std::string>() : "";
-  auto names = workload::bundled_model_names();
+  auto names = trnsim::model::bundled_model_names();
   std::string preview = m.is_object() ? "pasted config.json (inline)" : cur;
   if (ImGui::BeginCombo("model", preview.c_str())) {
     for (const auto& n : names)
@@ -334,7 +334,7 @@ void ScenarioPanel::model_controls(Ctx& c) {
     ImGui::SameLine();
     if (ImGui::Button("Fill with the current model")) {
       try {
-        pasted_config_ = m.is_object() ? m.dump(2) : workload::bundled_model_json(cur, "model").dump(2);
+        pasted_config_ = m.is_object() ? m.dump(2) : trnsim::model::bundled_model_json(cur, "model").dump(2);
       } catch (const InputError& e) {
         paste_error_ = e.what();
       }

@@ -1,12 +1,11 @@
-// The hardware model's public seam: what the workload layer, the CLI and the UI may
-// ask of chips, systems, the fabric and collectives. Everything behind it (data files,
-// roofline, engine-level model, topologies, analytic and event-driven backends) is
-// free to change; this header changes only together with its callers.
-//
-// Models: Trainium2 / Trainium3 chips and the systems built from them (trn2.48xlarge,
-// Trn2 UltraServer, Trn3 Gen1 / Gen2 UltraServers, UltraClusters over EFA), loaded
-// from JSON data files under core/data/ that cite their sources (../shared/FACTS.md).
+// Systems: Trainium2 / Trainium3 chips and the systems built from them (trn2.48xlarge,
+// Trn2 UltraServer, Trn3 Gen1 / Gen2 UltraServers, UltraClusters over EFA), loaded from
+// JSON data files under core/data/ that cite their sources (../shared/FACTS.md keys, listed
+// in core/data/sources.json). Every aggregate (system peak, HBM, bandwidth) is derived from
+// the per-chip data, never typed in. This header is the seam the fabric, the roofline, the
+// workload layer, the CLI and the UI read hardware through.
 // Units are SI in the names: bytes, seconds, FLOP/s, bytes/s.
+// Does NOT model: anything dynamic (that is roofline.h, collective/, engine/, schedule/).
 #pragma once
 #include <map>
 #include <string>
@@ -157,55 +156,5 @@ std::vector<std::string> alternative_names(const System& system);
 // hbm_capacity_bytes, hbm_bandwidth_bytes_per_s, sources.
 json describe_json(const System& system);
 std::string describe_text(const System& system);
-
-// ---- Roofline for one operator on one chip ---------------------------------------
-struct Efficiency {           // achievable fraction of peak (explicit assumptions)
-  double compute = 1.0;
-  double hbm = 1.0;
-};
-struct OperatorCost {
-  std::string dtype = "bf16"; // tensor-engine dtype for the FLOPs
-  double flops = 0;           // FLOP
-  double hbm_bytes = 0;       // bytes read + written from/to HBM
-  double fixed_overhead_s = 0;
-};
-struct RooflineTime {
-  double time_s = 0, compute_s = 0, memory_s = 0;
-  bool compute_bound = false;
-};
-RooflineTime roofline(const Chip& chip, const OperatorCost& op, const Efficiency& eff);
-// Capacity check (addition): throws InputError(field, ...) when bytes_per_chip exceed a
-// chip's HBM, naming what needs it, how much, and what the chip has, e.g.
-// "weights: need 120 GiB of HBM per chip but a Trainium2 has 96 GiB".
-void check_hbm_capacity(const Chip& chip, double bytes_per_chip, const std::string& field, const std::string& what);
-
-// ---- Collectives ------------------------------------------------------------------
-// ops: "all-reduce", "all-gather", "reduce-scatter", "all-to-all", "permute", "broadcast"
-// algos: "auto", "ring", "mesh", "rdh", "hierarchical"; backends: "analytic", "event".
-struct CollectiveRequest {
-  std::string op = "all-reduce";
-  double bytes = 0;           // per-rank message size as nccl-tests counts it
-  int ranks = 0;              // 0 = every chip of the system
-  int stride = 1;             // rank i is chip i*stride (TP groups contiguous, DP strided)
-  std::string algo = "auto";
-  std::string backend = "analytic";
-};
-struct CollectiveResult {
-  double time_s = 0;
-  double algbw_bytes_per_s = 0;
-  double busbw_bytes_per_s = 0;
-  std::string algorithm;      // the one used (chosen when algo was "auto")
-  // ---- additions (issue 4) ----
-  std::string backend;        // "analytic" or "event"
-  long steps = 0;             // algorithm steps (bulk-synchronous)
-  double overhead_s = 0;      // launch + per-step software overhead included in time_s
-  double latency_s = 0;       // path latencies included in time_s
-  double flows_timed = 0;     // flows the backend evaluated (after symmetry reduction)
-};
-// "all-reduce", ... and "auto", "ring", "kangaring", "mesh", "rdh", "hierarchical"
-// ("direct" is accepted for mesh); backends "analytic", "event".
-const std::vector<std::string>& collective_ops();
-const std::vector<std::string>& collective_algos();
-CollectiveResult collective(const System& system, const CollectiveRequest& request);
 
 }  // namespace trnsim::hw

@@ -1,4 +1,4 @@
-#include "workload/model.h"
+#include "model/llm.h"
 
 #include <algorithm>
 #include <cctype>
@@ -7,7 +7,7 @@
 
 #include "embedded.h"
 
-namespace trnsim::workload {
+namespace trnsim::model {
 
 namespace {
 
@@ -494,4 +494,4 @@ double kv_bytes_per_sequence(const ModelConfig& m, double context, double bytes_
   return total;
 }
 
-}  // namespace trnsim::workload
+}  // namespace trnsim::model

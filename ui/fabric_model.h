@@ -21,7 +21,8 @@
 #include <vector>
 
 #include "fabric/topology.h"
-#include "hw/hw.h"
+#include "hw/system.h"
+#include "collective/collective.h"
 
 namespace trnsim::ui {
 
@@ -61,8 +62,8 @@ FabricLayout layout_fabric(const hw::System& system);
 
 struct LinkLoads {
   std::string error;
-  hw::CollectiveRequest request;
-  hw::CollectiveResult result;
+  collective::Request request;
+  collective::Result result;
   long ranks = 0;
   std::map<fabric::LinkId, double> bytes;  // first domain's links, whole collective
   std::vector<long> member_chips;          // chips of the drawn group
@@ -73,6 +74,6 @@ struct LinkLoads {
 
 // Per-link bytes of one group of `request` on `system` (ranks = chips 0, stride, 2*stride...).
 // Refuses (error set) beyond ~2 million flows to keep the page responsive.
-LinkLoads link_loads(const hw::System& system, const hw::CollectiveRequest& request);
+LinkLoads link_loads(const hw::System& system, const collective::Request& request);
 
 }  // namespace trnsim::ui

@@ -240,11 +240,11 @@ FabricLayout layout_fabric(const hw::System& sys) {
   return L;
 }
 
-LinkLoads link_loads(const hw::System& sys, const hw::CollectiveRequest& req) {
+LinkLoads link_loads(const hw::System& sys, const collective::Request& req) {
   LinkLoads out;
   out.request = req;
   try {
-    out.result = hw::collective(sys, req);
+    out.result = collective::run(sys, req);
     fabric::Topology topo(sys);
     long stride = std::max(1, req.stride);
     long ranks = req.ranks == 0 ? (static_cast<long>(sys.chips) + stride - 1) / stride : req.ranks;

@@ -12,7 +12,8 @@
 #include <cmath>
 #include <map>
 
-#include "hw/hw.h"
+#include "hw/system.h"
+#include "collective/collective.h"
 #include "ui/app.h"
 #include "ui/fabric_gl.h"
 #include "ui/fabric_model.h"
@@ -28,7 +29,7 @@ namespace {
 struct StepOp {
   std::string label;  // "decode: attn.all_reduce"
   std::string name;   // "attn.all_reduce"
-  hw::CollectiveRequest request;
+  collective::Request request;
   double time_s = 0;
   double total_s = 0;  // count x time in its phase
 };
@@ -68,7 +69,7 @@ class FabricPanel : public Panel {
 
  private:
   void set_system(Side& s, const hw::System& sys);
-  void update_loads(Side& s, const hw::CollectiveRequest& req);
+  void update_loads(Side& s, const collective::Request& req);
   void draw_side(Side& s, const char* id, ImVec2 size);
 
   Side sides_[2];
@@ -91,7 +92,7 @@ void FabricPanel::set_system(Side& s, const hw::System& sys) {
   s.loads_key.clear();
 }
 
-void FabricPanel::update_loads(Side& s, const hw::CollectiveRequest& req) {
+void FabricPanel::update_loads(Side& s, const collective::Request& req) {
   char key[256];
   std::snprintf(key, sizeof key, "%s|%s|%.17g|%d|%d|%s", s.system_key.c_str(), req.op.c_str(), req.bytes, req.ranks,
                 req.stride, req.algo.c_str());
@@ -321,7 +322,7 @@ void FabricPanel::draw(App& app) {
   help_marker("The right-hand side: by default the scenario's comparison system (Trn2's 3D torus beside Trn3's "
               "NeuronSwitch), or any other system.");
 
-  hw::CollectiveRequest req_a, req_b;
+  collective::Request req_a, req_b;
   sides_[0].note.clear();
   sides_[1].note.clear();
   if (mode_ == 0 && !ops_a.empty()) {
@@ -358,8 +359,8 @@ void FabricPanel::draw(App& app) {
     sides_[1].note = found ? "the same operator of the workload on this system"
                            : "the left side's request (this system's workload has no such operator)";
   } else {
-    const auto& ops = hw::collective_ops();
-    const auto& algos = hw::collective_algos();
+    const auto& ops = collective::op_names();
+    const auto& algos = collective::algo_names();
     custom_op_ = std::clamp(custom_op_, 0, static_cast<int>(ops.size()) - 1);
     custom_algo_ = std::clamp(custom_algo_, 0, static_cast<int>(algos.size()) - 1);
     ImGui::SetNextItemWidth(130);
@@ -393,7 +394,7 @@ void FabricPanel::draw(App& app) {
   }
   // A group larger than a side's system is trimmed to it.
   for (int i = 0; i < 2; ++i) {
-    hw::CollectiveRequest& r = i == 0 ? req_a : req_b;
+    collective::Request& r = i == 0 ? req_a : req_b;
     long chips = sides_[i].system.chips;
     if (static_cast<long>(r.ranks - 1) * r.stride + 1 > chips) {
       r.ranks = static_cast<int>(std::max<long>(2, (chips - 1) / std::max(1, r.stride) + 1));

@@ -27,7 +27,7 @@
 
 #include "common/fields.h"
 
-namespace trnsim::workload {
+namespace trnsim::model {
 
 enum class AttentionKind { gqa, mla };
 
@@ -123,4 +123,4 @@ int attn_out_width(const ModelConfig& m); // heads * v head dim
 int qk_head_dim(const ModelConfig& m);
 int v_head_dim_of(const ModelConfig& m);
 
-}  // namespace trnsim::workload
+}  // namespace trnsim::model

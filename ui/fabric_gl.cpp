@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <cstdio>
 
-#include "trnsim_shaders.h"  // generated from shaders/*.glsl (web/embed_shaders.cmake)
+#include "trnsim_shaders.h"  // generated from shaders/*.glsl (ui/embed_shaders.cmake)
 
 #ifdef __EMSCRIPTEN__
 #include <GLES3/gl3.h>

@@ -9,7 +9,7 @@
 //
 // Layout: a toolbar (Copy link, gallery, back/forward, messages), the Scenario panel on
 // the left, and the views as tabs on the right: Report, Fabric, Timeline, Roofline,
-// MX lab, Compare -- one file per panel under web/ui/.
+// MX lab, Compare -- one file per panel under ui/.
 #pragma once
 #include <cstdint>
 #include <functional>
