@@ -13,11 +13,14 @@ class InputError : public std::runtime_error {
  public:
   InputError(std::string field, const std::string& problem)
       : std::runtime_error(field.empty() ? problem : field + ": " + problem),
-        field_(std::move(field)) {}
+        field_(std::move(field)),
+        problem_(problem) {}
   const std::string& field() const { return field_; }
+  const std::string& problem() const { return problem_; }  // the message without the field
 
  private:
   std::string field_;
+  std::string problem_;
 };
 
 }  // namespace trnsim

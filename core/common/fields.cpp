@@ -85,7 +85,7 @@ static std::string fmt_num(double v) {
   return s.str();
 }
 
-static double checked_number(const json& j, const std::string& p, double lo, double hi) {
+double checked_number(const json& j, const std::string& p, double lo, double hi) {
   if (!j.is_number()) throw InputError(p, "expected a number, got " + type_name(j));
   double v = j.get<double>();
   if (!std::isfinite(v)) throw InputError(p, "must be finite");
@@ -103,7 +103,7 @@ double ObjectReader::number(const std::string& key, double def, double lo, doubl
   return j ? checked_number(*j, path(key), lo, hi) : def;
 }
 
-static std::int64_t checked_integer(const json& j, const std::string& p, std::int64_t lo, std::int64_t hi) {
+std::int64_t checked_integer(const json& j, const std::string& p, std::int64_t lo, std::int64_t hi) {
   if (j.is_number_integer() || j.is_number_unsigned()) {
     if (j.is_number_unsigned() && j.get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX))
       throw InputError(p, "too large");
@@ -131,27 +131,29 @@ std::int64_t ObjectReader::integer(const std::string& key, std::int64_t def, std
   return j ? checked_integer(*j, path(key), lo, hi) : def;
 }
 
-bool ObjectReader::boolean(const std::string& key, bool def) {
-  const json* j = optional_raw(key);
-  if (!j) return def;
-  if (!j->is_boolean()) throw InputError(path(key), "expected true or false, got " + type_name(*j));
-  return j->get<bool>();
+bool checked_boolean(const json& j, const std::string& p) {
+  if (!j.is_boolean()) throw InputError(p, "expected true or false, got " + type_name(j));
+  return j.get<bool>();
 }
 
-std::string ObjectReader::string(const std::string& key) {
-  const json& j = raw(key);
-  if (!j.is_string()) throw InputError(path(key), "expected a string, got " + type_name(j));
+std::string checked_string(const json& j, const std::string& p) {
+  if (!j.is_string()) throw InputError(p, "expected a string, got " + type_name(j));
   return j.get<std::string>();
 }
 
-std::string ObjectReader::string(const std::string& key, const std::string& def) {
+bool ObjectReader::boolean(const std::string& key, bool def) {
   const json* j = optional_raw(key);
-  if (!j) return def;
-  if (!j->is_string()) throw InputError(path(key), "expected a string, got " + type_name(*j));
-  return j->get<std::string>();
+  return j ? checked_boolean(*j, path(key)) : def;
 }
 
-static std::string check_choice(const std::string& v, const std::string& p,
+std::string ObjectReader::string(const std::string& key) { return checked_string(raw(key), path(key)); }
+
+std::string ObjectReader::string(const std::string& key, const std::string& def) {
+  const json* j = optional_raw(key);
+  return j ? checked_string(*j, path(key)) : def;
+}
+
+std::string checked_choice(const std::string& v, const std::string& p,
                                 const std::vector<std::string>& allowed) {
   if (std::find(allowed.begin(), allowed.end(), v) != allowed.end()) return v;
   std::string list;
@@ -162,21 +164,22 @@ static std::string check_choice(const std::string& v, const std::string& p,
 }
 
 std::string ObjectReader::choice(const std::string& key, const std::vector<std::string>& allowed) {
-  return check_choice(string(key), path(key), allowed);
+  return checked_choice(string(key), path(key), allowed);
 }
 
 std::string ObjectReader::choice(const std::string& key, const std::string& def,
                                  const std::vector<std::string>& allowed) {
-  return check_choice(string(key, def), path(key), allowed);
+  return checked_choice(string(key, def), path(key), allowed);
+}
+
+void throw_unknown_key(const std::string& path, const std::string& key, const std::vector<std::string>& known) {
+  std::string hint = closest_name(key, known);
+  throw InputError(field_path(path, key), "unknown key" + (hint.empty() ? std::string() : " (did you mean '" + hint + "'?)"));
 }
 
 void ObjectReader::finish() const {
-  for (auto it = object_.begin(); it != object_.end(); ++it) {
-    if (read_.count(it.key())) continue;
-    std::string hint = closest_name(it.key(), known_);
-    throw InputError(field_path(path_, it.key()),
-                     "unknown key" + (hint.empty() ? std::string() : " (did you mean '" + hint + "'?)"));
-  }
+  for (auto it = object_.begin(); it != object_.end(); ++it)
+    if (!read_.count(it.key())) throw_unknown_key(path_, it.key(), known_);
 }
 
 }  // namespace trnsim

@@ -30,6 +30,16 @@ json parse_json_text(const std::string& text, const std::string& what);
 std::string field_path(const std::string& parent, const std::string& key);
 std::string index_path(const std::string& parent, std::size_t i);
 
+// The checks ObjectReader applies to one value, for callers that validate values outside an
+// object (the scenario field table, set-by-path). Errors name `path`.
+double checked_number(const json& value, const std::string& path, double lo, double hi);
+std::int64_t checked_integer(const json& value, const std::string& path, std::int64_t lo, std::int64_t hi);
+bool checked_boolean(const json& value, const std::string& path);
+std::string checked_string(const json& value, const std::string& path);
+std::string checked_choice(const std::string& value, const std::string& path, const std::vector<std::string>& allowed);
+// "unknown key 'x'" with the closest of `known`, for a key no reader asked for.
+[[noreturn]] void throw_unknown_key(const std::string& path, const std::string& key, const std::vector<std::string>& known);
+
 class ObjectReader {
  public:
   ObjectReader(const json& object, std::string path);

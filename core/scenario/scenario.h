@@ -1,20 +1,22 @@
-// The Scenario: the whole state of a trnsim evaluation -- which system, which
-// system to compare it with, and the workload (model, sizes, precisions, placement,
-// assumptions). One value shared by the CLI (`trnsim run FILE`), the playground (its
-// URL fragment) and links (`trnsim link`): the UI edits it, the core evaluates it,
-// the link codec carries it. There is no second copy of the truth.
+// The Scenario: the whole state of a trnsim evaluation -- which system, which system to
+// compare it with, and the workload (model, sizes, precisions, placement, assumptions).
+// One value shared by the CLI (`trnsim run FILE`), the playground (its URL fragment), the
+// Python module and links (`trnsim link`): the UI edits it, the core evaluates it, the link
+// codec carries it. There is no second copy of the truth.
 //
 // The file format is JSON:
 //   { "version": 1, "name": "...", "system": "trn3-gen2-ultraserver",
-//     "compare_system": "trn2-ultraserver", "workload": { ... see core/workload/ ... } }
-// Reading is strict (unknown keys, wrong types and out-of-range values are errors that
-// name the field); writing is canonical (every field, defaults filled, fixed order), so
-// parse(to_json(s)) == s and two equal scenarios print identically.
+//     "compare_system": "trn2-ultraserver", "workload": { ... } }
+// Every field is a row of the field table (core/scenario/schema.h), which does the reading
+// (strict: unknown keys, wrong types and out-of-range values are errors that name the
+// field), the writing (canonical: every field, defaults filled, fixed order, so
+// parse(to_json(s)) == s and two equal scenarios print identically) and the comparing.
 #pragma once
 #include <string>
 
 #include "common/fields.h"
-#include "workload/workload.h"
+#include "scenario/schema.h"
+#include "workload/spec.h"
 
 namespace trnsim {
 
@@ -22,10 +24,13 @@ constexpr int kScenarioVersion = 1;
 
 struct Scenario {
   std::string name;
-  std::string system = "trn3-gen2-ultraserver";
-  std::string compare_system = "trn2-ultraserver";  // "" = no comparison
+  std::string system;
+  std::string compare_system;  // "" = no comparison
   workload::Spec workload;
 };
+// Field by field through the table (the imported model copy is not compared).
+bool operator==(const Scenario& a, const Scenario& b);
+inline bool operator!=(const Scenario& a, const Scenario& b) { return !(a == b); }
 
 // Strict reading; `what` names the source (a file name, "link") in syntax errors.
 Scenario parse_scenario(const std::string& text, const std::string& what);
@@ -34,6 +39,18 @@ json scenario_to_json(const Scenario& s);
 // The canonical text form: scenario_to_json(s).dump(2) plus a newline.
 std::string scenario_to_string(const Scenario& s);
 // examples/default.json (embedded in the core).
-Scenario default_scenario();
+const Scenario& default_scenario();
+// A scenario whose workload is `workload` (a scenario file's "workload" object), every
+// other field at its default: for callers that describe only a workload (validation rows).
+Scenario scenario_with_workload(const json& workload);
+// The same for the workload part alone: read, write, compare (through the field table).
+workload::Spec parse_workload(const json& workload);
+json workload_to_json(const workload::Spec& spec);
+
+}  // namespace trnsim
+
+namespace trnsim::workload {
+bool operator==(const Spec& a, const Spec& b);
+inline bool operator!=(const Spec& a, const Spec& b) { return !(a == b); }
 
 }  // namespace trnsim

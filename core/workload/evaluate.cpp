@@ -24,6 +24,7 @@
 #include <tuple>
 
 #include "hw/roofline.h"
+#include "scenario/schema.h"
 #include "workload/workload.h"
 
 namespace trnsim::workload {
@@ -587,19 +588,20 @@ void fill_economics(const Env& e, Result& R, double tokens_per_s_per_chip) {
   R.usd_per_million_tokens = tokens_per_s_per_chip > 0 ? R.price_per_chip_hour_usd / (tokens_per_s_per_chip * 3600.0) * 1e6 : 0;
 
   const Efficiency& ef = e.s.efficiency;
-  const Efficiency def;
-  auto calibrated = [](bool is_default, const char* text) { return std::string(is_default ? text : "scenario"); };
-  R.assumptions.push_back({"efficiency.compute", ef.compute, "of peak",
-                           calibrated(ef.compute == def.compute,
-                                      "assumption, calibrated on Trainium2 prefill (PERF rows 1, 3); same on Trainium3")});
+  // The source of an assumption: the field table's calibration note when the value is its
+  // (fitted) default, the given text for other defaults, "scenario" when the user set it.
+  auto source = [](const char* field, double value, const char* text) {
+    const Field& f = find_field(std::string("workload.") + field);
+    if (json(value) != f.default_value) return std::string("scenario");
+    return f.calibrated.empty() ? std::string(text) : "assumption, " + f.calibrated;
+  };
+  R.assumptions.push_back({"efficiency.compute", ef.compute, "of peak", source("efficiency.compute", ef.compute, "")});
   R.assumptions.push_back({"efficiency.attention", ef.attention, "of peak",
-                           calibrated(ef.attention == def.attention, "assumption: attention kernels")});
+                           source("efficiency.attention", ef.attention, "assumption: attention kernels")});
   R.assumptions.push_back({"efficiency.hbm", ef.hbm, "of bandwidth",
-                           calibrated(ef.hbm == def.hbm, "assumption: achievable HBM bandwidth")});
+                           source("efficiency.hbm", ef.hbm, "assumption: achievable HBM bandwidth")});
   R.assumptions.push_back({"efficiency.kernel_overhead_s", ef.kernel_overhead_s, "s per kernel",
-                           calibrated(ef.kernel_overhead_s == def.kernel_overhead_s,
-                                      "assumption, calibrated on Trainium2 decode (PERF rows 1, 3, 5, 6, 7: within "
-                                      "-19%..+15%); assumed unchanged on Trainium3 (software)")});
+                           source("efficiency.kernel_overhead_s", ef.kernel_overhead_s, "")});
   R.assumptions.push_back({"efficiency.hbm_reserve_fraction", ef.hbm_reserve_fraction, "of HBM", "assumption"});
   R.assumptions.push_back({"economics.chip_power_watts", R.chip_power_watts, "W", power_source});
   R.assumptions.push_back({"economics.host_power_fraction", ec.host_power_fraction, "of chip power",
@@ -1018,7 +1020,7 @@ void evaluate_training(const Env& e, const Layout& L, Result& R) {
 }  // namespace
 
 Result evaluate(const Spec& spec, const hw::System& system) {
-  const ModelConfig m = spec_model(spec);
+  const ModelConfig m = *spec_model(spec);
   Result R;
   R.spec = spec;
   R.kind = spec.kind;

@@ -34,105 +34,13 @@
 #include "hw/system.h"
 #include "collective/collective.h"
 #include "model/llm.h"
+#include "workload/spec.h"
 
 namespace trnsim::workload {
 
 using model::AttentionKind;
 using model::ModelConfig;
 using model::ParamCounts;
-
-struct Precision {
-  std::string weights = "bf16";            // MLP and expert weights
-  std::string attention_weights = "bf16";  // attention projections
-  std::string activations = "bf16";        // tensor-engine input type
-  std::string kv_cache = "bf16";
-  bool operator==(const Precision& o) const {
-    return weights == o.weights && attention_weights == o.attention_weights && activations == o.activations &&
-           kv_cache == o.kv_cache;
-  }
-};
-
-struct Parallelism {
-  int tp = 1, pp = 1, dp = 1, ep = 1;
-  bool operator==(const Parallelism& o) const { return tp == o.tp && pp == o.pp && dp == o.dp && ep == o.ep; }
-};
-
-struct InferenceParams {
-  int batch = 1;  // concurrent sequences per replica
-  int input_tokens = 1024;
-  int output_tokens = 256;
-  bool operator==(const InferenceParams& o) const {
-    return batch == o.batch && input_tokens == o.input_tokens && output_tokens == o.output_tokens;
-  }
-};
-
-struct TrainingParams {
-  int sequence_length = 8192;
-  int global_batch = 1024;  // sequences per optimizer step
-  int micro_batch = 1;      // sequences per micro-batch
-  int zero_stage = 1;       // 0..3
-  std::string recompute = "selective";  // none | selective | full
-  double overlap = 0.8;     // fraction of data-parallel communication hidden behind backward
-  bool operator==(const TrainingParams& o) const {
-    return sequence_length == o.sequence_length && global_batch == o.global_batch &&
-           micro_batch == o.micro_batch && zero_stage == o.zero_stage && recompute == o.recompute &&
-           overlap == o.overlap;
-  }
-};
-
-// Achievable fractions of peak and fixed costs: explicit assumptions, not measurements.
-// The defaults for compute and kernel_overhead_s are calibrated on measured Trainium2 serving
-// (PERF.md rows 1, 3, 5, 6, 7; see `trnsim validate`) and assumed unchanged on Trainium3.
-struct Efficiency {
-  double compute = 0.5;              // matmuls, fraction of the tensor-engine peak
-  double attention = 0.5;            // attention score/value kernels, fraction of peak
-  double hbm = 0.8;                  // fraction of HBM bandwidth
-  double kernel_overhead_s = 20e-6;  // fixed cost per kernel (launch, sync, DMA setup)
-  double hbm_reserve_fraction = 0.05;  // HBM kept for the runtime, fragmentation
-  bool operator==(const Efficiency& o) const {
-    return compute == o.compute && attention == o.attention && hbm == o.hbm &&
-           kernel_overhead_s == o.kernel_overhead_s && hbm_reserve_fraction == o.hbm_reserve_fraction;
-  }
-};
-
-struct Economics {
-  std::optional<double> chip_power_watts;        // null: the system's assumption (hw data)
-  double host_power_fraction = 0.3;              // hosts, NICs, switches, fans on top of chips (guess)
-  double pue = 1.1;                              // facility overhead (guess)
-  std::optional<double> price_per_chip_hour_usd; // null: built-in guess per chip
-  bool operator==(const Economics& o) const {
-    return chip_power_watts == o.chip_power_watts && host_power_fraction == o.host_power_fraction &&
-           pue == o.pue && price_per_chip_hour_usd == o.price_per_chip_hour_usd;
-  }
-};
-
-struct Spec {
-  std::string kind = "inference";  // inference | training
-  std::string model_name;          // bundled model name; empty when model_config is inline
-  json model_config;               // inline Hugging Face config (null when bundled)
-  Precision precision;
-  Parallelism parallelism;
-  InferenceParams inference;
-  TrainingParams training;
-  Efficiency efficiency;
-  Economics economics;
-  bool operator==(const Spec& o) const {
-    return kind == o.kind && model_name == o.model_name && model_config == o.model_config &&
-           precision == o.precision && parallelism == o.parallelism && inference == o.inference &&
-           training == o.training && efficiency == o.efficiency && economics == o.economics;
-  }
-  bool operator!=(const Spec& o) const { return !(*this == o); }
-};
-
-// Strict parse of a scenario's "workload" object; `path` is its field path ("workload").
-// Errors: InputError naming the field (unknown keys get the closest valid name).
-Spec parse_spec(const json& j, const std::string& path);
-// Canonical form: every field, defaults filled; parse_spec(spec_to_json(s), p) == s.
-json spec_to_json(const Spec& spec);
-// gpt-oss-120b inference, the default scenario's workload.
-Spec default_spec();
-// The model the spec names (bundled or inline), imported.
-ModelConfig spec_model(const Spec& spec, const std::string& path = "workload.model");
 
 // ---- result -----------------------------------------------------------------------
 
@@ -248,8 +156,5 @@ json result_to_json(const Result& result);       // deterministic
 std::string result_to_text(const Result& result);  // the human report section
 json chrome_trace(const Result& result);         // Chrome trace / Perfetto JSON
 
-// Supported precision names, in order.
-const std::vector<std::string>& precision_names();
-double bytes_per_element(const std::string& dtype);
 
 }  // namespace trnsim::workload

@@ -14,11 +14,10 @@ using namespace trnsim;
 namespace {
 
 workload::Spec llama70b_training() {
-  return workload::parse_spec({{"model", "Llama-3.1-70B"},
+  return trnsim::parse_workload({{"model", "Llama-3.1-70B"},
                                {"kind", "training"},
                                {"parallelism", {{"tp", 4}, {"pp", 4}, {"dp", 144}}},
-                               {"training", {{"global_batch", 2304}}}},
-                              "workload");
+                               {"training", {{"global_batch", 2304}}}});
 }
 
 void rate(benchmark::State& state) {
@@ -30,7 +29,7 @@ void rate(benchmark::State& state) {
 
 static void BM_WorkloadEvaluateInference(benchmark::State& state) {
   hw::System sys = hw::load_system("trn3-gen2-ultraserver");
-  workload::Spec spec = workload::default_spec();
+  workload::Spec spec = trnsim::default_scenario().workload;
   for (auto _ : state) {
     workload::Result r = workload::evaluate(spec, sys);
     benchmark::DoNotOptimize(r.tpot_s);
@@ -41,12 +40,11 @@ BENCHMARK(BM_WorkloadEvaluateInference)->Unit(benchmark::kMicrosecond);
 
 static void BM_WorkloadEvaluateDeepSeekEP(benchmark::State& state) {
   hw::System sys = hw::load_system("trn3-gen2-ultraserver");
-  workload::Spec spec = workload::parse_spec({{"model", "DeepSeek-V3"},
+  workload::Spec spec = trnsim::parse_workload({{"model", "DeepSeek-V3"},
                                               {"precision", {{"weights", "mxfp8"}, {"attention_weights", "mxfp8"},
                                                              {"activations", "mxfp8"}}},
                                               {"parallelism", {{"tp", 8}, {"dp", 8}, {"ep", 64}}},
-                                              {"inference", {{"batch", 64}}}},
-                                             "workload");
+                                              {"inference", {{"batch", 64}}}});
   for (auto _ : state) {
     workload::Result r = workload::evaluate(spec, sys);
     benchmark::DoNotOptimize(r.tpot_s);
@@ -81,7 +79,7 @@ BENCHMARK(BM_WorkloadSweepPoint)->Unit(benchmark::kMicrosecond);
 
 static void BM_WorkloadResultToJsonAndText(benchmark::State& state) {
   hw::System sys = hw::load_system("trn3-gen2-ultraserver");
-  workload::Result r = workload::evaluate(workload::default_spec(), sys);
+  workload::Result r = workload::evaluate(trnsim::default_scenario().workload, sys);
   for (auto _ : state) {
     std::string j = workload::result_to_json(r).dump();
     std::string t = workload::result_to_text(r);

@@ -47,7 +47,7 @@ wl::Result infer(const std::string& model, int tp, int batch, int in, int out, c
                {"precision", {{"weights", dtype}, {"attention_weights", dtype}, {"activations", dtype}, {"kv_cache", "bf16"}}},
                {"parallelism", {{"tp", tp}}},
                {"inference", {{"batch", batch}, {"input_tokens", in}, {"output_tokens", out}}}};
-  return wl::evaluate(wl::parse_spec(spec, "workload"), sys("trn2-48xlarge"));
+  return wl::evaluate(trnsim::parse_workload(spec), sys("trn2-48xlarge"));
 }
 
 wl::Result example(const std::string& file) {

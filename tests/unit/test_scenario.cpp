@@ -44,7 +44,7 @@ TEST_CASE("every example scenario parses and is canonical after one round") {
 TEST_CASE("minimal scenarios get the defaults") {
   trnsim::Scenario s = trnsim::parse_scenario("{}", "s.json");
   CHECK(s.system == "trn3-gen2-ultraserver");
-  CHECK(s.workload == trnsim::workload::default_spec());
+  CHECK(s.workload == trnsim::default_scenario().workload);
   trnsim::Scenario t = trnsim::parse_scenario(R"({"compare_system": ""})", "s.json");
   CHECK(t.compare_system.empty());
 }

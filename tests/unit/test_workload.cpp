@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "hw/system.h"
+#include "scenario/scenario.h"
 #include "workload/workload.h"
 
 using namespace trnsim;
@@ -20,11 +21,11 @@ const hw::System& trn2() {
   return s;
 }
 
-Spec spec_of(const json& j) { return parse_spec(j, "workload"); }
+Spec spec_of(const json& j) { return trnsim::parse_workload(j); }
 
 std::string parse_error(const json& j) {
   try {
-    parse_spec(j, "workload");
+    trnsim::parse_workload(j);
   } catch (const InputError& e) {
     return e.what();
   }
@@ -58,21 +59,21 @@ double sum_matmul_flops(const Phase& ph) {
 }  // namespace
 
 TEST_CASE("spec: canonical JSON round trips and fills every field", "[workload]") {
-  Spec d = default_spec();
-  CHECK(parse_spec(spec_to_json(d), "workload") == d);
+  Spec d = trnsim::default_scenario().workload;
+  CHECK(trnsim::parse_workload(trnsim::workload_to_json(d)) == d);
   Spec minimal = spec_of({{"model", "Llama-3.1-8B"}});
-  json canon = spec_to_json(minimal);
+  json canon = trnsim::workload_to_json(minimal);
   for (const char* k : {"kind", "model", "precision", "parallelism", "inference", "training", "efficiency", "economics"})
     CHECK(canon.contains(k));
   CHECK(canon["economics"]["chip_power_watts"].is_null());
-  CHECK(parse_spec(canon, "workload") == minimal);
+  CHECK(trnsim::parse_workload(canon) == minimal);
   // An inline Hugging Face config travels in the scenario and survives the round trip.
   json inline_spec = {{"model", trnsim::model::bundled_model_json("Qwen3-235B-A22B", "m")}, {"parallelism", {{"tp", 8}}}};
   Spec s = spec_of(inline_spec);
   CHECK(s.model_name.empty());
-  CHECK(parse_spec(spec_to_json(s), "workload") == s);
+  CHECK(trnsim::parse_workload(trnsim::workload_to_json(s)) == s);
   Spec t = spec_of({{"model", "Llama-3.1-8B"}, {"kind", "training"}, {"economics", {{"chip_power_watts", 700}}}});
-  CHECK(parse_spec(spec_to_json(t), "workload") == t);
+  CHECK(trnsim::parse_workload(trnsim::workload_to_json(t)) == t);
   CHECK(*t.economics.chip_power_watts == 700);
 }
 
@@ -100,17 +101,17 @@ TEST_CASE("spec: strict errors name the field", "[workload]") {
 }
 
 TEST_CASE("placement errors: tp vs heads and domain, chips, ep, HBM fit", "[workload]") {
-  Spec s = default_spec();
+  Spec s = trnsim::default_scenario().workload;
   s.parallelism.tp = 3;
   CHECK(eval_error(s, trn3()) == "workload.parallelism.tp: must divide the model's 64 attention heads, got 3");
-  s = default_spec();
+  s = trnsim::default_scenario().workload;
   s.parallelism.tp = 32;  // Trn2 UltraServer's domain is 64 chips: fine; trn2.48xlarge has 16.
   CHECK(starts_with(eval_error(s, hw::load_system("trn2-48xlarge")),
                     "workload.parallelism.tp: a tensor-parallel group must fit in (and divide) one scale-up domain of 16 chips"));
-  s = default_spec();
+  s = trnsim::default_scenario().workload;
   s.parallelism.dp = 100;
   CHECK(eval_error(s, trn3()) == "workload.parallelism.dp: tp*pp*dp = 800 chips, but Trn3 Gen2 UltraServer has 144");
-  s = default_spec();
+  s = trnsim::default_scenario().workload;
   s.parallelism.ep = 3;
   CHECK(eval_error(s, trn3()) == "workload.parallelism.ep: must divide the model's 128 experts, got 3");
   s = spec_of({{"model", "Llama-3.1-8B"}, {"parallelism", {{"ep", 2}}}});
@@ -162,7 +163,7 @@ TEST_CASE("MoE decode reads only the experts the batch routes to", "[workload]")
                     {"precision", {{"weights", "mxfp4"}, {"activations", "mxfp8"}}},
                     {"inference", {{"batch", 1}, {"input_tokens", 100}, {"output_tokens", 4}}}});
   Result r = evaluate(s, trn3());
-  auto m = spec_model(s);
+  auto m = *spec_model(s);
   for (const auto& o : phase(r, "decode").ops) {
     if (o.name != "moe.experts") continue;
     // One token, top-4: exactly 4 experts' MXFP4 weights plus a few activations.
@@ -178,13 +179,13 @@ TEST_CASE("MoE decode reads only the experts the batch routes to", "[workload]")
 }
 
 TEST_CASE("precisions fall back to what the chip supports, with a warning", "[workload]") {
-  Result r = evaluate(default_spec(), trn2());
+  Result r = evaluate(trnsim::default_scenario().workload, trn2());
   CHECK(r.weights_dtype == "bf16");
   CHECK(r.matmul_dtype == "fp8");
   bool warned = false;
   for (const auto& w : r.warnings) warned = warned || w.find("mxfp4 is not supported by Trainium2; modeled as bf16") != std::string::npos;
   CHECK(warned);
-  Result t = evaluate(default_spec(), trn3());
+  Result t = evaluate(trnsim::default_scenario().workload, trn3());
   CHECK(t.weights_dtype == "mxfp4");
   CHECK(t.matmul_dtype == "mxfp8");
 }
@@ -249,9 +250,9 @@ TEST_CASE("training across UltraServers scales over EFA", "[workload]") {
 }
 
 TEST_CASE("outputs are deterministic and complete", "[workload]") {
-  Spec s = default_spec();
+  Spec s = trnsim::default_scenario().workload;
   Result a = evaluate(s, trn3());
-  Result b = evaluate(parse_spec(spec_to_json(s), "workload"), trn3());
+  Result b = evaluate(trnsim::parse_workload(trnsim::workload_to_json(s)), trn3());
   CHECK(result_to_json(a).dump() == result_to_json(b).dump());
   CHECK(result_to_text(a) == result_to_text(b));
   CHECK(chrome_trace(a).dump() == chrome_trace(b).dump());

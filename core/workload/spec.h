@@ -1,0 +1,82 @@
+// What a scenario asks the workload layer to evaluate: the model, its precisions and
+// placement, the sizes of the inference or training run, and the explicit assumptions
+// (efficiencies, power, price). Plain typed storage only: every field's default, range,
+// unit, label and help live in the one field table (core/scenario/schema.cpp), which
+// parses, writes, compares and sets these structs. Nothing here has a default of its own.
+#pragma once
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "common/fields.h"
+#include "model/llm.h"
+
+namespace trnsim::workload {
+
+struct Precision {
+  std::string weights;            // MLP and expert weights
+  std::string attention_weights;  // attention projections
+  std::string activations;        // tensor-engine input type
+  std::string kv_cache;
+};
+
+struct Parallelism {
+  int tp = 0, pp = 0, dp = 0, ep = 0;
+};
+
+struct InferenceParams {
+  int batch = 0;  // concurrent sequences per replica
+  int input_tokens = 0;
+  int output_tokens = 0;
+};
+
+struct TrainingParams {
+  int sequence_length = 0;
+  int global_batch = 0;  // sequences per optimizer step
+  int micro_batch = 0;   // sequences per micro-batch
+  int zero_stage = 0;    // 0..3
+  std::string recompute; // none | selective | full
+  double overlap = 0;    // fraction of data-parallel communication hidden behind backward
+};
+
+// Achievable fractions of peak and fixed costs: explicit assumptions, not measurements.
+// Which defaults are calibrated (and on which PERF.md rows) is stated in the field table.
+struct Efficiency {
+  double compute = 0;               // matmuls, fraction of the tensor-engine peak
+  double attention = 0;             // attention score/value kernels, fraction of peak
+  double hbm = 0;                   // fraction of HBM bandwidth
+  double kernel_overhead_s = 0;     // fixed cost per kernel (launch, sync, DMA setup)
+  double hbm_reserve_fraction = 0;  // HBM kept for the runtime, fragmentation
+};
+
+struct Economics {
+  std::optional<double> chip_power_watts;         // null: the system's assumption (hw data)
+  double host_power_fraction = 0;                 // hosts, NICs, switches, fans on top of chips
+  double pue = 0;                                 // facility overhead
+  std::optional<double> price_per_chip_hour_usd;  // null: the chip data's guess
+};
+
+struct Spec {
+  std::string kind;        // inference | training
+  std::string model_name;  // bundled model name; empty when model_config is inline
+  json model_config;       // inline Hugging Face config (null when bundled)
+  // The model as imported when the spec was read (shared, immutable): evaluation does not
+  // import it again. Not part of the scenario's value (equality ignores it).
+  std::shared_ptr<const model::ModelConfig> imported;
+  Precision precision;
+  Parallelism parallelism;
+  InferenceParams inference;
+  TrainingParams training;
+  Efficiency efficiency;
+  Economics economics;
+};
+
+// The model the spec names (bundled or inline): the copy imported when the spec was read,
+// else imported now. Errors name `path`.
+std::shared_ptr<const model::ModelConfig> spec_model(const Spec& spec, const std::string& path = "workload.model");
+
+// Supported precision names, in order.
+const std::vector<std::string>& precision_names();
+double bytes_per_element(const std::string& dtype);
+
+}  // namespace trnsim::workload
