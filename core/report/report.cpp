@@ -1,6 +1,8 @@
 #include "report/report.h"
 
-#include <cstdio>
+#include "common/format.h"
+#include "report/metrics.h"
+
 #include <sstream>
 
 namespace trnsim {
@@ -26,8 +28,11 @@ Report evaluate(const Scenario& scenario) {
   return report;
 }
 
-// Ratios of the primary system to the comparison system: the hardware aggregates,
-// then the workload's headline figures.
+// Ratios of the primary system to the comparison system: the hardware aggregates (per chip,
+// per system; higher is better for all of them), then the workload's metrics.
+const char* const kRatioConvention =
+    "every ratio is primary / comparison of the figure; per_chip and per_system figures are better higher; "
+    "for workload figures, the metric table says which direction is better (lower for times and cost)";
 static json ratios(const Report& r) {
   json out;
   if (!r.compare) return out;
@@ -49,23 +54,16 @@ static json ratios(const Report& r) {
   sys["hbm_bandwidth"] = ratio(a.hbm_bandwidth_bytes_per_s(), b.hbm_bandwidth_bytes_per_s());
   out["per_system"] = sys;
   if (r.primary.result && r.compare->result) {
-    const workload::Result& x = *r.primary.result;
-    const workload::Result& y = *r.compare->result;
-    json w;
-    if (x.kind == "inference") {
-      w["output_tokens_per_s_per_chip"] = ratio(x.output_tokens_per_s_per_chip, y.output_tokens_per_s_per_chip);
-      w["output_tokens_per_s_per_system"] = ratio(x.output_tokens_per_s_per_system, y.output_tokens_per_s_per_system);
-      w["ttft_speedup"] = ratio(y.ttft_s, x.ttft_s);
-      w["tpot_speedup"] = ratio(y.tpot_s, x.tpot_s);
-    } else {
-      w["training_tokens_per_s_per_chip"] = ratio(x.training_tokens_per_s_per_chip, y.training_tokens_per_s_per_chip);
-      w["step_time_speedup"] = ratio(y.step_time_s, x.step_time_s);
-      w["mfu"] = ratio(x.mfu, y.mfu);
+    // Every metric with a better direction that both results have (core/report/metrics.h).
+    json w = json::object();
+    for (const auto& m : metrics()) {
+      if (m.better == Better::neither) continue;
+      auto x = m.of(*r.primary.result), y = m.of(*r.compare->result);
+      if (x && y) w[m.key] = ratio(*x, *y);
     }
-    w["tokens_per_megawatt"] = ratio(x.tokens_per_s_per_megawatt, y.tokens_per_s_per_megawatt);
-    w["cost_per_million_tokens"] = ratio(x.usd_per_million_tokens, y.usd_per_million_tokens);
     out["workload"] = w;
   }
+  out["convention"] = kRatioConvention;
   return out;
 }
 
@@ -91,19 +89,6 @@ json report_to_json(const Report& r) {
 
 std::string report_to_json_string(const Report& r) { return report_to_json(r).dump(2) + "\n"; }
 
-static std::string fmt(const char* f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
-
-static std::string si(double v, const char* unit) {
-  const char* prefixes[] = {"", "k", "M", "G", "T", "P", "E"};
-  int i = 0;
-  while (v >= 1000 && i < 6) v /= 1000, ++i;
-  return fmt(v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : "%.2f", v) + " " + prefixes[i] + unit;
-}
-
 // A few lines about the system; `trnsim describe NAME` has the full data and sources.
 static void system_summary(std::ostringstream& o, const hw::System& s) {
   o << "  system        " << s.chips << " x " << s.chip.display_name << ", " << s.chips_per_server
@@ -112,11 +97,11 @@ static void system_summary(std::ostringstream& o, const hw::System& s) {
   bool first = true;
   for (const auto& dt : hw::dtype_names()) {
     double p = s.peak_flops(dt);
-    o << (first ? "" : ", ") << dt << " " << (p > 0 ? si(p, "FLOP/s") : std::string("n/a"));
+    o << (first ? "" : ", ") << dt << " " << (p > 0 ? fmt::si(p, "FLOP/s") : std::string("n/a"));
     first = false;
   }
-  o << "\n  HBM           " << fmt("%.0f", s.hbm_capacity_bytes() / (1024.0 * 1024 * 1024)) << " GiB at "
-    << si(s.hbm_bandwidth_bytes_per_s(), "B/s") << "\n";
+  o << "\n  HBM           " << fmt::fixed(s.hbm_capacity_bytes() / (1024.0 * 1024 * 1024), 0) << " GiB at "
+    << fmt::si(s.hbm_bandwidth_bytes_per_s(), "B/s") << "\n";
   o << "  data          trnsim describe " << s.name << " (every number with its source)\n";
 }
 
@@ -136,13 +121,28 @@ std::string report_to_text(const Report& r) {
     o << "\n== compared with " << r.compare->system.display_name << " ==\n";
     system_text(o, *r.compare);
     json rat = ratios(r);
-    o << "\n== " << r.primary.system.display_name << " / " << r.compare->system.display_name << " ==\n";
-    for (const char* group : {"per_chip", "per_system", "workload"}) {
-      if (!rat.contains(group)) continue;
+    const std::string a = r.primary.system.display_name, b = r.compare->system.display_name;
+    o << "\n== " << a << " / " << b << " ==\n";
+    o << "  (each ratio is " << a << " / " << b << " of the figure)\n";
+    for (const char* group : {"per_chip", "per_system"}) {
       o << "  " << group << "\n";
       for (auto it = rat[group].begin(); it != rat[group].end(); ++it)
-        o << "    " << it.key() << std::string(it.key().size() < 32 ? 32 - it.key().size() : 1, ' ')
-          << (it->is_number() ? fmt("%.2fx", it->get<double>()) : std::string("n/a")) << "\n";
+        o << "    " << fmt::pad(it.key(), 32)
+          << (it->is_number() ? fmt::fixed(it->get<double>(), 2) + "x" : std::string("n/a")) << "\n";
+    }
+    if (rat.contains("workload")) {
+      o << "  workload\n";
+      for (auto it = rat["workload"].begin(); it != rat["workload"].end(); ++it) {
+        const Metric& m = find_metric(it.key());
+        std::string text = "n/a", side;
+        if (it->is_number()) {
+          double q = it->get<double>();
+          text = fmt::fixed(q, 2) + "x";
+          std::string w = better_side(m, q);
+          side = w == "A" ? "  (" + a + " better)" : w == "B" ? "  (" + b + " better)" : "";
+        }
+        o << "    " << fmt::pad(m.label, 32) << fmt::pad(text, 8) << side << "\n";
+      }
     }
   }
   return o.str();

@@ -22,163 +22,36 @@
 #include <ostream>
 #include <system_error>
 #include <thread>
+#include <tuple>
 
 #include "cli.h"
 #include "embedded.h"
-#include "report/report.h"
-#include "scenario/scenario.h"
+#include "sweep/sweep.h"
 
 namespace {
 
 using trnsim::InputError;
 using trnsim::json;
-
-struct Sweep {
-  json base;
-  std::vector<std::string> paths;
-  std::vector<std::vector<json>> values;
-  bool full = false;
-  std::size_t points() const {
-    std::size_t n = 1;
-    for (const auto& v : values) n *= v.size();
-    return n;
-  }
-};
+namespace sw = trnsim::sweep;
 
 std::string dir_of(const std::string& path) {
   auto slash = path.find_last_of('/');
   return slash == std::string::npos ? "" : path.substr(0, slash + 1);
 }
 
-Sweep read_sweep(const std::string& path, trnsim::cli::Io& io) {
+// A string "base" is a file relative to the sweep file, else an embedded example.
+sw::Sweep read_sweep(const std::string& path, trnsim::cli::Io& io) {
   json j = trnsim::parse_json_text(trnsim::cli::read_file(path, io), path);
-  trnsim::ObjectReader r(j, "sweep");
-  Sweep s;
-  // Unknown keys first (a typo'd "gird" is the error, not a missing "grid").
-  const json* base_p = r.optional_raw("base");
-  const json* grid_p = r.optional_raw("grid");
-  s.full = r.choice("output", "summary", {"summary", "full"}) == "full";
-  r.finish();
-  if (!base_p) throw InputError("sweep.base", "missing (required)");
-  if (!grid_p) throw InputError("sweep.grid", "missing (required)");
-  const json& base = *base_p;
-  if (base.is_string()) {
-    std::string name = base.get<std::string>();
-    std::string text;
+  return sw::parse_sweep(j, [&](const std::string& name) {
     std::string local = (name.empty() || name[0] == '/') ? name : dir_of(path) + name;
     try {
-      text = trnsim::cli::read_file(local, io);
+      return trnsim::cli::read_file(local, io);
     } catch (const InputError&) {
       const std::string* emb = trnsim::find_embedded(name);
       if (!emb) throw InputError("sweep.base", "no file '" + local + "' and no embedded example '" + name + "'");
-      text = *emb;
+      return *emb;
     }
-    s.base = trnsim::parse_json_text(text, name);
-  } else if (base.is_object()) {
-    s.base = base;
-  } else {
-    throw InputError("sweep.base", "expected a scenario file path or a scenario object");
-  }
-  const json& grid = *grid_p;
-  if (!grid.is_object() || grid.empty())
-    throw InputError("sweep.grid", "expected an object of \"json.path\": [values...]");
-  for (auto it = grid.begin(); it != grid.end(); ++it) {
-    std::string p = "sweep.grid." + it.key();
-    if (!it.value().is_array() || it.value().empty()) throw InputError(p, "expected a non-empty list of values");
-    s.paths.push_back(it.key());
-    s.values.emplace_back(it.value().begin(), it.value().end());
-  }
-  double n = 1;
-  for (const auto& v : s.values) n *= static_cast<double>(v.size());
-  if (n > 1e8) throw InputError("sweep.grid", "more than 100,000,000 points");
-  return s;
-}
-
-// Sets a dotted path ("workload.inference.batch") in a scenario object.
-void set_path(json& doc, const std::string& path, const json& value) {
-  json* node = &doc;
-  std::size_t start = 0;
-  while (true) {
-    std::size_t dot = path.find('.', start);
-    std::string key = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-    if (key.empty()) throw InputError("sweep.grid." + path, "empty path segment");
-    if (!node->is_object())
-      throw InputError("sweep.grid." + path, "'" + path.substr(0, start ? start - 1 : 0) + "' is not an object in the base scenario");
-    if (dot == std::string::npos) {
-      (*node)[key] = value;
-      return;
-    }
-    if (!node->contains(key)) (*node)[key] = json::object();
-    node = &(*node)[key];
-    start = dot + 1;
-  }
-}
-
-json point_values(const Sweep& s, std::size_t index, json* scenario) {
-  json point = json::object();
-  std::size_t rest = index;
-  std::vector<std::size_t> pick(s.paths.size());
-  for (std::size_t k = s.paths.size(); k-- > 0;) {
-    pick[k] = rest % s.values[k].size();
-    rest /= s.values[k].size();
-  }
-  for (std::size_t k = 0; k < s.paths.size(); ++k) {
-    point[s.paths[k]] = s.values[k][pick[k]];
-    if (scenario) set_path(*scenario, s.paths[k], s.values[k][pick[k]]);
-  }
-  return point;
-}
-
-json summary(const trnsim::workload::Result& r) {
-  json j;
-  j["system"] = r.system_name;
-  j["kind"] = r.kind;
-  if (r.kind == "inference") {
-    j["ttft_s"] = r.ttft_s;
-    j["tpot_s"] = r.tpot_s;
-    j["request_latency_s"] = r.request_latency_s;
-    j["output_tokens_per_s_per_chip"] = r.output_tokens_per_s_per_chip;
-    j["output_tokens_per_s_per_server"] = r.output_tokens_per_s_per_server;
-    j["output_tokens_per_s_per_system"] = r.output_tokens_per_s_per_system;
-  } else {
-    j["step_time_s"] = r.step_time_s;
-    j["training_tokens_per_s"] = r.training_tokens_per_s;
-    j["training_tokens_per_s_per_chip"] = r.training_tokens_per_s_per_chip;
-    j["mfu"] = r.mfu;
-    j["hfu"] = r.hfu;
-  }
-  j["hbm_used_bytes"] = r.hbm_used_bytes;
-  j["compute_share"] = r.compute_share;
-  j["hbm_share"] = r.hbm_share;
-  j["fabric_share"] = r.fabric_share;
-  j["overhead_share"] = r.overhead_share;
-  j["tokens_per_s_per_megawatt"] = r.tokens_per_s_per_megawatt;
-  j["usd_per_million_tokens"] = r.usd_per_million_tokens;
-  return j;
-}
-
-std::string evaluate_point(const Sweep& s, std::size_t index) {
-  json scenario = s.base;
-  json line;
-  line["index"] = index;
-  line["point"] = point_values(s, index, &scenario);
-  try {
-    trnsim::Report rep = trnsim::evaluate(trnsim::scenario_from_json(scenario));
-    line["ok"] = true;
-    if (s.full) {
-      line["report"] = trnsim::report_to_json(rep);
-    } else {
-      line["primary"] = summary(*rep.primary.result);
-      if (rep.compare) {
-        if (rep.compare->result) line["compare"] = summary(*rep.compare->result);
-        else line["compare"] = {{"system", rep.compare->system.name}, {"error", rep.compare->error}};
-      }
-    }
-  } catch (const InputError& e) {
-    line["ok"] = false;
-    line["error"] = e.what();
-  }
-  return line.dump();
+  });
 }
 
 struct Progress {
@@ -222,7 +95,7 @@ std::pair<std::size_t, std::size_t> parse_shard(const std::string& text) {
 int run_sweep(const std::vector<std::string>& raw, trnsim::cli::Io& io) {
   trnsim::cli::Args args(raw, {"jobs", "shard"}, {"full", "no-progress"});
   args.expect_positional({"SWEEP.json"});
-  Sweep s = read_sweep(args.positional()[0], io);
+  sw::Sweep s = read_sweep(args.positional()[0], io);
   if (args.flag("full")) s.full = true;
   int jobs = 1;
   if (auto j = args.value("jobs")) {
@@ -239,18 +112,7 @@ int run_sweep(const std::vector<std::string>& raw, trnsim::cli::Io& io) {
   std::size_t first = 0, last = total;
   if (auto sh = args.value("shard")) {
     auto [i, n] = parse_shard(*sh);
-    first = total * i / n;
-    last = total * (i + 1) / n;
-  }
-  // A grid path that does not fit the scenario format is the sweep's error, not a point's.
-  {
-    json scenario = s.base;
-    json point = point_values(s, 0, &scenario);
-    try {
-      trnsim::scenario_from_json(scenario);
-    } catch (const InputError& e) {
-      throw InputError("sweep", "point 0 " + point.dump() + " is not a valid scenario: " + e.what());
-    }
+    std::tie(first, last) = sw::shard_range(total, i, n);
   }
 
   const std::size_t count = last - first;
@@ -262,7 +124,7 @@ int run_sweep(const std::vector<std::string>& raw, trnsim::cli::Io& io) {
   std::atomic<std::size_t> next{0};
   auto worker = [&] {
     for (std::size_t k; (k = next.fetch_add(1)) < count;) {
-      std::string line = evaluate_point(s, first + k);
+      std::string line = sw::evaluate_point(s, first + k).dump();
       std::lock_guard<std::mutex> lock(mu);
       lines[k] = std::move(line);
       ready[k] = 1;
@@ -279,7 +141,7 @@ int run_sweep(const std::vector<std::string>& raw, trnsim::cli::Io& io) {
   }
   if (threads.empty()) {
     for (std::size_t k = 0; k < count; ++k) {
-      io.out << evaluate_point(s, first + k) << "\n";
+      io.out << sw::evaluate_point(s, first + k).dump() << "\n";
       progress.update(k + 1, false);
     }
   } else {

@@ -14,7 +14,7 @@ b=examples/gpt-oss-120b-trn2-ultraserver.json
 for k in "A: $a" "B: $b" "A/B" "output tokens/s per chip" "tokens/s per MW" "USD per million tokens" "time in kernel overhead"; do
   grep -qF "$k" "$tmp/out.txt" || fail "compare: no '$k'"
 done
-grep -E "^  output tokens/s per chip +[0-9]+ +[0-9]+ +[0-9.]+x +A$" "$tmp/out.txt" > /dev/null || fail "compare: per-chip row"
+grep -E "^  output tokens/s per chip +[0-9.,]+ +[0-9.,]+ +[0-9.]+x +A$" "$tmp/out.txt" > /dev/null || fail "compare: per-chip row"
 "$TRNSIM" compare "$a" "$b" > "$tmp/again.txt"
 cmp -s "$tmp/out.txt" "$tmp/again.txt" || fail "compare is not deterministic"
 "$TRNSIM" compare --json "$a" "$b" > "$tmp/out.json" || fail "compare --json"

@@ -57,7 +57,7 @@ expect_error() {  # expected message fragment, then arguments
   grep -qF -- "$want" "$tmp/err.txt" || { cat "$tmp/err.txt" >&2; fail "sweep $*: expected '$want'"; }
 }
 echo '{"base": "examples/default.json", "grid": {"workload.inference.bach": [1]}}' > "$tmp/bad.json"
-expect_error "workload.inference.bach: unknown key (did you mean 'batch'?)" "$tmp/bad.json"
+expect_error "sweep.grid.workload.inference.bach: not a scenario field (did you mean 'workload.inference.batch'?)" "$tmp/bad.json"
 echo '{"base": "examples/default.json", "grid": {"system": []}}' > "$tmp/bad2.json"
 expect_error "sweep.grid.system: expected a non-empty list of values" "$tmp/bad2.json"
 echo '{"base": "examples/default.json", "gird": {}}' > "$tmp/bad3.json"

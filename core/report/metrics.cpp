@@ -1,0 +1,127 @@
+// The result metric table (metrics.h).
+#include "report/metrics.h"
+
+#include <map>
+
+#include "common/format.h"
+
+namespace trnsim {
+
+namespace {
+
+using workload::Result;
+using Value = std::optional<double>;
+
+bool inference(const Result& r) { return r.kind == "inference"; }
+bool training(const Result& r) { return r.kind == "training"; }
+
+std::vector<Metric> build() {
+  std::vector<Metric> t;
+  auto add = [&](std::string key, std::string label, std::string unit, Better b, std::string help, std::string path,
+                 std::function<Value(const Result&)> of, bool summary = true) {
+    t.push_back({std::move(key), std::move(label), std::move(unit), b, std::move(help), std::move(path), summary,
+                 std::move(of)});
+  };
+  auto when = [](bool (*kind)(const Result&), double Result::*field) {
+    return [kind, field](const Result& r) -> Value { return kind(r) ? Value(r.*field) : std::nullopt; };
+  };
+  auto always = [](double Result::*field) { return [field](const Result& r) -> Value { return r.*field; }; };
+
+  add("ttft_s", "time to first token", "s", Better::lower,
+      "One request's prefill, from the first input token to the first output token.", "inference.ttft_s",
+      when(inference, &Result::ttft_s));
+  add("tpot_s", "time per output token", "s", Better::lower,
+      "One decode step of the batch (every stream gets one token), after the first token.", "inference.tpot_s",
+      [](const Result& r) -> Value { return inference(r) && r.tpot_s > 0 ? Value(r.tpot_s) : std::nullopt; });
+  add("request_latency_s", "request latency", "s", Better::lower,
+      "A request from arrival to its last token, including the other streams' prefills.",
+      "inference.request_latency_s", when(inference, &Result::request_latency_s));
+  add("output_tokens_per_s_per_chip", "output tokens/s per chip", "tokens/s", Better::higher,
+      "Output tokens per second of one replica divided by the chips it uses.",
+      "inference.output_tokens_per_s.per_chip", when(inference, &Result::output_tokens_per_s_per_chip));
+  add("output_tokens_per_s_per_server", "output tokens/s per server", "tokens/s", Better::higher,
+      "Per chip times the chips of one physical server (instance).", "inference.output_tokens_per_s.per_server",
+      when(inference, &Result::output_tokens_per_s_per_server));
+  add("output_tokens_per_s_per_system", "output tokens/s per system", "tokens/s", Better::higher,
+      "Per chip times every chip of the system, as if it ran replicas of this service.",
+      "inference.output_tokens_per_s.per_system", when(inference, &Result::output_tokens_per_s_per_system));
+  add("step_time_s", "training step time", "s", Better::lower, "One optimizer step of the global batch.",
+      "training.step_time_s", when(training, &Result::step_time_s));
+  add("training_tokens_per_s", "training tokens/s", "tokens/s", Better::higher,
+      "Tokens of the global batch per second of step time.", "training.tokens_per_s",
+      when(training, &Result::training_tokens_per_s));
+  add("training_tokens_per_s_per_chip", "training tokens/s per chip", "tokens/s", Better::higher,
+      "Training tokens/s divided by the chips used.", "training.tokens_per_s_per_chip",
+      when(training, &Result::training_tokens_per_s_per_chip));
+  add("mfu", "MFU", "fraction", Better::higher,
+      "Model FLOPs (6 x active parameters x tokens + attention) per second over the chips' peak.", "training.mfu",
+      when(training, &Result::mfu));
+  add("hfu", "HFU", "fraction", Better::neither, "Hardware FLOPs (MFU plus recomputation) over the peak.",
+      "training.hfu", when(training, &Result::hfu));
+  add("hbm_used_bytes", "HBM used per chip", "B", Better::neither,
+      "Weights, KV cache or optimizer state, activations and the reserve on the busiest chip.",
+      "memory_per_chip.used_bytes", always(&Result::hbm_used_bytes));
+  add("chip_power_watts", "chip power (assumption)", "W", Better::neither,
+      "The chip power the economics use (not published by AWS).", "economics.chip_power_watts",
+      always(&Result::chip_power_watts), false);
+  add("tokens_per_s_per_megawatt", "tokens/s per MW", "tokens/s/MW", Better::higher,
+      "Output (or training) tokens per second per megawatt of all-in power (chips, hosts, PUE).",
+      "economics.tokens_per_s_per_megawatt", always(&Result::tokens_per_s_per_megawatt));
+  add("usd_per_million_tokens", "USD per million tokens", "USD", Better::lower,
+      "Chip-hours at the assumed price per million output (or training) tokens.",
+      "economics.usd_per_million_tokens", always(&Result::usd_per_million_tokens));
+  add("compute_share", "time in compute", "fraction", Better::neither,
+      "Share of the headline time the tensor engines bind (compute-bound operators).", "time_shares.compute",
+      always(&Result::compute_share));
+  add("hbm_share", "time in HBM", "fraction", Better::neither, "Share of the headline time bound by HBM bandwidth.",
+      "time_shares.hbm", always(&Result::hbm_share));
+  add("fabric_share", "time in fabric", "fraction", Better::neither,
+      "Share of the headline time in collectives (NeuronLink, NeuronSwitch, EFA).", "time_shares.fabric",
+      always(&Result::fabric_share));
+  add("overhead_share", "time in kernel overhead", "fraction", Better::neither,
+      "Share of the headline time in fixed per-kernel costs (launch, synchronisation).", "time_shares.overhead",
+      always(&Result::overhead_share));
+  return t;
+}
+
+std::vector<std::string> keys() {
+  std::vector<std::string> k;
+  for (const auto& m : metrics()) k.push_back(m.key);
+  return k;
+}
+
+}  // namespace
+
+const std::vector<Metric>& metrics() {
+  static const std::vector<Metric> table = build();
+  return table;
+}
+
+const Metric* find_metric_or_null(const std::string& key) {
+  static const std::map<std::string, const Metric*> index = [] {
+    std::map<std::string, const Metric*> m;
+    for (const auto& x : metrics()) m[x.key] = &x;
+    return m;
+  }();
+  auto it = index.find(key);
+  return it == index.end() ? nullptr : it->second;
+}
+
+const Metric& find_metric(const std::string& key, const std::string& field) {
+  if (const Metric* m = find_metric_or_null(key)) return *m;
+  std::string hint = closest_name(key, keys());
+  throw InputError(field, "unknown metric '" + key + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)"));
+}
+
+std::string better_side(const Metric& m, double r) {
+  if (m.better == Better::neither || !(r > 0)) return "-";
+  if (r == 1.0) return "=";
+  return (r > 1.0) == (m.better == Better::higher) ? "A" : "B";
+}
+
+std::string format_metric(const Metric& m, double v) {
+  if (m.unit == "tokens/s" || m.unit == "tokens/s/MW") return fmt::number(v);
+  return fmt::value(m.unit, v);
+}
+
+}  // namespace trnsim
