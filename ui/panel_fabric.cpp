@@ -39,7 +39,7 @@ std::vector<StepOp> step_ops(const workload::Result& r) {
   std::vector<StepOp> out;
   for (const auto& ph : r.phases)
     for (const auto& o : ph.ops) {
-      if (o.category != "fabric" || o.fabric_bytes <= 0) continue;
+      if (o.category != price::Category::fabric || o.fabric_bytes <= 0) continue;
       StepOp s;
       s.name = o.name;
       s.label = ph.name + ": " + o.name;

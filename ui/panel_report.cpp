@@ -84,7 +84,7 @@ void ops_table(const workload::Result& r) {
         ImGui::TextUnformatted(o->name.c_str());
         if (ImGui::IsItemHovered()) {
           ImGui::BeginTooltip();
-          ImGui::Text("%s (%s), per chip and occurrence:", o->name.c_str(), o->scope.c_str());
+          ImGui::Text("%s (%s), per chip and occurrence:", o->name.c_str(), plan::scope_name(o->scope));
           if (o->flops > 0) ImGui::Text("  %s", fmt_flops(o->flops).c_str());
           if (o->hbm_bytes > 0) ImGui::Text("  HBM %s", fmt_bytes(o->hbm_bytes).c_str());
           if (o->fabric_bytes > 0) ImGui::Text("  fabric %s", fmt_bytes(o->fabric_bytes).c_str());
@@ -100,10 +100,10 @@ void ops_table(const workload::Result& r) {
         float share = ph.time_s > 0 ? static_cast<float>(o->total_s() / ph.time_s) : 0;
         ImVec2 p = ImGui::GetCursorScreenPos();
         float w = ImGui::GetContentRegionAvail().x, h = ImGui::GetTextLineHeight();
-        ImGui::GetWindowDrawList()->AddRectFilled(p, ImVec2(p.x + w * share, p.y + h), category_colour(o->category, 0.75f));
+        ImGui::GetWindowDrawList()->AddRectFilled(p, ImVec2(p.x + w * share, p.y + h), category_colour(price::category_name(o->category), 0.75f));
         ImGui::Text("%.1f%%", share * 100);
         ImGui::TableSetColumnIndex(4);
-        ImGui::TextUnformatted(o->category.c_str());
+        ImGui::TextUnformatted(price::category_name(o->category));
         ImGui::TableSetColumnIndex(5);
         ImGui::TextUnformatted(o->detail.c_str());
       }

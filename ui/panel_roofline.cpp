@@ -55,7 +55,7 @@ class RooflinePanel : public Panel {
     for (std::size_t pi = 0; pi < r.phases.size(); ++pi) {
       const auto& ph = r.phases[pi];
       for (const auto& o : ph.ops) {
-        if (o.category == "fabric") continue;
+        if (o.category == price::Category::fabric) continue;
         if (o.flops <= 0 || o.hbm_bytes <= 0 || o.time_s <= 0) {
           if (std::find(skipped.begin(), skipped.end(), o.name) == skipped.end()) skipped.push_back(o.name);
           continue;
@@ -194,7 +194,7 @@ class RooflinePanel : public Panel {
       const auto& o = *hit->op;
       ImGui::BeginTooltip();
       ImGui::Text("%s (%s)", o.name.c_str(), hit->phase.c_str());
-      ImGui::TextDisabled("%s, %s-bound", o.detail.c_str(), o.category.c_str());
+      ImGui::TextDisabled("%s, %s-bound", o.detail.c_str(), price::category_name(o.category));
       ImGui::Text("intensity %s FLOP/byte: %s over %s of HBM traffic", fmt_g(hit->x, 3).c_str(), fmt_flops(o.flops).c_str(),
                   fmt_bytes(o.hbm_bytes).c_str());
       ImGui::Text("runs at %s (%s of the %s peak)", fmt_flops_rate(hit->y).c_str(),

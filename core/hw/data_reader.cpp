@@ -1,6 +1,8 @@
 // Quantities in the hardware data files: value + unit + source (+ alternatives).
 #include "hw/data_reader.h"
 
+#include "hw/sources.h"
+
 #include <cmath>
 #include <utility>
 
@@ -49,6 +51,7 @@ const UnitRow kUnits[] = {
     {"GHz", Dim::frequency, 1e9},
     {"W", Dim::power, 1.0},
     {"kW", Dim::power, 1e3},
+    {"USD/h", Dim::money_per_hour, 1.0},
 };
 
 bool dim_has_unit(Dim d) { return d != Dim::count && d != Dim::ratio && d != Dim::boolean; }
@@ -73,16 +76,6 @@ double unit_factor(const std::string& unit, Dim dim, const std::string& path) {
   std::string hint = closest_name(unit, allowed);
   throw InputError(path, "unknown unit '" + unit + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
                              "; one of: " + list);
-}
-
-void check_source(const std::string& source, const std::string& path) {
-  auto starts = [&](const char* p) { return source.rfind(p, 0) == 0; };
-  bool ok = false;
-  if (source.size() >= 2 && source[0] == 'S' && source[1] >= '1' && source[1] <= '9') ok = true;
-  if (starts("press") || starts("inferred") || starts("assumption")) ok = true;
-  if (!ok)
-    throw InputError(path, "a source must start with a FACTS.md key (S1..S13), 'press', 'inferred' or "
-                           "'assumption', got '" + source + "'");
 }
 
 double DataContext::read_value(const json& j, const std::string& path, Dim dim, double lo, double hi,

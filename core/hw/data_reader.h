@@ -15,7 +15,7 @@
 
 namespace trnsim::hw {
 
-enum class Dim { count, ratio, bytes, bytes_per_s, flops, time, frequency, power, boolean };
+enum class Dim { count, ratio, bytes, bytes_per_s, flops, time, frequency, power, money_per_hour, boolean };
 
 // What a quantity can say instead of a number (only where a field allows it).
 struct SpecialValue {
@@ -48,8 +48,6 @@ class DataContext {
   std::set<std::string> selected_, used_, seen_;
 };
 
-// Validates a source text; throws InputError(path, ...) when it names no known source.
-void check_source(const std::string& source, const std::string& path);
 // SI factor of a unit for a dimension, or throws naming the allowed units.
 double unit_factor(const std::string& unit, Dim dim, const std::string& path);
 

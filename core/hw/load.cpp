@@ -176,6 +176,8 @@ Chip parse_chip(const json& j, DataContext& ctx, const std::string& p) {
   }
   c.collective_cores = as_int(ctx.quantity(r, "collective_cores", p + "collective_cores", Dim::count, 0, 1e6));
   c.power_watts = ctx.quantity(r, "power", p + "power", Dim::power, 0, 1e7);
+  ctx.optional_quantity(r, "price_per_chip_hour", p + "price_per_chip_hour", Dim::money_per_hour, 0, 1e6,
+                        c.price_per_hour_usd);
   {
     ObjectReader k(r.raw("core"), "core");
     k.ignore("generation");

@@ -67,6 +67,7 @@ struct Chip {
   double hbm_bandwidth_bytes_per_s = 0;
   double link_bandwidth_bytes_per_s = 0;  // chip-to-chip (NeuronLink), per chip, one direction
   double power_watts = 0;                 // an explicit assumption (not published)
+  double price_per_hour_usd = 0;          // a guess (no price list covers both chips); 0 = unknown
 
   // ---- additions (issue 4); everything above is the original seam ----
   double sparse_peak_flops = 0;           // structured-sparsity peak per chip (FLOP/s)

@@ -67,9 +67,9 @@ json ops_json(const Result& R, const Phase& ph) {
   for (const auto& o : ph.ops) {
     json j;
     j["name"] = o.name;
-    j["scope"] = o.scope;
+    j["scope"] = plan::scope_name(o.scope);
     j["layer_type"] = o.layer_type >= 0 ? json(R.layer_type_names[o.layer_type]) : json(nullptr);
-    j["category"] = o.category;
+    j["category"] = price::category_name(o.category);
     j["detail"] = o.detail;
     j["count"] = o.count;
     j["flops"] = o.flops;
@@ -223,7 +223,7 @@ void ops_table(std::ostringstream& out, const Phase& ph, std::size_t max_rows) {
     r.name = o.name;
     r.count += o.count;
     r.total += o.total_s();
-    if (r.detail.empty()) r.detail = o.detail, r.category = o.category;
+    if (r.detail.empty()) r.detail = o.detail, r.category = price::category_name(o.category);
   }
   std::vector<Row> v;
   for (auto& [k, r] : rows) v.push_back(r);
@@ -343,212 +343,54 @@ std::string result_to_text(const Result& R) {
 
 // ---- Chrome trace --------------------------------------------------------------------
 
-namespace {
-
-struct TraceWriter {
+json chrome_trace(const Result& R) {
+  // The result's timeline (core/schedule/) as Chrome trace events: one process per
+  // pipeline stage, one thread per lane. At most kLimit events (a huge model's prefill
+  // would otherwise make a file no viewer opens); "truncated" says when the cut applied.
+  constexpr std::size_t kLimit = 20000;
+  const schedule::Timeline& tl = R.timeline;
   json events = json::array();
-  std::size_t limit = 20000;
-  bool truncated = false;
-
-  void meta(int pid, int tid, const std::string& what, const std::string& name) {
-    json e = {{"ph", "M"}, {"pid", pid}, {"tid", tid}, {"name", what}, {"args", {{"name", name}}}};
-    events.push_back(e);
+  auto meta = [&](int pid, int tid, const char* what, const std::string& name) {
+    events.push_back({{"ph", "M"}, {"pid", pid}, {"tid", tid}, {"name", what}, {"args", {{"name", name}}}});
+  };
+  for (std::size_t s = 0; s < tl.stage_names.size(); ++s) {
+    const int pid = static_cast<int>(s);
+    meta(pid, 0, "process_name", tl.stage_names[s]);
+    meta(pid, static_cast<int>(schedule::Lane::compute), "thread_name", "compute (tensor engine)");
+    meta(pid, static_cast<int>(schedule::Lane::hbm), "thread_name", "HBM");
+    meta(pid, static_cast<int>(schedule::Lane::fabric), "thread_name", "fabric (collectives)");
   }
-  void span(int pid, int tid, const std::string& name, const std::string& cat, double start_s, double dur_s,
-            const json& args) {
-    if (dur_s <= 0) return;
-    if (events.size() >= limit) {
+  bool truncated = false;
+  for (const auto& sp : tl.spans) {
+    if (events.size() >= kLimit) {
       truncated = true;
-      return;
+      break;
+    }
+    json args = json::object();
+    if (sp.op) {
+      args = {{"phase", sp.phase}, {"detail", sp.detail}};
+      if (sp.flops > 0) args["flops"] = sp.flops;
+      if (sp.hbm_bytes > 0) args["hbm_bytes"] = sp.hbm_bytes;
+      if (sp.fabric_bytes > 0) args["fabric_bytes"] = sp.fabric_bytes;
     }
     events.push_back({{"ph", "X"},
-                      {"pid", pid},
-                      {"tid", tid},
-                      {"name", name},
-                      {"cat", cat},
-                      {"ts", start_s * 1e6},
-                      {"dur", dur_s * 1e6},
+                      {"pid", sp.stage},
+                      {"tid", static_cast<int>(sp.lane)},
+                      {"name", sp.name},
+                      {"cat", sp.phase},
+                      {"ts", sp.start_s * 1e6},
+                      {"dur", sp.dur_s * 1e6},
                       {"args", args}});
   }
-};
-
-constexpr int kLaneCompute = 1, kLaneHbm = 2, kLaneFabric = 3;
-
-// One operator on its lanes, starting at t; returns its duration.
-double emit_op(TraceWriter& w, int pid, const OpRecord& o, double t, const std::string& phase) {
-  json args = {{"phase", phase}, {"detail", o.detail}};
-  if (o.flops > 0) args["flops"] = o.flops;
-  if (o.hbm_bytes > 0) args["hbm_bytes"] = o.hbm_bytes;
-  if (o.fabric_bytes > 0) args["fabric_bytes"] = o.fabric_bytes;
-  if (o.category == "fabric") {
-    w.span(pid, kLaneFabric, o.name, phase, t, o.time_s, args);
-  } else {
-    // Tensor engine busy for compute_s, HBM for memory_s, both within the op's time.
-    if (o.compute_s > 0) w.span(pid, kLaneCompute, o.name, phase, t, o.compute_s + o.overhead_s, args);
-    if (o.memory_s > 0) w.span(pid, kLaneHbm, o.name, phase, t, o.memory_s, args);
-    if (o.compute_s <= 0 && o.memory_s <= 0) w.span(pid, kLaneCompute, o.name, phase, t, o.overhead_s, args);
-  }
-  return o.time_s;
-}
-
-// Replays one pass of a phase through every stage, layer by layer; returns the end time.
-double replay_pass(TraceWriter& w, const Result& R, const Phase& ph, double t0, const std::string& label) {
-  int stages = R.spec.parallelism.pp;
-  std::vector<std::vector<const OpRecord*>> per_type(R.layer_type_names.size());
-  std::vector<const OpRecord*> first, last, boundary;
-  for (const auto& o : ph.ops) {
-    if (o.scope == "layer" && o.layer_type >= 0) per_type[o.layer_type].push_back(&o);
-    else if (o.scope == "first_stage") first.push_back(&o);
-    else if (o.scope == "last_stage") last.push_back(&o);
-    else if (o.scope == "boundary") boundary.push_back(&o);
-  }
-  double t = t0;
-  for (int s = 0; s < stages; ++s) {
-    if (s == 0)
-      for (auto* o : first) t += emit_op(w, s, *o, t, label);
-    for (std::size_t i = 0; i < R.layer_types.size(); ++i) {
-      if (R.layer_stages[i] != s) continue;
-      for (auto* o : per_type[R.layer_types[i]]) t += emit_op(w, s, *o, t, label + " layer " + std::to_string(i));
-    }
-    if (s == stages - 1)
-      for (auto* o : last) t += emit_op(w, s, *o, t, label);
-    else
-      for (auto* o : boundary) t += emit_op(w, s, *o, t, label);
-  }
-  return t;
-}
-
-// Per-stage forward/backward time of one micro-batch (training).
-std::vector<double> stage_times(const Result& R, const Phase& ph) {
-  int stages = R.spec.parallelism.pp;
-  std::vector<double> type_time(R.layer_type_names.size(), 0.0);
-  double first = 0, last = 0;
-  for (const auto& o : ph.ops) {
-    if (o.scope == "layer" && o.layer_type >= 0) type_time[o.layer_type] += o.time_s;
-    else if (o.scope == "first_stage") first += o.total_s();
-    else if (o.scope == "last_stage") last += o.total_s();
-  }
-  std::vector<double> t(stages, 0.0);
-  for (std::size_t i = 0; i < R.layer_types.size(); ++i) t[R.layer_stages[i]] += type_time[R.layer_types[i]];
-  t[0] += first;
-  t[stages - 1] += last;
-  return t;
-}
-
-}  // namespace
-
-json chrome_trace(const Result& R) {
-  TraceWriter w;
-  const auto& P = R.spec.parallelism;
-  const int stages = P.pp;
-  for (int s = 0; s < stages; ++s) {
-    int first_chip = s * P.tp * P.dp;
-    std::string group = "stage " + std::to_string(s) + ": TP group of chips " + std::to_string(first_chip) + "-" +
-                        std::to_string(first_chip + P.tp - 1) + " (replica 0)";
-    w.meta(s, 0, "process_name", group);
-    w.meta(s, kLaneCompute, "thread_name", "compute (tensor engine)");
-    w.meta(s, kLaneHbm, "thread_name", "HBM");
-    w.meta(s, kLaneFabric, "thread_name", "fabric (collectives)");
-  }
-  std::string note;
-  if (R.kind == "inference") {
-    double t = 0;
-    for (const auto& ph : R.phases) {
-      if (ph.name == "prefill") {
-        t = replay_pass(w, R, ph, t, "prefill");
-      } else if (ph.name == "decode") {
-        int steps = std::min(3, R.spec.inference.output_tokens - 1);
-        for (int i = 0; i < steps; ++i) t = replay_pass(w, R, ph, t, "decode step " + std::to_string(i + 1));
-      }
-    }
-    note = "Prefill, then the first decode steps of micro-batch 0 (every later step looks the same at its context length).";
-  } else {
-    // 1F1B schedule of aggregate forward/backward blocks per stage and micro-batch, then the
-    // exposed data-parallel exchange and the optimizer.
-    const Phase* fwd = nullptr;
-    const Phase* bwd = nullptr;
-    const Phase* pipe = nullptr;
-    const Phase* dpp = nullptr;
-    const Phase* opt = nullptr;
-    for (const auto& ph : R.phases) {
-      if (ph.name == "forward") fwd = &ph;
-      if (ph.name == "backward") bwd = &ph;
-      if (ph.name == "pipeline") pipe = &ph;
-      if (ph.name == "data-parallel") dpp = &ph;
-      if (ph.name == "optimizer") opt = &ph;
-    }
-    std::vector<double> tf = stage_times(R, *fwd), tb = stage_times(R, *bwd);
-    double hop = 0;
-    if (pipe && !pipe->ops.empty()) hop = pipe->ops[0].time_s;
-    const int m = R.micro_batches;
-    std::vector<double> free_at(stages, 0.0);
-    std::vector<std::vector<double>> f_done(stages, std::vector<double>(m, -1.0)), b_done = f_done;
-    // Task order per stage: warm-up forwards, then one forward / one backward, then backwards.
-    std::vector<std::vector<std::pair<char, int>>> order(stages);
-    for (int s = 0; s < stages; ++s) {
-      int warm = std::min(stages - s - 1, m), nf = 0, nb = 0;
-      for (int i = 0; i < warm; ++i) order[s].push_back({'F', nf++});
-      while (nf < m || nb < m) {
-        if (nf < m) order[s].push_back({'F', nf++});
-        if (nb < m) order[s].push_back({'B', nb++});
-      }
-    }
-    // Simple list scheduling: sweep until every task is placed (dependencies across stages).
-    std::vector<std::size_t> next(stages, 0);
-    bool progress = true;
-    while (progress) {
-      progress = false;
-      for (int s = 0; s < stages; ++s) {
-        while (next[s] < order[s].size()) {
-          auto [kind, i] = order[s][next[s]];
-          double ready = free_at[s];
-          if (kind == 'F') {
-            if (s > 0) {
-              if (f_done[s - 1][i] < 0) break;
-              ready = std::max(ready, f_done[s - 1][i] + hop);
-            }
-            w.span(s, kLaneCompute, "forward mb " + std::to_string(i), "forward", ready, tf[s], json::object());
-            f_done[s][i] = ready + tf[s];
-          } else {
-            if (s < stages - 1) {
-              if (b_done[s + 1][i] < 0) break;
-              ready = std::max(ready, b_done[s + 1][i] + hop);
-            } else {
-              ready = std::max(ready, f_done[s][i]);
-            }
-            w.span(s, kLaneCompute, "backward mb " + std::to_string(i), "backward", ready, tb[s], json::object());
-            b_done[s][i] = ready + tb[s];
-          }
-          free_at[s] = (kind == 'F' ? f_done[s][i] : b_done[s][i]);
-          ++next[s];
-          progress = true;
-        }
-      }
-    }
-    double end = 0;
-    for (double x : free_at) end = std::max(end, x);
-    double dp_time = 0;
-    if (dpp)
-      for (const auto& o : dpp->ops) dp_time += o.total_s();
-    double exposed = std::max((1.0 - R.spec.training.overlap) * dp_time, 0.0);
-    for (int s = 0; s < stages; ++s) {
-      double start = std::max(0.0, end - (dp_time - exposed));
-      w.span(s, kLaneFabric, "data-parallel gradient sync", "data-parallel", start, dp_time, json::object());
-      if (opt && !opt->ops.empty())
-        w.span(s, kLaneHbm, "optimizer step", "optimizer", start + dp_time, opt->ops[0].time_s, json::object());
-    }
-    note = "One training step: 1F1B pipeline blocks per micro-batch, the data-parallel exchange (overlapped with the "
-           "end of backward by the scenario's overlap fraction) and the optimizer.";
-  }
   json trace;
-  trace["traceEvents"] = w.events;
+  trace["traceEvents"] = events;
   trace["displayTimeUnit"] = "ms";
   trace["otherData"] = {{"generator", "trnsim"},
                         {"model", R.model.name},
                         {"system", R.system_name},
                         {"kind", R.kind},
-                        {"note", note},
-                        {"truncated", w.truncated}};
+                        {"note", tl.note},
+                        {"truncated", truncated}};
   return trace;
 }
 

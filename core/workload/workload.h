@@ -1,29 +1,38 @@
-// The workload layer: LLM inference and training on a Trainium system, priced operator by
-// operator by the hardware model (core/hw/hw.h: hw::roofline for every matmul, attention and
-// memory-bound kernel, hw::collective for every TP/EP/PP/DP exchange).
+// The workload layer: a scenario's workload evaluated on one system, LLM inference or
+// training, as plan -> price -> schedule:
+//   plan (core/plan/):      the model, the precisions the chip runs and the placement become
+//                           per-chip operators (FLOPs, bytes moved, bytes held, collectives);
+//   price (core/price/):    a pricer (roofline or the engine-level NeuronCore model) times each
+//                           operator on the system; collectives go to core/collective/;
+//   schedule (core/schedule/): priced passes become TTFT, TPOT, the 1F1B step and a timeline.
+// This file's evaluate() does the system-dependent steps around them: precision fallback on
+// chips that lack a format, placement checks against the system, the HBM fit, the time
+// shares and the economics (power and price from the chip data, tokens per MW, cost).
 //
 // What it models
 //  - Inference: prefill (time to first token) and decode (time per output token) of `batch`
 //    concurrent sequences with given input and output lengths, served with continuous batching
-//    (each request is prefilled on its own and stalls the others' decode once); the KV cache (GQA, MLA, sliding-window
-//    layers); precisions for MLP/expert weights, attention weights, activations (the tensor-engine
-//    input type) and the KV cache (bf16, fp8, mxfp8, mxfp4); placement onto chips with tensor (tp),
-//    pipeline (pp), data (dp) and expert (ep) parallelism. Reports TTFT, TPOT, throughput per
-//    chip / server / system, HBM use and fit, the share of time in compute / HBM / fabric /
-//    kernel overhead, output tokens per megawatt and cost per million output tokens.
+//    (each request is prefilled on its own and stalls the others' decode once); the KV cache
+//    (GQA, MLA, sliding-window layers); precisions for MLP/expert weights, attention weights,
+//    activations (the tensor-engine input type) and the KV cache (bf16, fp8, mxfp8, mxfp4);
+//    placement onto chips with tensor (tp), pipeline (pp), data (dp) and expert (ep)
+//    parallelism. Reports TTFT, TPOT, throughput per chip / server / system, HBM use and fit,
+//    the share of time in compute / HBM / fabric / kernel overhead, output tokens per
+//    megawatt and cost per million output tokens.
 //  - Training: step time of a global batch with DP/TP/PP/EP, 1F1B pipeline bubbles, ZeRO stages
 //    0-3, activation recompute (none / selective / full), overlap of data-parallel communication
 //    with compute, MFU and HFU, memory per chip, and weak scaling across the UltraServers of an
-//    UltraCluster system ("trn3-gen2-ultracluster:N"), whose EFA part hw::collective prices.
-//  - Every figure decomposes into operators; the result carries them per phase.
+//    UltraCluster system ("trn3-gen2-ultracluster:N"), whose EFA part collective::run prices.
+//  - Every figure decomposes into operators; the result carries them per phase, and the
+//    schedule's timeline.
 //
-// Sources: model shapes from the configs (core/workload/model.h); hardware numbers only through
-// hw.h (FACTS.md keys live in the hardware data files); Neuron dequantizes MXFP4 experts to BF16 on Trainium2 (PERF #5). Efficiencies, kernel overhead,
-// host power, PUE and prices are explicit assumptions in the spec, shown in every report.
+// Sources: model shapes from the configs (core/model/); hardware numbers only through
+// hw/system.h (source keys in the data files); Neuron dequantizes MXFP4 experts to BF16 on
+// Trainium2 (PERF #5). Efficiencies, kernel overhead, host power, PUE and prices are explicit
+// assumptions in the scenario or the chip data, shown in every report.
 //
 // NOT modeled: speculative decoding; chunked prefill and prefill/decode disaggregation; queueing;
-// router load imbalance (uniform routing); prefix caching;
-// SBUF-level tiling and engine overlap inside a kernel (that is hw::roofline's business);
+// router load imbalance (uniform routing); prefix caching (the serving layer's business);
 // numerics; optimizer arithmetic beyond its HBM traffic; failures and checkpointing.
 #pragma once
 #include <optional>
@@ -34,6 +43,8 @@
 #include "hw/system.h"
 #include "collective/collective.h"
 #include "model/llm.h"
+#include "price/pricer.h"
+#include "schedule/schedule.h"
 #include "workload/spec.h"
 
 namespace trnsim::workload {
@@ -44,25 +55,8 @@ using model::ParamCounts;
 
 // ---- result -----------------------------------------------------------------------
 
-// One operator, per chip, per occurrence; `count` occurrences per phase.
-struct OpRecord {
-  std::string name;      // "attn.qkv_proj", "moe.dispatch", "dp.grad_sync"
-  std::string category;  // compute | hbm | fabric | overhead (where its time goes)
-  std::string detail;    // "mxfp8 matmul", "all-reduce 16 chips (ring)"
-  std::string scope;     // layer | first_stage | last_stage | boundary | step
-  int layer_type = -1;   // index into Result::layer_type_names when scope == "layer"
-  double count = 0;
-  double flops = 0;
-  double hbm_bytes = 0;
-  double fabric_bytes = 0;
-  double compute_s = 0;   // roofline compute time (0 for collectives)
-  double memory_s = 0;    // roofline memory time
-  double fabric_s = 0;    // collective time
-  double overhead_s = 0;  // fixed kernel overhead
-  double time_s = 0;      // per occurrence: max(compute, memory) + overhead, or fabric
-  collective::Request collective;  // fabric operators: the request priced (op, bytes, ranks, stride)
-  double total_s() const { return count * time_s; }
-};
+// One priced operator, per chip, per occurrence (core/price/pricer.h).
+using OpRecord = price::PricedOp;
 
 struct Phase {
   std::string name;  // prefill | decode | forward | backward | pipeline | data-parallel | optimizer
@@ -72,10 +66,7 @@ struct Phase {
   std::vector<OpRecord> ops;
 };
 
-struct MemoryItem {
-  std::string name;
-  double bytes = 0;
-};
+using MemoryItem = plan::MemoryItem;
 
 struct Assumption {
   std::string name;
@@ -146,6 +137,9 @@ struct Result {
   double price_per_chip_hour_usd = 0;
   double usd_per_million_tokens = 0;      // output tokens (inference) or training tokens
   std::vector<Assumption> assumptions;
+
+  // the schedule as a timeline (what the trace writer and the Timeline panel draw)
+  schedule::Timeline timeline;
 };
 
 // Pure. Throws InputError for impossible placements (tp not dividing heads or the scale-up
@@ -154,7 +148,7 @@ Result evaluate(const Spec& spec, const hw::System& system);
 
 json result_to_json(const Result& result);       // deterministic
 std::string result_to_text(const Result& result);  // the human report section
-json chrome_trace(const Result& result);         // Chrome trace / Perfetto JSON
+json chrome_trace(const Result& result);         // Chrome trace / Perfetto JSON of result.timeline
 
 
 }  // namespace trnsim::workload

@@ -1,0 +1,353 @@
+// Operators of one transformer layer, the first and last pipeline stage and the stage
+// boundary for one pass; layer layout and placement (plan.h).
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "plan/plan.h"
+
+namespace trnsim::plan {
+
+using model::AttentionKind;
+using model::ModelConfig;
+
+namespace {
+
+// base^n for a whole n >= 0, by squaring: no libm, identical everywhere.
+double ipow(double base, double n) {
+  double result = 1.0;
+  long long k = static_cast<long long>(n);
+  while (k > 0) {
+    if (k & 1) result *= base;
+    base *= base;
+    k >>= 1;
+  }
+  return result;
+}
+
+}  // namespace
+
+const char* scope_name(Scope s) {
+  switch (s) {
+    case Scope::layer: return "layer";
+    case Scope::first_stage: return "first_stage";
+    case Scope::last_stage: return "last_stage";
+    case Scope::boundary: return "boundary";
+    case Scope::step: return "step";
+  }
+  return "layer";
+}
+
+double causal_pairs(double S, double W) {
+  if (W <= 0 || S <= W) return S * (S + 1) / 2;
+  return W * (W + 1) / 2 + (S - W) * W;
+}
+
+double mean_context(double a, double n, double W) {
+  if (n <= 0) return 0;
+  if (W <= 0) return a + (n + 1) / 2;
+  double k = std::min(n, std::max(0.0, W - a));  // steps still below the window
+  return (k * a + k * (k + 1) / 2 + (n - k) * W) / n;
+}
+
+Layout make_layout(const ModelConfig& m, int pp) {
+  Layout L;
+  std::map<int, int> index;  // key (moe*2 + sliding) -> type index, in key order
+  for (int i = 0; i < m.layers; ++i) index[(m.layer_moe[i] ? 2 : 0) + (m.layer_sliding[i] ? 1 : 0)] = 0;
+  for (auto& [key, idx] : index) {
+    idx = static_cast<int>(L.type_names.size());
+    bool moe = key >= 2, sl = key % 2 == 1;
+    L.type_names.push_back(std::string(moe ? "moe" : "dense") + "/" + (sl ? "sliding" : "full"));
+    L.type_moe.push_back(moe);
+    L.type_sliding.push_back(sl);
+  }
+  L.type_counts.assign(L.type_names.size(), 0);
+  L.stage_type_counts.assign(pp, std::vector<int>(L.type_names.size(), 0));
+  for (int i = 0; i < m.layers; ++i) {
+    int t = index[(m.layer_moe[i] ? 2 : 0) + (m.layer_sliding[i] ? 1 : 0)];
+    int stage = static_cast<int>((static_cast<long long>(i) * pp) / m.layers);
+    L.layer_type.push_back(t);
+    L.layer_stage.push_back(stage);
+    L.type_counts[t]++;
+    L.stage_type_counts[stage][t]++;
+  }
+  return L;
+}
+
+Placement make_placement(const ModelConfig& m, int tp, int pp, int dp, int ep) {
+  Placement p;
+  p.tp = tp;
+  p.pp = pp;
+  p.dp = dp;
+  p.ep = ep;
+  p.etp = ep <= tp ? tp / ep : 1;
+  p.heads_chip = m.heads / tp;
+  p.kvh_chip = m.attention == AttentionKind::gqa ? std::max(1, m.kv_heads / tp) : 1;
+  p.kv_cache_elems_chip = m.attention == AttentionKind::mla ? double(m.kv_lora_rank) + m.qk_rope_head_dim
+                                                            : 2.0 * p.kvh_chip * m.head_dim;
+  return p;
+}
+
+Operator matmul_op(const Context& c, const std::string& name, double tokens, double in_dim, double out_dim,
+                   double weight_elems, double weight_bytes_per_elem, const std::string& dtype) {
+  Operator o;
+  o.kind = OpKind::matmul;
+  o.name = name;
+  o.dtype = dtype;
+  o.flops = 2.0 * tokens * weight_elems;
+  o.hbm_bytes = weight_elems * weight_bytes_per_elem + tokens * (in_dim + out_dim) * c.dt.ab;
+  o.m = tokens;
+  o.k = in_dim;
+  o.n = out_dim;
+  return o;
+}
+
+Operator memory_op(const std::string& name, double bytes, double kernels) {
+  Operator o;
+  o.kind = OpKind::memory;
+  o.name = name;
+  o.hbm_bytes = bytes;
+  o.kernels = kernels;
+  return o;
+}
+
+Operator collective_op(const std::string& name, const std::string& op, double bytes, int ranks, int stride) {
+  Operator o;
+  o.kind = OpKind::collective;
+  o.name = name;
+  o.collective.op = op;
+  o.collective.bytes = bytes;
+  o.collective.ranks = ranks;
+  o.collective.stride = stride;
+  o.kernels = 0;
+  return o;
+}
+
+double LayerWeights::bytes(const Dtypes& d) const {
+  return attn * d.awb + (dense + experts + shared) * d.wb + router * d.awb + norms * 2.0;
+}
+
+LayerWeights layer_weights(const Context& c, bool moe) {
+  const ModelConfig& m = c.m;
+  const Placement& pl = c.pl;
+  LayerWeights w;
+  const double d = m.hidden;
+  if (m.attention == AttentionKind::mla) {
+    const double qk = model::qk_head_dim(m);
+    w.attn += m.q_lora_rank > 0 ? d * m.q_lora_rank + double(m.q_lora_rank) * pl.heads_chip * qk : d * pl.heads_chip * qk;
+    w.attn += d * (m.kv_lora_rank + m.qk_rope_head_dim);
+    w.attn += double(m.kv_lora_rank) * pl.heads_chip * (m.qk_nope_head_dim + m.v_head_dim);
+    w.attn += double(pl.heads_chip) * m.v_head_dim * d;
+    w.norms += m.q_lora_rank + m.kv_lora_rank;
+  } else {
+    const double q = double(pl.heads_chip) * m.head_dim, kv = double(pl.kvh_chip) * m.head_dim;
+    w.attn += d * (q + 2 * kv) + q * d;
+    if (m.attention_bias) w.attn += q + 2 * kv + d;
+  }
+  if (m.attention_sinks) w.attn += pl.heads_chip;
+  w.norms += 2.0 * d + (m.qk_norm ? 2.0 * m.head_dim : 0);
+  if (moe) {
+    w.experts = double(m.experts / pl.ep) * model::routed_expert_params(m) / pl.etp;
+    w.shared = model::shared_expert_params_per_layer(m) / pl.tp;
+    w.router = model::router_params_per_layer(m);
+  } else {
+    w.dense = model::dense_mlp_params_per_layer(m) / pl.tp;
+  }
+  return w;
+}
+
+namespace {
+
+Operator attention_core(const std::string& dtype) {
+  Operator core;
+  core.kind = OpKind::attention;
+  core.name = "attn.core";
+  core.dtype = dtype;
+  return core;
+}
+
+void mla_attention(const Context& c, const Pass& p, double pairs, double ctx, std::vector<Operator>& ops) {
+  const ModelConfig& m = c.m;
+  const double T = p.tokens(), d = m.hidden, hc = c.pl.heads_chip;
+  const double qk = model::qk_head_dim(m), v = m.v_head_dim, lat = m.kv_lora_rank, rope = m.qk_rope_head_dim;
+  const std::string& dt = c.dt.matmul;
+  const bool decode = ctx > 0;
+  double q_w = m.q_lora_rank > 0 ? d * m.q_lora_rank + double(m.q_lora_rank) * hc * qk : d * hc * qk;
+  ops.push_back(matmul_op(c, "attn.q_proj", T, d, hc * qk, q_w, c.dt.awb, dt));
+  ops.push_back(matmul_op(c, "attn.kv_a_proj", T, d, lat + rope, d * (lat + rope), c.dt.awb, dt));
+  // Prefill expands the latent to per-head K/V; decode absorbs the same weights into the
+  // query and output (same FLOPs per new token, weights read once).
+  ops.push_back(matmul_op(c, "attn.kv_b_proj", T, lat, hc * (m.qk_nope_head_dim + v),
+                          lat * hc * (m.qk_nope_head_dim + v), c.dt.awb, dt));
+  Operator core = attention_core(dt);
+  if (decode) {
+    core.flops = 2.0 * p.seqs * p.new_tokens * ctx * hc * ((lat + rope) + lat);
+    core.hbm_bytes = p.seqs * ctx * (lat + rope) * c.dt.kvb + T * hc * (lat + rope + lat) * c.dt.ab;
+  } else {
+    core.flops = 2.0 * p.seqs * pairs * hc * (qk + v);
+    core.hbm_bytes = T * hc * (2 * qk + 2 * v) * c.dt.ab;
+  }
+  if (p.write_kv) core.hbm_bytes += T * (lat + rope) * c.dt.kvb;
+  core.seq_q = p.new_tokens;
+  core.seq_kv = decode ? ctx : p.new_tokens;
+  core.head_dim = decode ? lat + rope : qk;
+  core.heads = p.seqs * hc;
+  core.causal = !decode;
+  ops.push_back(core);
+  ops.push_back(matmul_op(c, "attn.o_proj", T, hc * v, d, hc * v * d, c.dt.awb, dt));
+}
+
+void gqa_attention(const Context& c, const Pass& p, double pairs, double ctx, std::vector<Operator>& ops) {
+  const ModelConfig& m = c.m;
+  const double T = p.tokens(), d = m.hidden, hc = c.pl.heads_chip;
+  const double hd = m.head_dim, q = hc * hd, kv = double(c.pl.kvh_chip) * hd;
+  const std::string& dt = c.dt.matmul;
+  const bool decode = ctx > 0;
+  double w = d * (q + 2 * kv) + (m.attention_bias ? q + 2 * kv : 0);
+  ops.push_back(matmul_op(c, "attn.qkv_proj", T, d, q + 2 * kv, w, c.dt.awb, dt));
+  Operator core = attention_core(dt);
+  core.flops = 2.0 * p.seqs * (decode ? p.new_tokens * ctx : pairs) * hc * (2 * hd);
+  core.hbm_bytes = T * (q + 2 * kv + q) * c.dt.ab;
+  if (decode) core.hbm_bytes += p.seqs * ctx * 2 * kv * c.dt.kvb;
+  if (p.write_kv) core.hbm_bytes += T * 2 * kv * c.dt.kvb;
+  core.seq_q = p.new_tokens;
+  core.seq_kv = decode ? ctx : p.new_tokens;
+  core.head_dim = hd;
+  core.heads = p.seqs * hc;
+  core.causal = !decode;
+  ops.push_back(core);
+  ops.push_back(matmul_op(c, "attn.o_proj", T, q, d, q * d + (m.attention_bias ? d : 0), c.dt.awb, dt));
+}
+
+void moe_mlp(const Context& c, const Pass& p, std::vector<Operator>& ops) {
+  const ModelConfig& m = c.m;
+  const Placement& pl = c.pl;
+  const double T = p.tokens(), d = m.hidden;
+  const double E = m.experts, k = m.experts_per_token, fe = m.moe_intermediate;
+  const std::string& dt = c.dt.matmul;
+  ops.push_back(matmul_op(c, "moe.router", T, d, E, model::router_params_per_layer(m), c.dt.awb, dt));
+  const double group_tokens = T * std::max(1.0, double(pl.ep) / pl.tp);
+  if (pl.ep > 1)
+    ops.push_back(collective_op("moe.dispatch", "all-to-all", (T / pl.tp) * k * d * c.dt.ab, pl.ep, 1));
+  {
+    Operator x;
+    x.kind = OpKind::matmul;
+    x.name = "moe.experts";
+    x.dtype = dt;
+    x.kernels = 2;
+    const double local = E / pl.ep;
+    const double assignments = group_tokens * k / pl.ep;  // token-expert pairs landing on this chip's experts
+    const double active = local * (1.0 - ipow(1.0 - k / E, group_tokens));
+    x.flops = 2.0 * assignments * model::routed_expert_params(m) / pl.etp;
+    x.hbm_bytes = active * model::routed_expert_params(m) / pl.etp * c.dt.wb + assignments * (2 * d + 2 * fe / pl.etp) * c.dt.ab;
+    x.gemms = std::max(1.0, active);
+    x.m = assignments / x.gemms;
+    x.k = d;
+    x.n = 3 * fe / pl.etp;
+    ops.push_back(x);
+  }
+  if (model::shared_expert_params_per_layer(m) > 0) {
+    double sw = model::shared_expert_params_per_layer(m) / pl.tp;
+    double sf = sw / (3 * d);
+    ops.push_back(matmul_op(c, "moe.shared_experts", T, d, 3 * sf, sw, c.dt.wb, dt));
+  }
+  if (pl.ep > 1) {
+    ops.push_back(collective_op("moe.combine", "all-to-all", (T / pl.tp) * k * d * kHiddenBytes, pl.ep, 1));
+    if (pl.tp > 1) ops.push_back(collective_op("moe.all_gather", "all-gather", T * d * kHiddenBytes, pl.tp, 1));
+  } else if (pl.tp > 1) {
+    ops.push_back(collective_op("moe.all_reduce", "all-reduce", T * d * kHiddenBytes, pl.tp, 1));
+  }
+}
+
+}  // namespace
+
+std::vector<Operator> layer_ops(const Context& c, const Pass& p, bool moe, bool sliding) {
+  const ModelConfig& m = c.m;
+  std::vector<Operator> ops;
+  const double T = p.tokens(), d = m.hidden;
+  const double pairs = sliding ? p.pairs_sliding : p.pairs_full;
+  const double ctx = sliding ? p.ctx_sliding : p.ctx_full;
+  const int tp = c.pl.tp;
+
+  // Two RMSNorm + residual-add kernels, each reading and writing the hidden state.
+  ops.push_back(memory_op("layer.norms_residual", 4.0 * T * d * kHiddenBytes, 2));
+  if (m.attention == AttentionKind::mla) mla_attention(c, p, pairs, ctx, ops);
+  else gqa_attention(c, p, pairs, ctx, ops);
+  if (tp > 1) ops.push_back(collective_op("attn.all_reduce", "all-reduce", T * d * kHiddenBytes, tp, 1));
+
+  if (moe) {
+    moe_mlp(c, p, ops);
+    return ops;
+  }
+  const double f = double(m.intermediate) / tp;
+  ops.push_back(matmul_op(c, "mlp.gate_up_proj", T, d, 2 * f, d * 2 * f, c.dt.wb, c.dt.matmul));
+  ops.push_back(matmul_op(c, "mlp.down_proj", T, f, d, f * d, c.dt.wb, c.dt.matmul));
+  if (tp > 1) ops.push_back(collective_op("mlp.all_reduce", "all-reduce", T * d * kHiddenBytes, tp, 1));
+  return ops;
+}
+
+namespace {
+
+std::vector<Operator> first_stage_ops(const Context& c, const Pass& p) {
+  return {memory_op("embedding", p.tokens() * c.m.hidden * (kEmbeddingBytes + kHiddenBytes))};
+}
+
+std::vector<Operator> last_stage_ops(const Context& c, const Pass& p) {
+  const ModelConfig& m = c.m;
+  double tokens = p.logits_all_tokens ? p.tokens() : p.seqs;
+  double w = double(m.vocab) * m.hidden / c.pl.tp;
+  std::vector<Operator> ops;
+  ops.push_back(memory_op("final_norm", 2.0 * tokens * m.hidden * kHiddenBytes));
+  ops.push_back(matmul_op(c, "lm_head", tokens, m.hidden, double(m.vocab) / c.pl.tp, w, kEmbeddingBytes, "bf16"));
+  return ops;
+}
+
+// Drops collectives over one rank and sets the scope and layer type.
+std::vector<Operator> scoped(std::vector<Operator> ops, Scope scope, int type) {
+  std::vector<Operator> out;
+  for (auto& o : ops) {
+    if (o.kind == OpKind::collective && o.collective.ranks <= 1) continue;
+    o.scope = scope;
+    o.layer_type = type;
+    out.push_back(std::move(o));
+  }
+  return out;
+}
+
+}  // namespace
+
+PassOps pass_ops(const Context& c, const Layout& L, const Pass& p) {
+  PassOps ops;
+  for (std::size_t t = 0; t < L.type_names.size(); ++t)
+    ops.per_type.push_back(scoped(layer_ops(c, p, L.type_moe[t], L.type_sliding[t]), Scope::layer, static_cast<int>(t)));
+  ops.first = scoped(first_stage_ops(c, p), Scope::first_stage, -1);
+  ops.last = scoped(last_stage_ops(c, p), Scope::last_stage, -1);
+  if (c.pl.pp > 1)
+    ops.boundary = scoped({collective_op("pp.send_activations", "permute", p.tokens() * c.m.hidden * kHiddenBytes, c.pl.pp,
+                                         c.pl.tp * c.pl.dp)},
+                          Scope::boundary, -1);
+  return ops;
+}
+
+Operator backward_of(const Operator& f) {
+  Operator b = f;
+  b.name = f.name + ".bwd";
+  if (f.kind == OpKind::matmul) {
+    b.flops = 2 * f.flops;
+    b.hbm_bytes = 2 * f.hbm_bytes;
+    b.kernels = 2 * f.kernels;
+    b.gemms = 2 * f.gemms;
+  } else if (f.kind == OpKind::attention) {
+    b.flops = 2.5 * f.flops;
+    b.hbm_bytes = 2 * f.hbm_bytes;
+  } else if (f.kind == OpKind::memory) {
+    b.hbm_bytes = 2 * f.hbm_bytes;
+  } else if (f.collective.op == "all-gather") {
+    b.collective.op = "reduce-scatter";
+  } else if (f.collective.op == "reduce-scatter") {
+    b.collective.op = "all-gather";
+  }
+  return b;
+}
+
+}  // namespace trnsim::plan

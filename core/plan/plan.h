@@ -1,0 +1,191 @@
+// The plan: what one chip does to run a workload, before any hardware prices it. Built
+// from the model (core/model/), the precisions the chip runs and the placement; it knows
+// FLOPs, bytes moved, bytes held and the collective each exchange needs, never a time.
+// The pricer (core/price/) turns its operators into times; the schedule (core/schedule/)
+// turns priced passes into TTFT, TPOT, step time and a timeline; memory accounting reads
+// the same operator shapes (bytes held per chip).
+//
+// Placement conventions (all per chip):
+//  - chip index = tp_rank + tp * (dp_rank + dp * pp_rank) (Megatron's tp-dp-pp order): TP groups
+//    are contiguous (stride 1), data-parallel peers tp apart, pipeline neighbours tp*dp apart.
+//  - Attention: heads split over tp; KV heads too, replicated when tp > kv heads; MLA's latent
+//    cache and its down-projections are replicated on every TP rank.
+//  - MoE: experts split over ep ranks. ep <= tp: expert parallelism inside a replica, each expert
+//    further split over etp = tp/ep ranks. ep > tp: EP spans ep/tp replicas (DP attention + EP
+//    MoE, DeepSeek's serving layout), etp = 1. Tokens are dispatched and combined with two
+//    all-to-alls over the ep ranks, then re-replicated over tp with an all-gather; without EP
+//    the experts are TP-sharded and the layer ends with a TP all-reduce like a dense MLP.
+//  - Routing is uniform: a chip holding E/ep experts reads the expected number of distinct
+//    experts hit by the group's tokens, (E/ep) * (1 - (1 - k/E)^tokens).
+// Sources: model shapes from the configs; Neuron dequantizes MXFP4 experts to BF16 on
+// Trainium2 (PERF #5) -- the precision fallback happens before planning (workload layer).
+// NOT modeled: speculative decoding, chunked prefill, router load imbalance, prefix caching
+// (the serving layer adds what it models), numerics, optimizer arithmetic beyond its HBM traffic.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "collective/collective.h"
+#include "model/llm.h"
+
+namespace trnsim::plan {
+
+enum class OpKind { matmul, attention, memory, collective };
+// Where an operator sits: inside a layer (once per layer of its type), on the first or
+// last pipeline stage, between stages, or once per training step.
+enum class Scope { layer, first_stage, last_stage, boundary, step };
+const char* scope_name(Scope scope);
+
+struct Operator {
+  OpKind kind = OpKind::matmul;
+  std::string name;  // "attn.qkv_proj", "moe.dispatch", "dp.grad_sync"
+  Scope scope = Scope::layer;
+  int layer_type = -1;  // index into Layout::type_names when scope == layer
+  double count = 1;     // occurrences per pass of its phase
+  std::string dtype = "bf16";  // tensor-engine input type (matmul, attention)
+  double flops = 0;      // per occurrence, on one chip
+  double hbm_bytes = 0;  // bytes read + written, per occurrence
+  double kernels = 1;    // kernel launches per occurrence
+  collective::Request collective;  // kind == collective: op, per-rank bytes, ranks, stride
+  // The GEMM shape behind a matmul (gemms independent GEMMs of m x k -> n) and the
+  // attention shape behind an attention kernel, for the engine-level pricer.
+  double m = 0, k = 0, n = 0, gemms = 1;
+  double seq_q = 0, seq_kv = 0, head_dim = 0, heads = 0;
+  bool causal = false;
+};
+
+// The layers grouped by type ("dense/full", "moe/sliding", ...) and their pipeline stages.
+struct Layout {
+  std::vector<std::string> type_names;  // present types
+  std::vector<bool> type_moe, type_sliding;
+  std::vector<int> layer_type;          // per layer
+  std::vector<int> layer_stage;         // per layer
+  std::vector<std::vector<int>> stage_type_counts;  // [stage][type]
+  std::vector<int> type_counts;
+};
+Layout make_layout(const model::ModelConfig& m, int pp);
+
+// The precisions the chip runs (after falling back from what it lacks) and their sizes.
+struct Dtypes {
+  std::string matmul, weights, attention_weights, kv_cache;
+  double wb = 2, awb = 2, ab = 2, kvb = 2;  // bytes/element: MLP weights, attention weights, activations, KV
+};
+
+struct Placement {
+  int tp = 1, pp = 1, dp = 1, ep = 1, etp = 1;
+  int heads_chip = 1, kvh_chip = 1;
+  double kv_cache_elems_chip = 0;  // cached elements per token per layer on one chip
+};
+Placement make_placement(const model::ModelConfig& m, int tp, int pp, int dp, int ep);
+
+// One forward pass of a micro-batch through one layer, on one replica.
+struct Pass {
+  double seqs = 1;        // sequences in the micro-batch
+  double new_tokens = 1;  // new tokens per sequence
+  double pairs_full = 0, pairs_sliding = 0;  // attention pairs per sequence
+  double ctx_full = 0, ctx_sliding = 0;      // cached KV tokens read per sequence (decode)
+  bool write_kv = true;
+  bool logits_all_tokens = false;
+  double tokens() const { return seqs * new_tokens; }
+};
+
+// The operators of one pass: one layer of each type, the first and last stage's extras,
+// and the transfers between stages.
+struct PassOps {
+  std::vector<std::vector<Operator>> per_type;
+  std::vector<Operator> first, last, boundary;
+};
+
+// What the planner needs to know besides the model.
+struct Context {
+  const model::ModelConfig& m;
+  Dtypes dt;
+  Placement pl;
+};
+
+// (query, key) pairs of causal attention over S tokens; window W (0 = full).
+double causal_pairs(double S, double W);
+// Mean over i = 1..n of min(a + i, W) (W = 0: no cap): KV tokens seen by decode step i.
+double mean_context(double a, double n, double W);
+
+// Operators of one layer for one pass, in execution order.
+std::vector<Operator> layer_ops(const Context& c, const Pass& p, bool moe, bool sliding);
+// The whole pass; `boundary_ops` adds the stage-to-stage transfers (given here so training
+// can ask for activations and gradients).
+PassOps pass_ops(const Context& c, const Layout& L, const Pass& p);
+// Backward of a forward operator: dgrad + wgrad matmuls, flash-attention backward (~2.5x
+// forward FLOPs), mirrored collectives.
+Operator backward_of(const Operator& f);
+
+// Per-chip weight elements of one layer.
+struct LayerWeights {
+  double attn = 0, dense = 0, experts = 0, shared = 0, router = 0, norms = 0;
+  double bytes(const Dtypes& d) const;
+  double elems() const { return attn + dense + experts + shared + router + norms; }
+};
+LayerWeights layer_weights(const Context& c, bool moe);
+
+// Builders of single operators.
+Operator matmul_op(const Context& c, const std::string& name, double tokens, double in_dim, double out_dim,
+                   double weight_elems, double weight_bytes_per_elem, const std::string& dtype);
+Operator memory_op(const std::string& name, double bytes, double kernels = 1);
+Operator collective_op(const std::string& name, const std::string& op, double bytes, int ranks, int stride);
+
+struct MemoryItem {
+  std::string name;
+  double bytes = 0;
+};
+
+// ---- inference ------------------------------------------------------------------------
+// Serving `batch` concurrent streams per replica with continuous batching: each request is
+// prefilled on its own (its time to first token; the prefill stalls the other streams'
+// decode once) and decode runs min(batch, pp) micro-batches through the pipeline.
+struct InferencePlan {
+  double batch = 1, input_tokens = 1, output_tokens = 1;
+  double micro_batches = 1;  // decode micro-batches in flight
+  double micro_batch = 1;    // sequences per decode micro-batch
+  double steps = 0;          // decode steps after the first token
+  Pass prefill_pass, decode_pass;
+  PassOps prefill, decode;   // decode is empty when steps == 0
+  // Bytes held per chip on the heaviest stage (the runtime reserve is the pricer's business:
+  // it depends on the chip's capacity).
+  std::vector<MemoryItem> memory;
+};
+InferencePlan plan_inference(const Context& c, const Layout& L, int batch, int input_tokens, int output_tokens);
+
+// ---- training -------------------------------------------------------------------------
+struct TrainingSizes {
+  int sequence_length = 0, global_batch = 0, micro_batch = 0, zero_stage = 0;
+  std::string recompute;  // none | selective | full
+};
+struct TrainingPlan {
+  TrainingSizes sizes;
+  int micro_batches = 0;
+  Pass pass;
+  std::vector<std::vector<Operator>> forward, backward;  // per layer type (backward includes recompute)
+  std::vector<Operator> first_forward, first_backward, last_forward, last_backward;
+  std::vector<Operator> boundary;  // activations forward, gradients backward (pp > 1)
+  // Parameters per chip of the heaviest stage, split into the parts replicated per DP rank
+  // and the expert shards.
+  double dense_elems = 0, expert_elems = 0, weight_bytes = 0;
+  int dense_group = 1, expert_group = 1;    // data-parallel group sizes
+  int dense_stride = 1, expert_stride = 1;  // chips between DP peers
+  std::vector<MemoryItem> memory;           // weights, gradients, optimizer states, activations
+  double model_flops_per_token = 0;         // forward, 2 x active params + attention
+  double recompute_flops_per_token = 0;
+};
+TrainingPlan plan_training(const Context& c, const Layout& L, const TrainingSizes& t);
+// The data-parallel exchange of one step for DP groups of the given sizes (ZeRO stage decides
+// all-reduce vs reduce-scatter + all-gather; ZeRO-3 gathers weights per micro-batch), scope step.
+std::vector<Operator> dp_exchange(const Context& c, const TrainingPlan& tp, int dense_group, int expert_group);
+// The optimizer step over this chip's shard (HBM traffic of Adam), scope step.
+Operator optimizer_step(const Context& c, const TrainingPlan& tp, int dense_group, int expert_group);
+
+// Sizes that stay in BF16 whatever the precisions: embeddings and the LM head, the residual
+// stream and the TP/PP exchanges of it, gradients; FP32 master weights + Adam moments.
+constexpr double kEmbeddingBytes = 2.0;
+constexpr double kHiddenBytes = 2.0;
+constexpr double kGradBytes = 2.0;
+constexpr double kOptimizerBytesPerParam = 12.0;
+
+}  // namespace trnsim::plan

@@ -1,0 +1,166 @@
+// The two pricers behind price::Pricer (pricer.h).
+#include "price/pricer.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "engine/engine.h"
+#include "hw/roofline.h"
+
+namespace trnsim::price {
+
+const char* category_name(Category c) {
+  switch (c) {
+    case Category::compute: return "compute";
+    case Category::hbm: return "hbm";
+    case Category::fabric: return "fabric";
+  }
+  return "compute";
+}
+
+PricedOp Pricer::price(const plan::Operator& o) const {
+  if (o.kind == plan::OpKind::collective) return price_collective(o);
+  PricedOp r;
+  r.name = o.name;
+  r.scope = o.scope;
+  r.layer_type = o.layer_type;
+  r.count = o.count;
+  r.flops = o.flops;
+  r.hbm_bytes = o.hbm_bytes;
+  const double kernel_s = time_kernel(o, r);
+  r.overhead_s = o.kernels * settings_.kernel_overhead_s;
+  r.time_s = kernel_s + r.overhead_s;
+  if (o.kind == plan::OpKind::matmul) r.detail = o.dtype + " matmul";
+  else if (o.kind == plan::OpKind::attention) r.detail = o.dtype + " attention";
+  else r.detail = "memory-bound";
+  return r;
+}
+
+std::vector<PricedOp> Pricer::price_all(const std::vector<plan::Operator>& ops) const {
+  std::vector<PricedOp> out;
+  out.reserve(ops.size());
+  for (const auto& o : ops) out.push_back(price(o));
+  return out;
+}
+
+PricedOp Pricer::price_collective(const plan::Operator& o) const {
+  const collective::Request& q = o.collective;
+  auto key = std::make_tuple(q.op, q.bytes, q.ranks, q.stride);
+  auto it = collectives_.find(key);
+  if (it == collectives_.end()) it = collectives_.emplace(key, collective::run(system_, q)).first;
+  const collective::Result& c = it->second;
+  PricedOp r;
+  r.name = o.name;
+  r.scope = o.scope;
+  r.layer_type = o.layer_type;
+  r.count = o.count;
+  r.flops = o.flops;
+  r.hbm_bytes = o.hbm_bytes;
+  r.collective.op = q.op;
+  r.collective.bytes = q.bytes;
+  r.collective.ranks = q.ranks;
+  r.collective.stride = q.stride;
+  r.category = Category::fabric;
+  r.fabric_bytes = q.bytes;
+  r.fabric_s = c.time_s;
+  r.time_s = c.time_s;
+  r.detail = q.op + ", " + std::to_string(q.ranks) + " chips" + (c.algorithm.empty() ? "" : " (" + c.algorithm + ")");
+  return r;
+}
+
+double Pricer::roofline_kernel(const plan::Operator& o, PricedOp& r) const {
+  hw::OperatorCost cost;
+  cost.dtype = o.dtype;
+  cost.flops = o.flops;
+  cost.hbm_bytes = o.hbm_bytes;
+  hw::RooflineEfficiency eff;
+  eff.compute = o.kind == plan::OpKind::attention ? settings_.attention_efficiency : settings_.compute_efficiency;
+  eff.hbm = settings_.hbm_efficiency;
+  hw::RooflineTime t = hw::roofline(system_.chip, cost, eff);
+  r.compute_s = t.compute_s;
+  r.memory_s = t.memory_s;
+  r.category = (o.flops > 0 && t.compute_s >= t.memory_s) ? Category::compute : Category::hbm;
+  return std::max(t.compute_s, t.memory_s);
+}
+
+namespace {
+
+class RooflinePricer : public Pricer {
+ public:
+  using Pricer::Pricer;
+  std::string name() const override { return "roofline"; }
+
+ protected:
+  double time_kernel(const plan::Operator& o, PricedOp& r) const override { return roofline_kernel(o, r); }
+};
+
+long whole(double x) { return std::max(1L, static_cast<long>(std::ceil(x - 1e-9))); }
+
+// The engine model's tensor-engine input types (attention runs BF16 or FP8 on Neuron).
+std::string attention_dtype(const std::string& d) { return d == "bf16" || d == "fp32" ? "bf16" : "fp8"; }
+
+class EnginePricer : public Pricer {
+ public:
+  using Pricer::Pricer;
+  std::string name() const override { return "engine"; }
+
+ protected:
+  double time_kernel(const plan::Operator& o, PricedOp& r) const override {
+    const int cores = std::max(1, system().chip.cores);
+    engine::KernelReport k;
+    double copies = 1;
+    if (o.kind == plan::OpKind::matmul && o.m > 0 && o.k > 0 && o.n > 0) {
+      // Output columns split over the cores; independent GEMMs (experts) run one after another.
+      engine::GemmShape g;
+      g.m = whole(o.m);
+      g.n = whole(o.n / cores);
+      g.k = whole(o.k);
+      g.dtype = o.dtype;
+      k = cached(gemms_, {g.m, g.n, g.k}, o.dtype, [&] { return engine::gemm(system().chip, g); });
+      copies = o.gemms;
+    } else if (o.kind == plan::OpKind::attention && o.seq_q > 0 && o.heads > 0) {
+      engine::AttentionShape a;
+      a.seq_q = whole(o.seq_q);
+      a.seq_kv = whole(o.seq_kv);
+      a.head_dim = whole(o.head_dim);
+      a.heads = whole(o.heads / cores);
+      a.causal = o.causal;
+      a.dtype = attention_dtype(o.dtype);
+      k = cached(attentions_, {a.seq_q, a.seq_kv, a.head_dim * 1000000 + a.heads * 2 + (a.causal ? 1 : 0)}, a.dtype,
+                 [&] { return engine::attention(system().chip, a); });
+    } else {
+      return roofline_kernel(o, r);
+    }
+    r.compute_s = copies * k.busy_s[engine::kTensor];
+    r.memory_s = copies * k.busy_s[engine::kDma];
+    r.category = k.bottleneck == engine::unit_name(engine::kTensor) ? Category::compute : Category::hbm;
+    return copies * k.time_s;
+  }
+
+ private:
+  using Key = std::tuple<long, long, long, std::string>;
+  template <class F>
+  const engine::KernelReport& cached(std::map<Key, engine::KernelReport>& cache, std::tuple<long, long, long> shape,
+                                     const std::string& dtype, F&& make) const {
+    Key key{std::get<0>(shape), std::get<1>(shape), std::get<2>(shape), dtype};
+    auto it = cache.find(key);
+    if (it == cache.end()) it = cache.emplace(key, make()).first;
+    return it->second;
+  }
+  mutable std::map<Key, engine::KernelReport> gemms_, attentions_;
+};
+
+}  // namespace
+
+const std::vector<std::string>& pricer_names() {
+  static const std::vector<std::string> names = {"roofline", "engine"};
+  return names;
+}
+
+std::unique_ptr<Pricer> make_pricer(const std::string& name, const hw::System& system, const Settings& settings) {
+  if (name == "roofline") return std::make_unique<RooflinePricer>(system, settings);
+  if (name == "engine") return std::make_unique<EnginePricer>(system, settings);
+  throw InputError("workload.pricer", "unknown pricer '" + name + "'; one of: roofline, engine");
+}
+
+}  // namespace trnsim::price

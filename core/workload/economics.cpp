@@ -1,0 +1,78 @@
+// Token economics (workload.h): all-in power per chip from the chip data's power assumption
+// (or the scenario's), tokens per second per megawatt, and cost per million tokens at the
+// chip data's price guess (or the scenario's); and the list of assumptions every report shows,
+// with where each value comes from (the field table's calibration note for fitted defaults).
+#include "scenario/schema.h"
+#include "workload/evaluate_parts.h"
+
+namespace trnsim::workload::detail {
+
+namespace {
+
+std::string power_source(const Evaluation& ev) {
+  auto it = ev.system.sources.find("power_watts");
+  if (it == ev.system.sources.end()) it = ev.system.sources.find("chip.power_watts");
+  return it != ev.system.sources.end() ? it->second : "system data (an assumption: chip power is not published)";
+}
+
+std::string price_source(const Evaluation& ev) {
+  for (const char* key : {"price_per_chip_hour", "chip.price_per_chip_hour"}) {
+    auto it = ev.system.sources.find(key);
+    if (it != ev.system.sources.end()) return it->second;
+  }
+  return "guess: no price known for this chip";
+}
+
+// The source of an assumption: the field table's calibration note when the value is its
+// (fitted) default, `text` for other defaults, "scenario" when the user set it.
+std::string source_of(const char* field, double value, const char* text) {
+  const Field& f = find_field(std::string("workload.") + field);
+  if (json(value) != f.default_value) return "scenario";
+  return f.calibrated.empty() ? std::string(text) : "assumption, " + f.calibrated;
+}
+
+void add_assumptions(const Evaluation& ev, Result& R, const std::string& power_src, const std::string& price_src) {
+  const Efficiency& ef = ev.spec.efficiency;
+  const Economics& ec = ev.spec.economics;
+  R.assumptions.push_back({"efficiency.compute", ef.compute, "of peak", source_of("efficiency.compute", ef.compute, "")});
+  R.assumptions.push_back({"efficiency.attention", ef.attention, "of peak",
+                           source_of("efficiency.attention", ef.attention, "assumption: attention kernels")});
+  R.assumptions.push_back({"efficiency.hbm", ef.hbm, "of bandwidth",
+                           source_of("efficiency.hbm", ef.hbm, "assumption: achievable HBM bandwidth")});
+  R.assumptions.push_back({"efficiency.kernel_overhead_s", ef.kernel_overhead_s, "s per kernel",
+                           source_of("efficiency.kernel_overhead_s", ef.kernel_overhead_s, "")});
+  R.assumptions.push_back({"efficiency.hbm_reserve_fraction", ef.hbm_reserve_fraction, "of HBM", "assumption"});
+  R.assumptions.push_back({"economics.chip_power_watts", R.chip_power_watts, "W", power_src});
+  R.assumptions.push_back({"economics.host_power_fraction", ec.host_power_fraction, "of chip power",
+                           "guess: hosts, NICs, switches and fans"});
+  R.assumptions.push_back({"economics.pue", ec.pue, "", "guess: facility power usage effectiveness"});
+  R.assumptions.push_back({"economics.price_per_chip_hour_usd", R.price_per_chip_hour_usd, "USD", price_src});
+}
+
+}  // namespace
+
+void fill_economics(const Evaluation& ev, Result& R, double tokens_per_s_per_chip) {
+  const Economics& ec = ev.spec.economics;
+  const hw::Chip& chip = ev.system.chip;
+  std::string power_src;
+  if (ec.chip_power_watts) {
+    R.chip_power_watts = *ec.chip_power_watts;
+    power_src = "scenario";
+  } else {
+    R.chip_power_watts = chip.power_watts;
+    power_src = power_source(ev);
+  }
+  R.power_per_chip_all_in_watts = R.chip_power_watts * (1.0 + ec.host_power_fraction) * ec.pue;
+  R.tokens_per_s_per_megawatt =
+      R.power_per_chip_all_in_watts > 0 ? tokens_per_s_per_chip / R.power_per_chip_all_in_watts * 1e6 : 0;
+  if (R.chip_power_watts <= 0)
+    R.warnings.push_back("economics: " + chip.display_name +
+                         " has no power in its data and the scenario sets none (workload.economics.chip_power_watts): "
+                         "tokens per megawatt are not computed");
+  R.price_per_chip_hour_usd = ec.price_per_chip_hour_usd ? *ec.price_per_chip_hour_usd : chip.price_per_hour_usd;
+  R.usd_per_million_tokens =
+      tokens_per_s_per_chip > 0 ? R.price_per_chip_hour_usd / (tokens_per_s_per_chip * 3600.0) * 1e6 : 0;
+  add_assumptions(ev, R, power_src, ec.price_per_chip_hour_usd ? std::string("scenario") : price_source(ev));
+}
+
+}  // namespace trnsim::workload::detail
