@@ -5,6 +5,7 @@
 #include <map>
 
 #include "hw/system.h"
+#include "price/pricer.h"
 #include "scenario/scenario.h"
 
 namespace trnsim {
@@ -259,6 +260,13 @@ std::vector<Field> build_table() {
       [](Scenario& s) -> std::optional<double>& { return s.workload.economics.price_per_chip_hour_usd; }, 0.0, 1e4,
       {"USD", "price per chip-hour", "Price per chip-hour. null: the chip data's guess (no Trainium3 price is published).",
        kAssumptions, "", true}));
+  t.push_back(choice("workload.pricer", [](Scenario& s) -> std::string& { return s.workload.pricer; }, "roofline",
+                     [] { return price::pricer_names(); },
+                     {"", "pricer",
+                      "How operators are timed: the roofline (peak x efficiency, HBM bandwidth x efficiency, plus "
+                      "kernel overhead) or the engine-level NeuronCore model (tiled GEMMs and flash attention on "
+                      "the tensor, vector and scalar engines and DMA queues; the efficiencies do not apply).",
+                      kAssumptions}));
   return t;
 }
 

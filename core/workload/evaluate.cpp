@@ -192,7 +192,7 @@ Result evaluate(const Spec& spec, const hw::System& system) {
 
   Evaluation ev{system, spec, plan::Context{m, resolve_dtypes(system.chip, spec.precision, R),
                                             plan::make_placement(m, P.tp, P.pp, P.dp, P.ep)},
-                plan::make_layout(m, P.pp), price::make_pricer("roofline", system, pricing(spec.efficiency))};
+                plan::make_layout(m, P.pp), price::make_pricer(spec.pricer, system, pricing(spec.efficiency))};
   R.kv_bytes_per_token = model::kv_bytes_per_sequence(m, 1.0, ev.ctx.dt.kvb);
   R.chips_used = P.tp * P.pp * P.dp;
   const int per_domain = system.chips_per_domain > 0 ? system.chips_per_domain : system.chips;

@@ -69,6 +69,7 @@ struct Spec {
   TrainingParams training;
   Efficiency efficiency;
   Economics economics;
+  std::string pricer;  // roofline | engine (core/price/pricer.h)
 };
 
 // The model the spec names (bundled or inline): the copy imported when the spec was read,
