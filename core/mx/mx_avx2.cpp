@@ -397,7 +397,15 @@ GemmShape avx2_shape(Format fa, Format fb) {
   return s;
 }
 
-const GemmIsa kGemm = {L, 6, 2, avx2_shape, avx2_tile};
+const char* avx2_kind_name(const GemmShape& s) {
+  switch (s.kind) {
+    case kKindInt8: return s.b_nibbles ? "VPMADDUBSW (int8 digits, B as nibbles)" : "VPMADDUBSW (int8 digits)";
+    case kKindInt16: return "VPMADDWD (int16 digits)";
+    default: return "FP32 FMA";
+  }
+}
+
+const GemmIsa kGemm = {L, 6, 2, avx2_shape, avx2_tile, avx2_kind_name};
 const Kernels kAvx2 = {Path::avx2, simd_quantize, simd_dequantize, simd_dot, &kGemm};
 
 }  // namespace

@@ -455,7 +455,16 @@ GemmShape avx512_shape(Format fa, Format fb) {
   return s;
 }
 
-const GemmIsa kGemm = {L, 6, 2, avx512_shape, avx512_tile};
+const char* avx512_kind_name(const GemmShape& s) {
+  switch (s.kind) {
+    case kKindInt8: return s.b_nibbles ? "VPDPBUSD (int8 digits, B as nibbles)" : "VPDPBUSD (int8 digits)";
+    case kKindInt16: return "VPDPWSSD (int16 digits)";
+    case kKindBf16: return "VDPBF16PS (FP8 as BF16 pairs)";
+    default: return "FP32 FMA";
+  }
+}
+
+const GemmIsa kGemm = {L, 6, 2, avx512_shape, avx512_tile, avx512_kind_name};
 const Kernels kAvx512 = {Path::avx512, simd_quantize, simd_dequantize, simd_dot, &kGemm};
 
 }  // namespace

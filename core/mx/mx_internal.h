@@ -59,6 +59,8 @@ struct GemmIsa {
   GemmShape (*shape)(Format fa, Format fb);
   // Computes one tile; mr_now <= mr, nv_now <= nv.
   void (*tile)(const GemmShape& shape, int mr_now, int nv_now, const TileArgs& t);
+  // The instructions a kernel family runs on, e.g. "VPDPBUSD (int8 digits)".
+  const char* (*kind_name)(const GemmShape& shape);
 };
 
 // Per path: kernels over whole blocks. The API layer handles partial blocks and checks.

@@ -270,7 +270,11 @@ GemmShape wasm_shape(Format fa, Format fb) {
   return s;
 }
 
-const GemmIsa kGemm = {L, kMR, 2, wasm_shape, wasm_tile};
+const char* wasm_kind_name(const GemmShape& s) {
+  return s.kind == kKindInt16 ? "i32x4.dot_i16x8_s (int16 digits)" : "f32x4 multiply then add";
+}
+
+const GemmIsa kGemm = {L, kMR, 2, wasm_shape, wasm_tile, wasm_kind_name};
 const Kernels kWasm = {Path::wasm_simd, simd_quantize, simd_dequantize, simd_dot, &kGemm};
 
 }  // namespace
