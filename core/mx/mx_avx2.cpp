@@ -207,9 +207,25 @@ inline void accumulate(float* out, __m256 s, __m256i term_b, std::int32_t term_a
   _mm256_storeu_ps(out, _mm256_add_ps(_mm256_loadu_ps(out), _mm256_mul_ps(s, fac)));
 }
 
+// The tile's running sums live in `out`: +0 in the first K chunk, else what the previous
+// chunk left there.
 template <int MR>
 void zero_out(const TileArgs& t) {
-  for (int i = 0; i < MR * 2 * L; ++i) t.out[i] = 0.0f;
+  if (!t.first) return;
+  for (int r = 0; r < MR; ++r)
+    for (int v = 0; v < 2; ++v) _mm256_storeu_ps(t.out + r * t.ldc + v * L, _mm256_setzero_ps());
+}
+// After the last chunk NaNs become the canonical 0x7FC00000.
+template <int MR>
+void finish_out(const TileArgs& t) {
+  if (!t.last) return;
+  const __m256 nan = _mm256_castsi256_ps(_mm256_set1_epi32(static_cast<std::int32_t>(kCanonicalNaN)));
+  for (int r = 0; r < MR; ++r)
+    for (int v = 0; v < 2; ++v) {
+      float* o = t.out + r * t.ldc + v * L;
+      const __m256 x = _mm256_loadu_ps(o);
+      _mm256_storeu_ps(o, _mm256_blendv_ps(x, nan, _mm256_cmp_ps(x, x, _CMP_UNORD_Q)));
+    }
 }
 
 // Two VPMADDUBSW results (int16 pair sums) widened to int32 lanes: summed first when their
@@ -269,10 +285,11 @@ void tile_int8(const TileArgs& t) {
     const __m256i x0 = meta_scales(b0 + t.meta_offset), x1 = meta_scales(b1 + t.meta_offset);
     for (int r = 0; r < MR; ++r) {
       const std::int32_t ta = t.ae[r * t.ae_stride + blk];
-      accumulate(t.out + r * 2 * L, _mm256_cvtepi32_ps(acc[r][0]), x0, ta);
-      accumulate(t.out + r * 2 * L + L, _mm256_cvtepi32_ps(acc[r][1]), x1, ta);
+      accumulate(t.out + r * t.ldc, _mm256_cvtepi32_ps(acc[r][0]), x0, ta);
+      accumulate(t.out + r * t.ldc + L, _mm256_cvtepi32_ps(acc[r][1]), x1, ta);
     }
   }
+  finish_out<MR>(t);
 }
 
 template <int MR>
@@ -296,10 +313,11 @@ void tile_int16(const TileArgs& t) {
     const __m256i x0 = meta_scales(b0 + t.meta_offset), x1 = meta_scales(b1 + t.meta_offset);
     for (int r = 0; r < MR; ++r) {
       const std::int32_t ta = t.ae[r * t.ae_stride + blk];
-      accumulate(t.out + r * 2 * L, _mm256_cvtepi32_ps(acc[r][0]), x0, ta);
-      accumulate(t.out + r * 2 * L + L, _mm256_cvtepi32_ps(acc[r][1]), x1, ta);
+      accumulate(t.out + r * t.ldc, _mm256_cvtepi32_ps(acc[r][0]), x0, ta);
+      accumulate(t.out + r * t.ldc + L, _mm256_cvtepi32_ps(acc[r][1]), x1, ta);
     }
   }
+  finish_out<MR>(t);
 }
 
 template <int MR>
@@ -324,10 +342,11 @@ void tile_f32(const TileArgs& t) {
     const __m256i x0 = meta_scales(p0 + t.meta_offset), x1 = meta_scales(p1 + t.meta_offset);
     for (int r = 0; r < MR; ++r) {
       const std::int32_t ta = t.ae[r * t.ae_stride + blk];
-      accumulate(t.out + r * 2 * L, s[r][0], x0, ta);
-      accumulate(t.out + r * 2 * L + L, s[r][1], x1, ta);
+      accumulate(t.out + r * t.ldc, s[r][0], x0, ta);
+      accumulate(t.out + r * t.ldc + L, s[r][1], x1, ta);
     }
   }
+  finish_out<MR>(t);
 }
 
 template <bool NIB, bool WIDE>

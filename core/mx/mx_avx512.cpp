@@ -189,10 +189,29 @@ inline __m512 scale_block(__m512i term_b, std::int32_t term_a) {
   return _mm512_castsi512_ps(_mm512_add_epi32(term_b, _mm512_set1_epi32(term_a)));
 }
 
+// The tile's running sums: +0 in the first K chunk, else what the previous chunk left.
+template <int MR>
+inline void load_c(const TileArgs& t, __m512 (&c)[MR][2]) {
+  for (int r = 0; r < MR; ++r)
+    for (int v = 0; v < 2; ++v)
+      c[r][v] = t.first ? _mm512_setzero_ps() : _mm512_loadu_ps(t.out + r * t.ldc + v * L);
+}
+// Stores them back; after the last chunk NaNs become the canonical 0x7FC00000.
+template <int MR>
+inline void store_c(const TileArgs& t, __m512 (&c)[MR][2]) {
+  const __m512 nan = _mm512_castsi512_ps(_mm512_set1_epi32(static_cast<std::int32_t>(kCanonicalNaN)));
+  for (int r = 0; r < MR; ++r)
+    for (int v = 0; v < 2; ++v) {
+      __m512 x = c[r][v];
+      if (t.last) x = _mm512_mask_mov_ps(x, _mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q), nan);
+      _mm512_storeu_ps(t.out + r * t.ldc + v * L, x);
+    }
+}
+
 template <int MR, bool NIB>
 void tile_int8(const TileArgs& t) {
   __m512 c[MR][2];
-  for (int r = 0; r < MR; ++r) c[r][0] = c[r][1] = _mm512_setzero_ps();
+  load_c<MR>(t, c);
   // E2M1 code -> digit (value * 2) + 128, the unsigned operand of VPDPBUSD
   const __m512i lut = _mm512_broadcast_i32x4(
       _mm_setr_epi8(-128, -127, -126, -125, -124, -122, -120, -116, -128, 127, 126, 125, 124, 122, 120, 116));
@@ -242,16 +261,13 @@ void tile_int8(const TileArgs& t) {
       c[r][1] = _mm512_add_ps(c[r][1], _mm512_mul_ps(_mm512_cvtepi32_ps(acc[r][1]), scale_block(x1, ta)));
     }
   }
-  for (int r = 0; r < MR; ++r) {
-    _mm512_storeu_ps(t.out + r * 2 * L, c[r][0]);
-    _mm512_storeu_ps(t.out + r * 2 * L + L, c[r][1]);
-  }
+  store_c<MR>(t, c);
 }
 
 template <int MR>
 void tile_int16(const TileArgs& t) {
   __m512 c[MR][2];
-  for (int r = 0; r < MR; ++r) c[r][0] = c[r][1] = _mm512_setzero_ps();
+  load_c<MR>(t, c);
   for (std::size_t blk = 0; blk < t.kb; ++blk) {
     __m512i acc[MR][2];
     for (int r = 0; r < MR; ++r) acc[r][0] = acc[r][1] = _mm512_setzero_si512();
@@ -273,16 +289,13 @@ void tile_int16(const TileArgs& t) {
       c[r][1] = _mm512_add_ps(c[r][1], _mm512_mul_ps(_mm512_cvtepi32_ps(acc[r][1]), scale_block(x1, ta)));
     }
   }
-  for (int r = 0; r < MR; ++r) {
-    _mm512_storeu_ps(t.out + r * 2 * L, c[r][0]);
-    _mm512_storeu_ps(t.out + r * 2 * L + L, c[r][1]);
-  }
+  store_c<MR>(t, c);
 }
 
 template <int MR>
 __attribute__((target("avx512bf16"))) void tile_bf16(const TileArgs& t) {
   __m512 c[MR][2];
-  for (int r = 0; r < MR; ++r) c[r][0] = c[r][1] = _mm512_setzero_ps();
+  load_c<MR>(t, c);
   for (std::size_t blk = 0; blk < t.kb; ++blk) {
     __m512 s[MR][2];
     for (int r = 0; r < MR; ++r) s[r][0] = s[r][1] = _mm512_setzero_ps();
@@ -305,16 +318,13 @@ __attribute__((target("avx512bf16"))) void tile_bf16(const TileArgs& t) {
       c[r][1] = _mm512_add_ps(c[r][1], _mm512_mul_ps(s[r][1], scale_block(x1, ta)));
     }
   }
-  for (int r = 0; r < MR; ++r) {
-    _mm512_storeu_ps(t.out + r * 2 * L, c[r][0]);
-    _mm512_storeu_ps(t.out + r * 2 * L + L, c[r][1]);
-  }
+  store_c<MR>(t, c);
 }
 
 template <int MR>
 void tile_f32(const TileArgs& t) {
   __m512 c[MR][2];
-  for (int r = 0; r < MR; ++r) c[r][0] = c[r][1] = _mm512_setzero_ps();
+  load_c<MR>(t, c);
   for (std::size_t blk = 0; blk < t.kb; ++blk) {
     __m512 s[MR][2];
     for (int r = 0; r < MR; ++r) s[r][0] = s[r][1] = _mm512_setzero_ps();
@@ -340,10 +350,7 @@ void tile_f32(const TileArgs& t) {
       c[r][1] = _mm512_add_ps(c[r][1], _mm512_mul_ps(s[r][1], scale_block(x1, ta)));
     }
   }
-  for (int r = 0; r < MR; ++r) {
-    _mm512_storeu_ps(t.out + r * 2 * L, c[r][0]);
-    _mm512_storeu_ps(t.out + r * 2 * L + L, c[r][1]);
-  }
+  store_c<MR>(t, c);
 }
 
 template <int MR, bool NIB>
