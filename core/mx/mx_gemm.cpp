@@ -302,6 +302,11 @@ void simd_gemm(const GemmIsa& isa, const Tensor& a, const PackedB& b, float* c) 
           t.ac = a_corr.data() + i0 * kb + k0;
           t.out = in_edge ? edge.data() + i0 * W : c + i0 * N + j0;
           t.ldc = in_edge ? W : N;
+          // the next tile's running sums: C is too large for L2, and a kernel that
+          // waits for them at its first block loses a fifth of its time
+          if (!t.first && rt + 1 < rt1)
+            for (std::size_t r = 0; r < MR; ++r)
+              for (std::size_t j = 0; j < W; j += 16) __builtin_prefetch(t.out + (MR + r) * t.ldc + j, 1);
           isa.tile(s, static_cast<int>(mr), static_cast<int>(nv), t);
         }
       }
