@@ -166,6 +166,63 @@ inline std::int32_t dot16(const std::int16_t* a, const std::int16_t* b) {
   return _mm512_reduce_add_epi32(p);
 }
 
+// Integer sums of 16 consecutive block pairs at once (E2M1/INT8 x E2M1/INT8), for the
+// dot product. Per 4 blocks, two vectors hold elements 0..15 and 16..31 of one block per
+// 128-bit lane; one operand is made unsigned (digit + 128) for VPDPBUSD and the excess
+// 128 * sum(other) is taken off again. The 4 lanes per block then reduce in a fixed
+// transpose (integer sums: any order gives the same value).
+constexpr int kBlockSumLanes = 16;
+inline bool block_sums_supported(Format fa, Format fb) {
+  auto ok = [](Format f) { return f == Format::e2m1 || f == Format::int8; };
+  return ok(fa) && ok(fb);
+}
+// Four blocks of one operand as digits: (lo, hi) halves per 128-bit lane; `offset`
+// adds 128 (unsigned operand).
+inline void four_blocks(Format f, const std::uint8_t* p, bool offset, __m512i& lo, __m512i& hi) {
+  if (f == Format::int8) {
+    const __m512i b0 = _mm512_loadu_si512(p), b1 = _mm512_loadu_si512(p + 64);
+    lo = _mm512_shuffle_i64x2(b0, b1, 0x88);
+    hi = _mm512_shuffle_i64x2(b0, b1, 0xDD);
+    if (offset) {
+      lo = _mm512_xor_si512(lo, _mm512_set1_epi8(-128));
+      hi = _mm512_xor_si512(hi, _mm512_set1_epi8(-128));
+    }
+    return;
+  }
+  const __m512i lut = offset ? _mm512_broadcast_i32x4(_mm_setr_epi8(-128, -127, -126, -125, -124, -122, -120, -116,
+                                                                    -128, 127, 126, 125, 124, 122, 120, 116))
+                             : _mm512_broadcast_i32x4(_mm_setr_epi8(0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12));
+  const __m512i v = _mm512_loadu_si512(p), m = _mm512_set1_epi8(0x0F);
+  const __m512i l = _mm512_shuffle_epi8(lut, _mm512_and_si512(v, m));
+  const __m512i h = _mm512_shuffle_epi8(lut, _mm512_and_si512(_mm512_srli_epi16(v, 4), m));
+  lo = _mm512_unpacklo_epi8(l, h);
+  hi = _mm512_unpackhi_epi8(l, h);
+}
+inline void block_sums(Format fa, const std::uint8_t* pa, Format fb, const std::uint8_t* pb, std::int32_t* out) {
+  // the unsigned side: an E2M1 operand if there is one (digits + 128 fit a byte)
+  const bool a_unsigned = fa == Format::e2m1 || fb == Format::int8;
+  const Format fu = a_unsigned ? fa : fb, fs = a_unsigned ? fb : fa;
+  const std::uint8_t* pu = a_unsigned ? pa : pb;
+  const std::uint8_t* ps = a_unsigned ? pb : pa;
+  const std::size_t bu = fu == Format::e2m1 ? 16 : 32, bs = fs == Format::e2m1 ? 16 : 32;
+  const __m512i ones = _mm512_set1_epi8(1);
+  __m512i r[4];
+  for (int q = 0; q < 4; ++q) {
+    __m512i u0, u1, s0, s1;
+    four_blocks(fu, pu + 4 * q * bu, true, u0, u1);
+    four_blocks(fs, ps + 4 * q * bs, false, s0, s1);
+    const __m512i acc = _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(_mm512_setzero_si512(), u0, s0), u1, s1);
+    const __m512i sum = _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(_mm512_setzero_si512(), ones, s0), ones, s1);
+    r[q] = _mm512_sub_epi32(acc, _mm512_slli_epi32(sum, 7));
+  }
+  const __m512i t0 = _mm512_add_epi32(_mm512_unpacklo_epi32(r[0], r[1]), _mm512_unpackhi_epi32(r[0], r[1]));
+  const __m512i t1 = _mm512_add_epi32(_mm512_unpacklo_epi32(r[2], r[3]), _mm512_unpackhi_epi32(r[2], r[3]));
+  const __m512i u = _mm512_add_epi32(_mm512_unpacklo_epi64(t0, t1), _mm512_unpackhi_epi64(t0, t1));
+  // lane 4k + j holds block 4j + k
+  _mm512_storeu_si512(out, _mm512_permutexvar_epi32(
+                               _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15), u));
+}
+
 #include "mx/mx_simd.inc"
 
 // ---------------------------------------------------------------------------------------

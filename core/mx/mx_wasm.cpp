@@ -172,6 +172,11 @@ inline std::int32_t dot16(const std::int16_t* a, const std::int16_t* b) {
   return wasm_i32x4_extract_lane(s, 0);
 }
 
+// No multi-block integer sums here: the dot takes the blocks one at a time.
+constexpr int kBlockSumLanes = 0;
+inline bool block_sums_supported(Format, Format) { return false; }
+inline void block_sums(Format, const std::uint8_t*, Format, const std::uint8_t*, std::int32_t*) {}
+
 #include "mx/mx_simd.inc"
 
 // ---------------------------------------------------------------------------------------
