@@ -218,6 +218,13 @@ void gemm(const Tensor& a, const PackedB& b, float* c) {
 
 void gemm(const Tensor& a, const Tensor& bt, float* c, Path path) { gemm(a, pack_b(bt, a.format, path), c); }
 
+std::string gemm_kernel(Format a, Format b, Path path) {
+  const Kernels& k = kernels(path);
+  const std::string name = path_name(k.path);
+  if (!k.gemm) return name + " reference loop (FP32, as defined)";
+  return name + " " + k.gemm->kind_name(k.gemm->shape(a, b));
+}
+
 // ---------------------------------------------------------------------------------------
 // Deterministic elementary functions: only + - * / and exact frexp/ldexp, evaluated in a
 // fixed order, so every IEEE-754 platform gives the same bits.

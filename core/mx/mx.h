@@ -189,6 +189,9 @@ struct PackedB {
 };
 PackedB pack_b(const Tensor& bt, Format a_format, Path path = Path::automatic);
 void gemm(const Tensor& a, const PackedB& b, float* c);
+// What a GEMM of these formats runs on a path, e.g. "avx512 VPDPBUSD (int8 digits)", for
+// benchmark output and labels.
+std::string gemm_kernel(Format a, Format b, Path path = Path::automatic);
 
 // ---------------------------------------------------------------------------------------
 // Quantization error of a quantize-dequantize round trip, on samples from a fixed

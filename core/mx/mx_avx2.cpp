@@ -183,6 +183,11 @@ inline std::int32_t dot16(const std::int16_t* a, const std::int16_t* b) {
   return _mm_cvtsi128_si32(m);
 }
 
+// No multi-block integer sums here: the dot takes the blocks one at a time.
+constexpr int kBlockSumLanes = 0;
+inline bool block_sums_supported(Format, Format) { return false; }
+inline void block_sums(Format, const std::uint8_t*, Format, const std::uint8_t*, std::int32_t*) {}
+
 #include "mx/mx_simd.inc"
 
 // ---------------------------------------------------------------------------------------
@@ -207,9 +212,25 @@ inline void accumulate(float* out, __m256 s, __m256i term_b, std::int32_t term_a
   _mm256_storeu_ps(out, _mm256_add_ps(_mm256_loadu_ps(out), _mm256_mul_ps(s, fac)));
 }
 
+// The tile's running sums live in `out`: +0 in the first K chunk, else what the previous
+// chunk left there.
 template <int MR>
 void zero_out(const TileArgs& t) {
-  for (int i = 0; i < MR * 2 * L; ++i) t.out[i] = 0.0f;
+  if (!t.first) return;
+  for (int r = 0; r < MR; ++r)
+    for (int v = 0; v < 2; ++v) _mm256_storeu_ps(t.out + r * t.ldc + v * L, _mm256_setzero_ps());
+}
+// After the last chunk NaNs become the canonical 0x7FC00000.
+template <int MR>
+void finish_out(const TileArgs& t) {
+  if (!t.last) return;
+  const __m256 nan = _mm256_castsi256_ps(_mm256_set1_epi32(static_cast<std::int32_t>(kCanonicalNaN)));
+  for (int r = 0; r < MR; ++r)
+    for (int v = 0; v < 2; ++v) {
+      float* o = t.out + r * t.ldc + v * L;
+      const __m256 x = _mm256_loadu_ps(o);
+      _mm256_storeu_ps(o, _mm256_blendv_ps(x, nan, _mm256_cmp_ps(x, x, _CMP_UNORD_Q)));
+    }
 }
 
 // Two VPMADDUBSW results (int16 pair sums) widened to int32 lanes: summed first when their
@@ -269,10 +290,11 @@ void tile_int8(const TileArgs& t) {
     const __m256i x0 = meta_scales(b0 + t.meta_offset), x1 = meta_scales(b1 + t.meta_offset);
     for (int r = 0; r < MR; ++r) {
       const std::int32_t ta = t.ae[r * t.ae_stride + blk];
-      accumulate(t.out + r * 2 * L, _mm256_cvtepi32_ps(acc[r][0]), x0, ta);
-      accumulate(t.out + r * 2 * L + L, _mm256_cvtepi32_ps(acc[r][1]), x1, ta);
+      accumulate(t.out + r * t.ldc, _mm256_cvtepi32_ps(acc[r][0]), x0, ta);
+      accumulate(t.out + r * t.ldc + L, _mm256_cvtepi32_ps(acc[r][1]), x1, ta);
     }
   }
+  finish_out<MR>(t);
 }
 
 template <int MR>
@@ -296,10 +318,11 @@ void tile_int16(const TileArgs& t) {
     const __m256i x0 = meta_scales(b0 + t.meta_offset), x1 = meta_scales(b1 + t.meta_offset);
     for (int r = 0; r < MR; ++r) {
       const std::int32_t ta = t.ae[r * t.ae_stride + blk];
-      accumulate(t.out + r * 2 * L, _mm256_cvtepi32_ps(acc[r][0]), x0, ta);
-      accumulate(t.out + r * 2 * L + L, _mm256_cvtepi32_ps(acc[r][1]), x1, ta);
+      accumulate(t.out + r * t.ldc, _mm256_cvtepi32_ps(acc[r][0]), x0, ta);
+      accumulate(t.out + r * t.ldc + L, _mm256_cvtepi32_ps(acc[r][1]), x1, ta);
     }
   }
+  finish_out<MR>(t);
 }
 
 template <int MR>
@@ -324,10 +347,11 @@ void tile_f32(const TileArgs& t) {
     const __m256i x0 = meta_scales(p0 + t.meta_offset), x1 = meta_scales(p1 + t.meta_offset);
     for (int r = 0; r < MR; ++r) {
       const std::int32_t ta = t.ae[r * t.ae_stride + blk];
-      accumulate(t.out + r * 2 * L, s[r][0], x0, ta);
-      accumulate(t.out + r * 2 * L + L, s[r][1], x1, ta);
+      accumulate(t.out + r * t.ldc, s[r][0], x0, ta);
+      accumulate(t.out + r * t.ldc + L, s[r][1], x1, ta);
     }
   }
+  finish_out<MR>(t);
 }
 
 template <bool NIB, bool WIDE>
@@ -397,7 +421,15 @@ GemmShape avx2_shape(Format fa, Format fb) {
   return s;
 }
 
-const GemmIsa kGemm = {L, 6, 2, avx2_shape, avx2_tile};
+const char* avx2_kind_name(const GemmShape& s) {
+  switch (s.kind) {
+    case kKindInt8: return s.b_nibbles ? "VPMADDUBSW (int8 digits, B as nibbles)" : "VPMADDUBSW (int8 digits)";
+    case kKindInt16: return "VPMADDWD (int16 digits)";
+    default: return "FP32 FMA";
+  }
+}
+
+const GemmIsa kGemm = {L, 6, 2, avx2_shape, avx2_tile, avx2_kind_name};
 const Kernels kAvx2 = {Path::avx2, simd_quantize, simd_dequantize, simd_dot, &kGemm};
 
 }  // namespace

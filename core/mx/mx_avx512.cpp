@@ -166,12 +166,67 @@ inline std::int32_t dot16(const std::int16_t* a, const std::int16_t* b) {
   return _mm512_reduce_add_epi32(p);
 }
 
+// Integer sums of 16 consecutive block pairs at once (E2M1/INT8 x E2M1/INT8), for the
+// dot product. Per 4 blocks, two vectors hold elements 0..15 and 16..31 of one block per
+// 128-bit lane; one operand is made unsigned (digit + 128) for VPDPBUSD and the excess
+// 128 * sum(other) is taken off again. The 4 lanes per block then reduce in a fixed
+// transpose (integer sums: any order gives the same value).
+constexpr int kBlockSumLanes = 16;
+inline bool block_sums_supported(Format fa, Format fb) {
+  auto ok = [](Format f) { return f == Format::e2m1 || f == Format::int8; };
+  return ok(fa) && ok(fb);
+}
+// Four blocks of one operand as digits: (lo, hi) halves per 128-bit lane; `offset`
+// adds 128 (unsigned operand).
+inline void four_blocks(Format f, const std::uint8_t* p, bool offset, __m512i& lo, __m512i& hi) {
+  if (f == Format::int8) {
+    const __m512i b0 = _mm512_loadu_si512(p), b1 = _mm512_loadu_si512(p + 64);
+    lo = _mm512_shuffle_i64x2(b0, b1, 0x88);
+    hi = _mm512_shuffle_i64x2(b0, b1, 0xDD);
+    if (offset) {
+      lo = _mm512_xor_si512(lo, _mm512_set1_epi8(-128));
+      hi = _mm512_xor_si512(hi, _mm512_set1_epi8(-128));
+    }
+    return;
+  }
+  const __m512i lut = offset ? _mm512_broadcast_i32x4(_mm_setr_epi8(-128, -127, -126, -125, -124, -122, -120, -116,
+                                                                    -128, 127, 126, 125, 124, 122, 120, 116))
+                             : _mm512_broadcast_i32x4(_mm_setr_epi8(0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12));
+  const __m512i v = _mm512_loadu_si512(p), m = _mm512_set1_epi8(0x0F);
+  const __m512i l = _mm512_shuffle_epi8(lut, _mm512_and_si512(v, m));
+  const __m512i h = _mm512_shuffle_epi8(lut, _mm512_and_si512(_mm512_srli_epi16(v, 4), m));
+  lo = _mm512_unpacklo_epi8(l, h);
+  hi = _mm512_unpackhi_epi8(l, h);
+}
+inline void block_sums(Format fa, const std::uint8_t* pa, Format fb, const std::uint8_t* pb, std::int32_t* out) {
+  // the unsigned side: an E2M1 operand if there is one (digits + 128 fit a byte)
+  const bool a_unsigned = fa == Format::e2m1 || fb == Format::int8;
+  const Format fu = a_unsigned ? fa : fb, fs = a_unsigned ? fb : fa;
+  const std::uint8_t* pu = a_unsigned ? pa : pb;
+  const std::uint8_t* ps = a_unsigned ? pb : pa;
+  const std::size_t bu = fu == Format::e2m1 ? 16 : 32, bs = fs == Format::e2m1 ? 16 : 32;
+  const __m512i ones = _mm512_set1_epi8(1);
+  __m512i r[4];
+  for (int q = 0; q < 4; ++q) {
+    __m512i u0, u1, s0, s1;
+    four_blocks(fu, pu + 4 * q * bu, true, u0, u1);
+    four_blocks(fs, ps + 4 * q * bs, false, s0, s1);
+    const __m512i acc = _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(_mm512_setzero_si512(), u0, s0), u1, s1);
+    const __m512i sum = _mm512_dpbusd_epi32(_mm512_dpbusd_epi32(_mm512_setzero_si512(), ones, s0), ones, s1);
+    r[q] = _mm512_sub_epi32(acc, _mm512_slli_epi32(sum, 7));
+  }
+  const __m512i t0 = _mm512_add_epi32(_mm512_unpacklo_epi32(r[0], r[1]), _mm512_unpackhi_epi32(r[0], r[1]));
+  const __m512i t1 = _mm512_add_epi32(_mm512_unpacklo_epi32(r[2], r[3]), _mm512_unpackhi_epi32(r[2], r[3]));
+  const __m512i u = _mm512_add_epi32(_mm512_unpacklo_epi64(t0, t1), _mm512_unpackhi_epi64(t0, t1));
+  // lane 4k + j holds block 4j + k
+  _mm512_storeu_si512(out, _mm512_permutexvar_epi32(
+                               _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15), u));
+}
+
 #include "mx/mx_simd.inc"
 
 // ---------------------------------------------------------------------------------------
 // GEMM microkernels: MR rows x 2 panels of 16 lanes, all blocks; C tile in registers.
-
-constexpr int kMR = 4;
 
 inline __m512i bcast32(const std::uint8_t* p) {
   std::int32_t v;
@@ -189,10 +244,46 @@ inline __m512 scale_block(__m512i term_b, std::int32_t term_a) {
   return _mm512_castsi512_ps(_mm512_add_epi32(term_b, _mm512_set1_epi32(term_a)));
 }
 
+// The tile's running sums: +0 in the first K chunk, else what the previous chunk left.
+template <int MR>
+inline void load_c(const TileArgs& t, __m512 (&c)[MR][2]) {
+  #pragma GCC unroll 16
+  for (int r = 0; r < MR; ++r)
+    #pragma GCC unroll 16
+    for (int v = 0; v < 2; ++v)
+      c[r][v] = t.first ? _mm512_setzero_ps() : _mm512_loadu_ps(t.out + r * t.ldc + v * L);
+}
+// Stores them back; after the last chunk NaNs become the canonical 0x7FC00000.
+template <int MR>
+inline void store_c(const TileArgs& t, __m512 (&c)[MR][2]) {
+  const __m512 nan = _mm512_castsi512_ps(_mm512_set1_epi32(static_cast<std::int32_t>(kCanonicalNaN)));
+  #pragma GCC unroll 16
+  for (int r = 0; r < MR; ++r)
+    #pragma GCC unroll 16
+    for (int v = 0; v < 2; ++v) {
+      __m512 x = c[r][v];
+      if (t.last) x = _mm512_mask_mov_ps(x, _mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q), nan);
+      _mm512_storeu_ps(t.out + r * t.ldc + v * L, x);
+    }
+}
+
+// Adds each block's integer sums acc, scaled, to the running sums c (in block order).
+template <int MR>
+inline void add_blocks(const TileArgs& t, std::size_t blk, const __m512i (&acc)[MR][2], __m512 (&c)[MR][2],
+                       const std::uint8_t* b0, const std::uint8_t* b1) {
+  const __m512i x0 = meta_scales(b0 + t.meta_offset), x1 = meta_scales(b1 + t.meta_offset);
+  #pragma GCC unroll 16
+  for (int r = 0; r < MR; ++r) {
+    const std::int32_t ta = t.ae[r * t.ae_stride + blk];
+    c[r][0] = _mm512_add_ps(c[r][0], _mm512_mul_ps(_mm512_cvtepi32_ps(acc[r][0]), scale_block(x0, ta)));
+    c[r][1] = _mm512_add_ps(c[r][1], _mm512_mul_ps(_mm512_cvtepi32_ps(acc[r][1]), scale_block(x1, ta)));
+  }
+}
+
 template <int MR, bool NIB>
 void tile_int8(const TileArgs& t) {
   __m512 c[MR][2];
-  for (int r = 0; r < MR; ++r) c[r][0] = c[r][1] = _mm512_setzero_ps();
+  load_c<MR>(t, c);
   // E2M1 code -> digit (value * 2) + 128, the unsigned operand of VPDPBUSD
   const __m512i lut = _mm512_broadcast_i32x4(
       _mm_setr_epi8(-128, -127, -126, -125, -124, -122, -120, -116, -128, 127, 126, 125, 124, 122, 120, 116));
@@ -200,34 +291,33 @@ void tile_int8(const TileArgs& t) {
   for (std::size_t blk = 0; blk < t.kb; ++blk) {
     const std::uint8_t* b0 = t.b[0] + blk * t.b_stride;
     const std::uint8_t* b1 = t.b[1] + blk * t.b_stride;
-    __m512i acc[MR][2], acc2[MR][2];
-    for (int r = 0; r < MR; ++r) {  // sum (b + 128) a = sum b a + 128 sum a
+    __m512i acc[MR][2];
+    #pragma GCC unroll 16
+    for (int r = 0; r < MR; ++r)  // sum (b + 128) a = sum b a + 128 sum a
       acc[r][0] = acc[r][1] = _mm512_set1_epi32(-t.ac[r * t.ae_stride + blk]);
-      acc2[r][0] = acc2[r][1] = _mm512_setzero_si512();
-    }
     const std::uint8_t* a = t.a + blk * 32;
     if constexpr (NIB) {
+      #pragma GCC unroll 16
       for (int gp = 0; gp < 4; ++gp) {
         const __m512i r0 = _mm512_loadu_si512(b0 + gp * 64), r1 = _mm512_loadu_si512(b1 + gp * 64);
         const __m512i lo0 = _mm512_shuffle_epi8(lut, _mm512_and_si512(r0, low4));
         const __m512i hi0 = _mm512_shuffle_epi8(lut, _mm512_and_si512(_mm512_srli_epi16(r0, 4), low4));
         const __m512i lo1 = _mm512_shuffle_epi8(lut, _mm512_and_si512(r1, low4));
         const __m512i hi1 = _mm512_shuffle_epi8(lut, _mm512_and_si512(_mm512_srli_epi16(r1, 4), low4));
+        #pragma GCC unroll 16
         for (int r = 0; r < MR; ++r) {
           const __m512i a0 = bcast32(a + r * t.a_stride + 8 * gp), a1 = bcast32(a + r * t.a_stride + 8 * gp + 4);
           acc[r][0] = _mm512_dpbusd_epi32(acc[r][0], lo0, a0);
           acc[r][1] = _mm512_dpbusd_epi32(acc[r][1], lo1, a0);
-          acc2[r][0] = _mm512_dpbusd_epi32(acc2[r][0], hi0, a1);  // a second chain: latency
-          acc2[r][1] = _mm512_dpbusd_epi32(acc2[r][1], hi1, a1);
+          acc[r][0] = _mm512_dpbusd_epi32(acc[r][0], hi0, a1);
+          acc[r][1] = _mm512_dpbusd_epi32(acc[r][1], hi1, a1);
         }
       }
-      for (int r = 0; r < MR; ++r) {
-        acc[r][0] = _mm512_add_epi32(acc[r][0], acc2[r][0]);
-        acc[r][1] = _mm512_add_epi32(acc[r][1], acc2[r][1]);
-      }
     } else {
+      #pragma GCC unroll 16
       for (int g = 0; g < 8; ++g) {
         const __m512i v0 = _mm512_loadu_si512(b0 + g * 64), v1 = _mm512_loadu_si512(b1 + g * 64);
+        #pragma GCC unroll 16
         for (int r = 0; r < MR; ++r) {
           const __m512i av = bcast32(a + r * t.a_stride + 4 * g);
           acc[r][0] = _mm512_dpbusd_epi32(acc[r][0], v0, av);
@@ -235,63 +325,53 @@ void tile_int8(const TileArgs& t) {
         }
       }
     }
-    const __m512i x0 = meta_scales(b0 + t.meta_offset), x1 = meta_scales(b1 + t.meta_offset);
-    for (int r = 0; r < MR; ++r) {
-      const std::int32_t ta = t.ae[r * t.ae_stride + blk];
-      c[r][0] = _mm512_add_ps(c[r][0], _mm512_mul_ps(_mm512_cvtepi32_ps(acc[r][0]), scale_block(x0, ta)));
-      c[r][1] = _mm512_add_ps(c[r][1], _mm512_mul_ps(_mm512_cvtepi32_ps(acc[r][1]), scale_block(x1, ta)));
-    }
+    add_blocks<MR>(t, blk, acc, c, b0, b1);
   }
-  for (int r = 0; r < MR; ++r) {
-    _mm512_storeu_ps(t.out + r * 2 * L, c[r][0]);
-    _mm512_storeu_ps(t.out + r * 2 * L + L, c[r][1]);
-  }
+  store_c<MR>(t, c);
 }
 
 template <int MR>
 void tile_int16(const TileArgs& t) {
   __m512 c[MR][2];
-  for (int r = 0; r < MR; ++r) c[r][0] = c[r][1] = _mm512_setzero_ps();
+  load_c<MR>(t, c);
   for (std::size_t blk = 0; blk < t.kb; ++blk) {
     __m512i acc[MR][2];
+    #pragma GCC unroll 16
     for (int r = 0; r < MR; ++r) acc[r][0] = acc[r][1] = _mm512_setzero_si512();
     const std::uint8_t* b0 = t.b[0] + blk * t.b_stride;
     const std::uint8_t* b1 = t.b[1] + blk * t.b_stride;
     const std::uint8_t* a = t.a + blk * 64;
+    #pragma GCC unroll 16
     for (int kp = 0; kp < 16; ++kp) {
       const __m512i v0 = _mm512_loadu_si512(b0 + kp * 64), v1 = _mm512_loadu_si512(b1 + kp * 64);
+      #pragma GCC unroll 16
       for (int r = 0; r < MR; ++r) {
         const __m512i av = bcast32(a + r * t.a_stride + 4 * kp);
         acc[r][0] = _mm512_dpwssd_epi32(acc[r][0], av, v0);
         acc[r][1] = _mm512_dpwssd_epi32(acc[r][1], av, v1);
       }
     }
-    const __m512i x0 = meta_scales(b0 + t.meta_offset), x1 = meta_scales(b1 + t.meta_offset);
-    for (int r = 0; r < MR; ++r) {
-      const std::int32_t ta = t.ae[r * t.ae_stride + blk];
-      c[r][0] = _mm512_add_ps(c[r][0], _mm512_mul_ps(_mm512_cvtepi32_ps(acc[r][0]), scale_block(x0, ta)));
-      c[r][1] = _mm512_add_ps(c[r][1], _mm512_mul_ps(_mm512_cvtepi32_ps(acc[r][1]), scale_block(x1, ta)));
-    }
+    add_blocks<MR>(t, blk, acc, c, b0, b1);
   }
-  for (int r = 0; r < MR; ++r) {
-    _mm512_storeu_ps(t.out + r * 2 * L, c[r][0]);
-    _mm512_storeu_ps(t.out + r * 2 * L + L, c[r][1]);
-  }
+  store_c<MR>(t, c);
 }
 
 template <int MR>
 __attribute__((target("avx512bf16"))) void tile_bf16(const TileArgs& t) {
   __m512 c[MR][2];
-  for (int r = 0; r < MR; ++r) c[r][0] = c[r][1] = _mm512_setzero_ps();
+  load_c<MR>(t, c);
   for (std::size_t blk = 0; blk < t.kb; ++blk) {
     __m512 s[MR][2];
+    #pragma GCC unroll 16
     for (int r = 0; r < MR; ++r) s[r][0] = s[r][1] = _mm512_setzero_ps();
     const std::uint8_t* b0 = t.b[0] + blk * t.b_stride;
     const std::uint8_t* b1 = t.b[1] + blk * t.b_stride;
     const std::uint8_t* a = t.a + blk * 64;
+    #pragma GCC unroll 16
     for (int kp = 0; kp < 16; ++kp) {
       const __m512bh v0 = (__m512bh)_mm512_loadu_si512(b0 + kp * 64);
       const __m512bh v1 = (__m512bh)_mm512_loadu_si512(b1 + kp * 64);
+      #pragma GCC unroll 16
       for (int r = 0; r < MR; ++r) {
         const __m512bh av = (__m512bh)bcast32(a + r * t.a_stride + 4 * kp);
         s[r][0] = _mm512_dpbf16_ps(s[r][0], av, v0);
@@ -299,32 +379,33 @@ __attribute__((target("avx512bf16"))) void tile_bf16(const TileArgs& t) {
       }
     }
     const __m512i x0 = meta_scales(b0 + t.meta_offset), x1 = meta_scales(b1 + t.meta_offset);
+    #pragma GCC unroll 16
     for (int r = 0; r < MR; ++r) {
       const std::int32_t ta = t.ae[r * t.ae_stride + blk];
       c[r][0] = _mm512_add_ps(c[r][0], _mm512_mul_ps(s[r][0], scale_block(x0, ta)));
       c[r][1] = _mm512_add_ps(c[r][1], _mm512_mul_ps(s[r][1], scale_block(x1, ta)));
     }
   }
-  for (int r = 0; r < MR; ++r) {
-    _mm512_storeu_ps(t.out + r * 2 * L, c[r][0]);
-    _mm512_storeu_ps(t.out + r * 2 * L + L, c[r][1]);
-  }
+  store_c<MR>(t, c);
 }
 
 template <int MR>
 void tile_f32(const TileArgs& t) {
   __m512 c[MR][2];
-  for (int r = 0; r < MR; ++r) c[r][0] = c[r][1] = _mm512_setzero_ps();
+  load_c<MR>(t, c);
   for (std::size_t blk = 0; blk < t.kb; ++blk) {
     __m512 s[MR][2];
+    #pragma GCC unroll 16
     for (int r = 0; r < MR; ++r) s[r][0] = s[r][1] = _mm512_setzero_ps();
     const std::uint8_t* p0 = t.b[0] + blk * t.b_stride;
     const std::uint8_t* p1 = t.b[1] + blk * t.b_stride;
     const float* b0 = reinterpret_cast<const float*>(p0);
     const float* b1 = reinterpret_cast<const float*>(p1);
     const std::uint8_t* a = t.a + blk * 128;
+    #pragma GCC unroll 16
     for (int k = 0; k < kBlockSize; ++k) {
       const __m512 v0 = _mm512_loadu_ps(b0 + k * L), v1 = _mm512_loadu_ps(b1 + k * L);
+      #pragma GCC unroll 16
       for (int r = 0; r < MR; ++r) {
         float av;
         std::memcpy(&av, a + r * t.a_stride + 4 * k, 4);
@@ -334,62 +415,55 @@ void tile_f32(const TileArgs& t) {
       }
     }
     const __m512i x0 = meta_scales(p0 + t.meta_offset), x1 = meta_scales(p1 + t.meta_offset);
+    #pragma GCC unroll 16
     for (int r = 0; r < MR; ++r) {
       const std::int32_t ta = t.ae[r * t.ae_stride + blk];
       c[r][0] = _mm512_add_ps(c[r][0], _mm512_mul_ps(s[r][0], scale_block(x0, ta)));
       c[r][1] = _mm512_add_ps(c[r][1], _mm512_mul_ps(s[r][1], scale_block(x1, ta)));
     }
   }
-  for (int r = 0; r < MR; ++r) {
-    _mm512_storeu_ps(t.out + r * 2 * L, c[r][0]);
-    _mm512_storeu_ps(t.out + r * 2 * L + L, c[r][1]);
-  }
+  store_c<MR>(t, c);
 }
 
-template <int MR, bool NIB>
-void tile_int8_rows(int mr, const TileArgs& t) {
+// Calls K<mr>::run(t) for mr = 1 .. 6.
+template <template <int> class K>
+void by_rows(int mr, const TileArgs& t) {
   switch (mr) {
-    case 1: tile_int8<1, NIB>(t); break;
-    case 2: tile_int8<2, NIB>(t); break;
-    case 3: tile_int8<3, NIB>(t); break;
-    default: tile_int8<4, NIB>(t); break;
+    case 1: K<1>::run(t); break;
+    case 2: K<2>::run(t); break;
+    case 3: K<3>::run(t); break;
+    case 4: K<4>::run(t); break;
+    case 5: K<5>::run(t); break;
+    default: K<6>::run(t); break;
   }
 }
+template <int MR>
+struct Int8Nib {
+  static void run(const TileArgs& t) { tile_int8<MR, true>(t); }
+};
+template <int MR>
+struct Int8 {
+  static void run(const TileArgs& t) { tile_int8<MR, false>(t); }
+};
+template <int MR>
+struct Int16 {
+  static void run(const TileArgs& t) { tile_int16<MR>(t); }
+};
+template <int MR>
+struct Bf16 {
+  static void run(const TileArgs& t) { tile_bf16<MR>(t); }
+};
+template <int MR>
+struct F32 {
+  static void run(const TileArgs& t) { tile_f32<MR>(t); }
+};
 
 void avx512_tile(const GemmShape& s, int mr, int, const TileArgs& t) {
   switch (s.kind) {
-    case kKindInt8:
-      if (s.b_nibbles) tile_int8_rows<kMR, true>(mr, t);
-      else tile_int8_rows<kMR, false>(mr, t);
-      break;
-    case kKindInt16:
-      switch (mr) {
-        case 1: tile_int16<1>(t); break;
-        case 2: tile_int16<2>(t); break;
-        case 3: tile_int16<3>(t); break;
-        default: tile_int16<4>(t); break;
-      }
-      break;
-    case kKindBf16:
-      switch (mr) {
-        case 1: tile_bf16<1>(t); break;
-        case 2: tile_bf16<2>(t); break;
-        case 3: tile_bf16<3>(t); break;
-        case 4: tile_bf16<4>(t); break;
-        case 5: tile_bf16<5>(t); break;
-        default: tile_bf16<6>(t); break;
-      }
-      break;
-    default:
-      switch (mr) {
-        case 1: tile_f32<1>(t); break;
-        case 2: tile_f32<2>(t); break;
-        case 3: tile_f32<3>(t); break;
-        case 4: tile_f32<4>(t); break;
-        case 5: tile_f32<5>(t); break;
-        default: tile_f32<6>(t); break;
-      }
-      break;
+    case kKindInt8: s.b_nibbles ? by_rows<Int8Nib>(mr, t) : by_rows<Int8>(mr, t); break;
+    case kKindInt16: by_rows<Int16>(mr, t); break;
+    case kKindBf16: by_rows<Bf16>(mr, t); break;
+    default: by_rows<F32>(mr, t); break;
   }
 }
 
@@ -445,8 +519,10 @@ GemmShape avx512_shape(Format fa, Format fb) {
       s.kind = kKindInt8;
       s.b_offset = 128;
       s.b_nibbles = fb == Format::e2m1;
+      s.mr = 4;  // 8 accumulators + 8 running sums + the decoded B
     } else {
       s.kind = kKindInt16;
+      s.mr = 6;
     }
   } else {
     s.kind = g_bf16_allowed && bf16_usable() ? kKindBf16 : kKindF32;
@@ -455,7 +531,16 @@ GemmShape avx512_shape(Format fa, Format fb) {
   return s;
 }
 
-const GemmIsa kGemm = {L, 6, 2, avx512_shape, avx512_tile};
+const char* avx512_kind_name(const GemmShape& s) {
+  switch (s.kind) {
+    case kKindInt8: return s.b_nibbles ? "VPDPBUSD (int8 digits, B as nibbles)" : "VPDPBUSD (int8 digits)";
+    case kKindInt16: return "VPDPWSSD (int16 digits)";
+    case kKindBf16: return "VDPBF16PS (FP8 as BF16 pairs)";
+    default: return "FP32 FMA";
+  }
+}
+
+const GemmIsa kGemm = {L, 6, 2, avx512_shape, avx512_tile, avx512_kind_name};
 const Kernels kAvx512 = {Path::avx512, simd_quantize, simd_dequantize, simd_dot, &kGemm};
 
 }  // namespace

@@ -187,11 +187,44 @@ void simd_pack_b(const GemmIsa& isa, Path path, const Tensor& bt, Format a_forma
   }
 }
 
+namespace {
+
+// K chunk (blocks) and row chunk (tiles) for the caches: one chunk of a panel pair,
+// kc blocks of packed B, stays in L1 (kL1Bytes) while every row tile of the row chunk
+// passes over it; the row chunk's converted A (mc rows x kc blocks) stays in L2
+// (kL2Bytes). Each output still adds its blocks in order: chunk after chunk, the kernel
+// continuing from the running sums left in C. With a single row tile (a GEMV) nothing
+// is reused, so K is not split.
+constexpr std::size_t kL1Bytes = 24 << 10, kL2Bytes = 256 << 10;
+
+GemmChunks g_forced_chunks;
+
+std::size_t k_chunk_blocks(const GemmShape& s, int nv, std::size_t kb, bool one_row_tile) {
+  if (g_forced_chunks.k_blocks) return std::min(kb, g_forced_chunks.k_blocks);
+  if (one_row_tile) return kb;
+  const std::size_t per_block = static_cast<std::size_t>(nv) * block_stride(s);
+  return std::max<std::size_t>(1, std::min(kb, kL1Bytes / per_block));
+}
+
+std::size_t row_chunk_tiles(const GemmShape& s, std::size_t kc) {
+  if (g_forced_chunks.row_tiles) return g_forced_chunks.row_tiles;
+  const std::size_t per_tile = static_cast<std::size_t>(s.mr) * kc * a_block_bytes(s);
+  return std::max<std::size_t>(1, kL2Bytes / per_tile);
+}
+
+}  // namespace
+
+GemmChunks set_gemm_chunks(GemmChunks c) {
+  const GemmChunks old = g_forced_chunks;
+  g_forced_chunks = c;
+  return old;
+}
+
 void simd_gemm(const GemmIsa& isa, const Tensor& a, const PackedB& b, float* c) {
   const GemmShape s = isa.shape(a.format, b.b_format);
   const std::size_t M = a.rows, N = b.n, kb = a.blocks_per_row();
   const std::size_t L = static_cast<std::size_t>(s.lanes), panels = (N + L - 1) / L;
-  const std::size_t abb = a_block_bytes(s), pbb = packed_block_bytes(s);
+  const std::size_t abb = a_block_bytes(s), pbb = packed_block_bytes(s), stride = block_stride(s);
   const std::size_t a_stride = kb * abb;
   const int F = fraction_term(s, a.format, b.b_format);
   const std::size_t bb = static_cast<std::size_t>(format_info(a.format).block_bytes);
@@ -216,48 +249,75 @@ void simd_gemm(const GemmIsa& isa, const Tensor& a, const PackedB& b, float* c) 
                             static_cast<std::int32_t>(static_cast<std::uint32_t>(127 + F) << 23);
     }
 
-  const int MR = s.mr, NV = isa.nv;
-  std::vector<float> tile(static_cast<std::size_t>(MR * NV) * L);
-  for (std::size_t p0 = 0; p0 < panels; p0 += static_cast<std::size_t>(NV)) {
-    const int nv = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(NV), panels - p0));
-    ScaleRange pr;
-    for (int v = 0; v < nv; ++v) {
-      const std::uint8_t* info = b.panel_info.data() + (p0 + static_cast<std::size_t>(v)) * 3;
-      pr.nan = pr.nan || info[2];
-      pr.lo = std::min(pr.lo, static_cast<int>(info[0]));
-      pr.hi = std::max(pr.hi, static_cast<int>(info[1]));
-    }
-    const std::size_t j0 = p0 * L, j1 = std::min(N, (p0 + static_cast<std::size_t>(nv)) * L);
-    TileArgs t;
-    t.b_stride = block_stride(s);
-    t.meta_offset = pbb;
-    t.a_stride = a_stride;
-    t.ae_stride = kb;
-    t.kb = kb;
-    t.out = tile.data();
-    for (int v = 0; v < 2; ++v) {
-      const std::size_t p = p0 + static_cast<std::size_t>(v < nv ? v : 0);
-      t.b[v] = b.data.data() + p * kb * t.b_stride;
-    }
-    for (std::size_t i0 = 0; i0 < M; i0 += static_cast<std::size_t>(MR)) {
-      const int mr = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(MR), M - i0));
-      ScaleRange rows;
-      for (int r = 0; r < mr; ++r) rows.add(row_range[i0 + static_cast<std::size_t>(r)]);
-      // every pair's combined biased exponent xa + xb - 127 - F must lie in [1, 254]
-      const bool ok = !rows.nan && !pr.nan && rows.hi >= 0 && pr.hi >= 0 && rows.lo + pr.lo - 127 - F >= 1 &&
-                      rows.hi + pr.hi - 127 - F <= 254;
-      if (!ok) {
-        ref_gemm_tile(a, b.bt, i0, i0 + static_cast<std::size_t>(mr), j0, j1, c, N);
-        continue;
+  const std::size_t MR = static_cast<std::size_t>(s.mr), NV = static_cast<std::size_t>(isa.nv), W = NV * L;
+  const std::size_t row_tiles = (M + MR - 1) / MR, pairs = (panels + NV - 1) / NV;
+  // Per (row tile, panel pair): can the kernel take every pair of scale bytes? Every
+  // combined biased exponent xa + xb - 127 - F must lie in [1, 254]; else the reference.
+  std::vector<char> kernel_ok(row_tiles * pairs);
+  for (std::size_t rt = 0; rt < row_tiles; ++rt) {
+    ScaleRange rows;
+    for (std::size_t i = rt * MR; i < std::min(M, rt * MR + MR); ++i) rows.add(row_range[i]);
+    for (std::size_t pp = 0; pp < pairs; ++pp) {
+      ScaleRange pr;
+      for (std::size_t p = pp * NV; p < std::min(panels, pp * NV + NV); ++p) {
+        const std::uint8_t* info = b.panel_info.data() + p * 3;
+        pr.nan = pr.nan || info[2];
+        pr.lo = std::min(pr.lo, static_cast<int>(info[0]));
+        pr.hi = std::max(pr.hi, static_cast<int>(info[1]));
       }
-      t.a = a_conv.data() + i0 * a_stride;
-      t.ae = a_exp.data() + i0 * kb;
-      t.ac = a_corr.data() + i0 * kb;
-      isa.tile(s, mr, nv, t);
-      const std::size_t w = static_cast<std::size_t>(NV) * L;  // the kernels always write nv = NV panels
-      for (int r = 0; r < mr; ++r)
-        for (std::size_t j = j0; j < j1; ++j)
-          c[(i0 + static_cast<std::size_t>(r)) * N + j] = canonical(tile[static_cast<std::size_t>(r) * w + (j - j0)]);
+      kernel_ok[rt * pairs + pp] = !rows.nan && !pr.nan && rows.hi >= 0 && pr.hi >= 0 &&
+                                   rows.lo + pr.lo - 127 - F >= 1 && rows.hi + pr.hi - 127 - F <= 254;
+    }
+  }
+  // The kernels write whole panel pairs: a last, partial pair goes to `edge` first.
+  const bool ragged = N % W != 0;
+  std::vector<float> edge(ragged ? row_tiles * MR * W : 0);
+  const std::size_t kc = k_chunk_blocks(s, isa.nv, kb, row_tiles == 1);
+  const std::size_t mc = row_chunk_tiles(s, kc);
+  TileArgs t{};
+  t.b_stride = stride;
+  t.meta_offset = pbb;
+  t.a_stride = a_stride;
+  t.ae_stride = kb;
+  for (std::size_t k0 = 0; k0 < kb; k0 += kc) {
+    const std::size_t k1 = std::min(kb, k0 + kc);
+    t.kb = k1 - k0;
+    t.first = k0 == 0;
+    t.last = k1 == kb;
+    for (std::size_t rt0 = 0; rt0 < row_tiles; rt0 += mc) {
+      const std::size_t rt1 = std::min(row_tiles, rt0 + mc);
+      for (std::size_t pp = 0; pp < pairs; ++pp) {
+        const std::size_t p0 = pp * NV, nv = std::min(NV, panels - p0);
+        const std::size_t j0 = p0 * L, j1 = std::min(N, j0 + nv * L);
+        const bool in_edge = j0 + W > N;
+        for (std::size_t v = 0; v < 2; ++v) t.b[v] = b.data.data() + ((p0 + (v < nv ? v : 0)) * kb + k0) * stride;
+        for (std::size_t rt = rt0; rt < rt1; ++rt) {
+          const std::size_t i0 = rt * MR, mr = std::min(MR, M - i0);
+          if (!kernel_ok[rt * pairs + pp]) {
+            if (t.first) ref_gemm_tile(a, b.bt, i0, i0 + mr, j0, j1, c, N);
+            continue;
+          }
+          t.a = a_conv.data() + i0 * a_stride + k0 * abb;
+          t.ae = a_exp.data() + i0 * kb + k0;
+          t.ac = a_corr.data() + i0 * kb + k0;
+          t.out = in_edge ? edge.data() + i0 * W : c + i0 * N + j0;
+          t.ldc = in_edge ? W : N;
+          // the next tile's running sums: C is too large for L2, and a kernel that
+          // waits for them at its first block loses a fifth of its time
+          if (!t.first && rt + 1 < rt1)
+            for (std::size_t r = 0; r < MR; ++r)
+              for (std::size_t j = 0; j < W; j += 16) __builtin_prefetch(t.out + (MR + r) * t.ldc + j, 1);
+          isa.tile(s, static_cast<int>(mr), static_cast<int>(nv), t);
+        }
+      }
+    }
+  }
+  if (ragged) {
+    const std::size_t pp = pairs - 1, j0 = pp * NV * L;
+    for (std::size_t rt = 0; rt < row_tiles; ++rt) {
+      if (!kernel_ok[rt * pairs + pp]) continue;
+      for (std::size_t i = rt * MR; i < std::min(M, rt * MR + MR); ++i)
+        std::copy(edge.data() + i * W, edge.data() + i * W + (N - j0), c + i * N + j0);
     }
   }
 }

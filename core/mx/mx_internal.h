@@ -36,20 +36,25 @@ struct GemmShape {
 };
 
 // One call of a microkernel: mr rows of A (converted, see mx_gemm.cpp) against nv
-// panels of packed B, over all kb blocks; writes mr x (nv * lanes) FP32 to `out`
-// (row stride nv * lanes). The kernel may assume every scale term gives a normal FP32
-// power of two (the driver checks it, else computes the tile with the reference).
+// panels of packed B, over kb consecutive blocks (one K chunk); updates mr x (nv * lanes)
+// FP32 outputs at `out` (row stride ldc): starting from +0.0 when `first`, else from the
+// values there (the previous chunks' running sums c), adding each block's d in order,
+// and returning NaNs as the canonical 0x7FC00000 when `last`. The kernel may assume every
+// scale term gives a normal FP32 power of two (the driver checks it, else computes the
+// tile with the reference).
 struct TileArgs {
-  const std::uint8_t* a;      // row 0 of the tile's converted A
+  const std::uint8_t* a;      // row 0 of the tile's converted A, at the chunk's first block
   std::size_t a_stride;       // bytes between A rows
   const std::int32_t* ae;     // row 0's per-block scale terms (kb entries)
   std::size_t ae_stride;      // int32 between rows
   const std::int32_t* ac;     // row 0's per-block offset corrections (kKindInt8: b_offset * sum of A's digits)
-  const std::uint8_t* b[2];   // packed panels (nv of them): per block, digits then meta
+  const std::uint8_t* b[2];   // packed panels (nv of them) at the chunk's first block: per block, digits then meta
   std::size_t b_stride;       // bytes per packed block: digits, then lanes scale bytes (xb)
   std::size_t meta_offset;    // from meta_offset
-  std::size_t kb;
-  float* out;
+  std::size_t kb;             // blocks in this chunk
+  float* out;                 // the tile's row 0, column 0
+  std::size_t ldc;            // floats between output rows
+  bool first, last;           // first / last K chunk of these outputs
 };
 
 struct GemmIsa {
@@ -59,6 +64,8 @@ struct GemmIsa {
   GemmShape (*shape)(Format fa, Format fb);
   // Computes one tile; mr_now <= mr, nv_now <= nv.
   void (*tile)(const GemmShape& shape, int mr_now, int nv_now, const TileArgs& t);
+  // The instructions a kernel family runs on, e.g. "VPDPBUSD (int8 digits)".
+  const char* (*kind_name)(const GemmShape& shape);
 };
 
 // Per path: kernels over whole blocks. The API layer handles partial blocks and checks.
@@ -116,6 +123,14 @@ void ref_quantize_block(const float* x, Format f, const Options& o, std::uint8_t
 void unpack_codes(Format f, const std::uint8_t* block_elements, std::uint8_t* codes32);
 void pack_codes(Format f, const std::uint8_t* codes32, std::uint8_t* block_elements);
 static inline float canonical(float v) { return v != v ? u2f(kCanonicalNaN) : v; }
+
+// Test hook: fixes the GEMM driver's K chunk (blocks) and row chunk (row tiles) instead
+// of the cache-sized ones (0 = automatic), so tests can split small GEMMs into many
+// chunks; returns the previous setting.
+struct GemmChunks {
+  std::size_t k_blocks = 0, row_tiles = 0;
+};
+GemmChunks set_gemm_chunks(GemmChunks c);
 
 // GEMM driver shared by the SIMD paths (mx_gemm.cpp, compiled without ISA flags).
 void simd_pack_b(const GemmIsa& isa, Path path, const Tensor& bt, Format a_format, PackedB& out);

@@ -172,6 +172,11 @@ inline std::int32_t dot16(const std::int16_t* a, const std::int16_t* b) {
   return wasm_i32x4_extract_lane(s, 0);
 }
 
+// No multi-block integer sums here: the dot takes the blocks one at a time.
+constexpr int kBlockSumLanes = 0;
+inline bool block_sums_supported(Format, Format) { return false; }
+inline void block_sums(Format, const std::uint8_t*, Format, const std::uint8_t*, std::int32_t*) {}
+
 #include "mx/mx_simd.inc"
 
 // ---------------------------------------------------------------------------------------
@@ -193,9 +198,30 @@ inline void accumulate(float* out, v128_t s, v128_t term_b, std::int32_t term_a)
   wasm_v128_store(out, wasm_f32x4_add(wasm_v128_load(out), wasm_f32x4_mul(s, fac)));
 }
 
+// The tile's running sums live in `out`: +0 in the first K chunk, else what the previous
+// chunk left there.
+template <int MR>
+void zero_out(const TileArgs& t) {
+  if (!t.first) return;
+  for (int r = 0; r < MR; ++r)
+    for (int v = 0; v < 2; ++v) wasm_v128_store(t.out + r * t.ldc + v * L, wasm_f32x4_splat(0.0f));
+}
+// After the last chunk NaNs become the canonical 0x7FC00000.
+template <int MR>
+void finish_out(const TileArgs& t) {
+  if (!t.last) return;
+  const v128_t nan = wasm_i32x4_splat(static_cast<std::int32_t>(kCanonicalNaN));
+  for (int r = 0; r < MR; ++r)
+    for (int v = 0; v < 2; ++v) {
+      float* o = t.out + r * t.ldc + v * L;
+      const v128_t x = wasm_v128_load(o);
+      wasm_v128_store(o, wasm_v128_bitselect(x, nan, wasm_f32x4_eq(x, x)));
+    }
+}
+
 template <int MR>
 void tile_int16(const TileArgs& t) {
-  for (int i = 0; i < MR * 2 * L; ++i) t.out[i] = 0.0f;
+  zero_out<MR>(t);
   for (std::size_t blk = 0; blk < t.kb; ++blk) {
     v128_t acc[MR][2];
     for (int r = 0; r < MR; ++r) acc[r][0] = acc[r][1] = wasm_i32x4_splat(0);
@@ -213,15 +239,16 @@ void tile_int16(const TileArgs& t) {
     const v128_t x0 = meta_scales(b0 + t.meta_offset), x1 = meta_scales(b1 + t.meta_offset);
     for (int r = 0; r < MR; ++r) {
       const std::int32_t ta = t.ae[r * t.ae_stride + blk];
-      accumulate(t.out + r * 2 * L, wasm_f32x4_convert_i32x4(acc[r][0]), x0, ta);
-      accumulate(t.out + r * 2 * L + L, wasm_f32x4_convert_i32x4(acc[r][1]), x1, ta);
+      accumulate(t.out + r * t.ldc, wasm_f32x4_convert_i32x4(acc[r][0]), x0, ta);
+      accumulate(t.out + r * t.ldc + L, wasm_f32x4_convert_i32x4(acc[r][1]), x1, ta);
     }
   }
+  finish_out<MR>(t);
 }
 
 template <int MR>
 void tile_f32(const TileArgs& t) {
-  for (int i = 0; i < MR * 2 * L; ++i) t.out[i] = 0.0f;
+  zero_out<MR>(t);
   for (std::size_t blk = 0; blk < t.kb; ++blk) {
     v128_t s[MR][2];
     for (int r = 0; r < MR; ++r) s[r][0] = s[r][1] = wasm_f32x4_splat(0.0f);
@@ -239,10 +266,11 @@ void tile_f32(const TileArgs& t) {
     const v128_t x0 = meta_scales(b0 + t.meta_offset), x1 = meta_scales(b1 + t.meta_offset);
     for (int r = 0; r < MR; ++r) {
       const std::int32_t ta = t.ae[r * t.ae_stride + blk];
-      accumulate(t.out + r * 2 * L, s[r][0], x0, ta);
-      accumulate(t.out + r * 2 * L + L, s[r][1], x1, ta);
+      accumulate(t.out + r * t.ldc, s[r][0], x0, ta);
+      accumulate(t.out + r * t.ldc + L, s[r][1], x1, ta);
     }
   }
+  finish_out<MR>(t);
 }
 
 void wasm_tile(const GemmShape& s, int mr, int, const TileArgs& t) {
@@ -270,7 +298,11 @@ GemmShape wasm_shape(Format fa, Format fb) {
   return s;
 }
 
-const GemmIsa kGemm = {L, kMR, 2, wasm_shape, wasm_tile};
+const char* wasm_kind_name(const GemmShape& s) {
+  return s.kind == kKindInt16 ? "i32x4.dot_i16x8_s (int16 digits)" : "f32x4 multiply then add";
+}
+
+const GemmIsa kGemm = {L, kMR, 2, wasm_shape, wasm_tile, wasm_kind_name};
 const Kernels kWasm = {Path::wasm_simd, simd_quantize, simd_dequantize, simd_dot, &kGemm};
 
 }  // namespace

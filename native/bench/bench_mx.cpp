@@ -8,19 +8,23 @@
 //   mx_gemm/<a>_x_<b>/<path>        2048^3, end to end (B packed inside); flops = 2 M N K / s
 //   mx_dequant_sgemm/<a>_x_<b>      dequantize A and Bt to FP32 + cblas_sgemm, 2048^3
 //   openblas_sgemm/2048             cblas_sgemm alone
+//   mx_gemm_vs_dequant_sgemm/<a>_x_<b>  both, alternating in each iteration: medians of
+//                                   each rate and of the paired ratios (ratio > 1: MX faster)
+// GEMM kinds: all 36 pairs of element formats. The sgemm is the fair one: OpenBLAS loaded
+// with the best kernels this CPU supports (mx_machine.h); the output's context block names
+// the CPU, its features, the MX paths and kernels and the OpenBLAS core.
 // Run one family at a time, e.g. --benchmark_filter='mx_gemm/.*avx512'.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "mx/mx.h"
-
-#if TRNSIM_HAVE_OPENBLAS
-#include <cblas.h>
-#endif
+#include "mx_machine.h"
 
 namespace {
 
@@ -30,6 +34,7 @@ constexpr std::size_t kQuantizeElems = (64u << 20) / 4;  // 64 MiB of FP32
 constexpr std::size_t kDotElems = 1u << 20;
 constexpr std::size_t kGemvN = 8192, kGemvK = 8192;
 constexpr std::size_t kGemmN = 2048;
+constexpr int kPairedIterations = 9;
 
 // Inputs, made once per process (std::map keeps references stable).
 const std::vector<float>& normal_data(std::size_t n, std::uint64_t seed) {
@@ -127,47 +132,108 @@ void bm_gemm(benchmark::State& state, mx::Format fa, mx::Format fb, mx::Path p) 
   set_flops(state);
 }
 
-#if TRNSIM_HAVE_OPENBLAS
-void bm_dequant_sgemm(benchmark::State& state, mx::Format fa, mx::Format fb) {
-  openblas_set_num_threads(1);
-  const GemmOperands& g = gemm_operands(fa, fb);
+// Dequantize A and Bt to FP32, then one sgemm of the fair OpenBLAS (mx_machine.h).
+void dequant_sgemm(const GemmOperands& g, std::vector<float>& a, std::vector<float>& bt, std::vector<float>& c) {
+  const trnsim::bench::Blas& b = trnsim::bench::blas();
   const int n = static_cast<int>(kGemmN);
+  for (std::size_t r = 0; r < kGemmN; ++r) {
+    mx::dequantize_blocks(g.a.format, g.a.row_scales(r), g.a.row_elements(r), kGemmN, a.data() + r * kGemmN);
+    mx::dequantize_blocks(g.bt.format, g.bt.row_scales(r), g.bt.row_elements(r), kGemmN, bt.data() + r * kGemmN);
+  }
+#if TRNSIM_HAVE_OPENBLAS
+  b.sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, n, n, n, 1.0f, a.data(), n, bt.data(), n, 0.0f, c.data(), n);
+#else
+  (void)b;
+  (void)n;
+#endif
+}
+
+void bm_dequant_sgemm(benchmark::State& state, mx::Format fa, mx::Format fb) {
+  const GemmOperands& g = gemm_operands(fa, fb);
   std::vector<float> a(kGemmN * kGemmN), bt(kGemmN * kGemmN), c(kGemmN * kGemmN);
   for (auto _ : state) {
-    for (std::size_t r = 0; r < kGemmN; ++r) {
-      mx::dequantize_blocks(fa, g.a.row_scales(r), g.a.row_elements(r), kGemmN, a.data() + r * kGemmN);
-      mx::dequantize_blocks(fb, g.bt.row_scales(r), g.bt.row_elements(r), kGemmN, bt.data() + r * kGemmN);
-    }
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, n, n, n, 1.0f, a.data(), n, bt.data(), n, 0.0f, c.data(), n);
+    dequant_sgemm(g, a, bt, c);
     benchmark::DoNotOptimize(c.data());
     benchmark::ClobberMemory();
   }
   set_flops(state);
-  state.SetLabel(openblas_get_corename());
+  state.SetLabel(trnsim::bench::blas().core);
 }
 
 void bm_sgemm(benchmark::State& state) {
-  openblas_set_num_threads(1);
+  const trnsim::bench::Blas& b = trnsim::bench::blas();
   const int n = static_cast<int>(kGemmN);
   const std::vector<float>& a = normal_data(kGemmN * kGemmN, 6);
-  const std::vector<float>& b = normal_data(kGemmN * kGemmN, 7);
+  const std::vector<float>& bt = normal_data(kGemmN * kGemmN, 7);
   std::vector<float> c(kGemmN * kGemmN);
   for (auto _ : state) {
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f, c.data(), n);
+#if TRNSIM_HAVE_OPENBLAS
+    b.sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, n, n, n, 1.0f, a.data(), n, bt.data(), n, 0.0f, c.data(), n);
+#endif
     benchmark::DoNotOptimize(c.data());
     benchmark::ClobberMemory();
   }
+  (void)n;
   set_flops(state);
-  state.SetLabel(openblas_get_corename());
+  state.SetLabel(b.core);
 }
-#endif
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t h = v.size() / 2;
+  return v.size() % 2 ? v[h] : (v[h - 1] + v[h]) / 2;
+}
+
+// The MX GEMM (automatic path) and dequantize + sgemm on the same operands, alternating
+// within each iteration (the order swaps every iteration), so that both see the same
+// machine load: counters are the medians of each side's rate and of the paired ratios.
+void bm_gemm_vs_baseline(benchmark::State& state, mx::Format fa, mx::Format fb) {
+  using clock = std::chrono::steady_clock;
+  const GemmOperands& g = gemm_operands(fa, fb);
+  std::vector<float> a(kGemmN * kGemmN), bt(kGemmN * kGemmN), c(kGemmN * kGemmN), c2(kGemmN * kGemmN);
+  std::vector<double> t_mx, t_base, ratio;
+  bool mx_first = true;
+  for (auto _ : state) {
+    double tm = 0, tb = 0;
+    for (int half = 0; half < 2; ++half) {
+      const auto t0 = clock::now();
+      if ((half == 0) == mx_first) mx::gemm(g.a, g.bt, c.data());
+      else dequant_sgemm(g, a, bt, c2);
+      const double s = std::chrono::duration<double>(clock::now() - t0).count();
+      ((half == 0) == mx_first ? tm : tb) = s;
+    }
+    benchmark::DoNotOptimize(c.data());
+    benchmark::DoNotOptimize(c2.data());
+    mx_first = !mx_first;
+    t_mx.push_back(tm);
+    t_base.push_back(tb);
+    ratio.push_back(tb / tm);
+    state.SetIterationTime(tm + tb);
+  }
+  const double flop = 2.0 * static_cast<double>(kGemmN) * static_cast<double>(kGemmN) * static_cast<double>(kGemmN);
+  state.counters["mx_flops"] = flop / median(t_mx);
+  state.counters["baseline_flops"] = flop / median(t_base);
+  state.counters["ratio"] = median(ratio);
+  state.counters["ratio_min"] = *std::min_element(ratio.begin(), ratio.end());
+  state.counters["ratio_max"] = *std::max_element(ratio.begin(), ratio.end());
+  state.SetLabel(mx::gemm_kernel(fa, fb) + " vs " + trnsim::bench::blas().core);
+}
 
 std::string pair_name(mx::Format a, mx::Format b) {
   return std::string(mx::format_name(a)) + "_x_" + mx::format_name(b);
 }
 
+// Every pair of element formats (36 GEMM kinds).
+std::vector<std::pair<mx::Format, mx::Format>> all_pairs() {
+  std::vector<std::pair<mx::Format, mx::Format>> v;
+  for (mx::Format a : mx::kAllFormats)
+    for (mx::Format b : mx::kAllFormats) v.emplace_back(a, b);
+  return v;
+}
+
 const int kRegistered = [] {
   using mx::Format;
+  trnsim::bench::add_machine_context();
   const std::vector<mx::Path> paths = mx::available_paths();
   for (mx::Path p : paths) {
     const std::string pn = mx::path_name(p);
@@ -179,25 +245,30 @@ const int kRegistered = [] {
           ->Unit(benchmark::kMillisecond);
     }
     for (auto [fa, fb] : {std::pair{Format::e2m1, Format::e2m1}, std::pair{Format::e2m1, Format::int8},
-                          std::pair{Format::e4m3, Format::e4m3}, std::pair{Format::e4m3, Format::e2m1}})
+                          std::pair{Format::int8, Format::int8}, std::pair{Format::e4m3, Format::e4m3},
+                          std::pair{Format::e5m2, Format::e5m2}, std::pair{Format::e4m3, Format::e2m1}})
       benchmark::RegisterBenchmark(("mx_dot/" + pair_name(fa, fb) + "/" + pn).c_str(), bm_dot, fa, fb, p)
           ->Unit(benchmark::kMicrosecond);
     if (p == mx::Path::scalar) continue;  // GEMV and GEMM at these sizes take minutes on it
     for (Format fx : {Format::int8, Format::e2m1, Format::e4m3})
       benchmark::RegisterBenchmark(("mx_gemv/e2m1_x_" + std::string(mx::format_name(fx)) + "/" + pn).c_str(), bm_gemv, fx, p)
           ->Unit(benchmark::kMillisecond);
-    for (auto [fa, fb] : {std::pair{Format::e2m1, Format::e2m1}, std::pair{Format::e2m1, Format::e4m3},
-                          std::pair{Format::e4m3, Format::e2m1}, std::pair{Format::e4m3, Format::e4m3}})
+    for (auto [fa, fb] : all_pairs())
       benchmark::RegisterBenchmark(("mx_gemm/" + pair_name(fa, fb) + "/" + pn).c_str(), bm_gemm, fa, fb, p)
           ->Unit(benchmark::kMillisecond);
   }
-#if TRNSIM_HAVE_OPENBLAS
-  for (auto [fa, fb] : {std::pair{Format::e2m1, Format::e2m1}, std::pair{Format::e2m1, Format::e4m3},
-                        std::pair{Format::e4m3, Format::e2m1}, std::pair{Format::e4m3, Format::e4m3}})
-    benchmark::RegisterBenchmark(("mx_dequant_sgemm/" + pair_name(fa, fb)).c_str(), bm_dequant_sgemm, fa, fb)
-        ->Unit(benchmark::kMillisecond);
-  benchmark::RegisterBenchmark("openblas_sgemm/2048", bm_sgemm)->Unit(benchmark::kMillisecond);
-#endif
+  if (trnsim::bench::blas().loaded) {
+    for (auto [fa, fb] : all_pairs())
+      benchmark::RegisterBenchmark(("mx_dequant_sgemm/" + pair_name(fa, fb)).c_str(), bm_dequant_sgemm, fa, fb)
+          ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark("openblas_sgemm/2048", bm_sgemm)->Unit(benchmark::kMillisecond);
+    for (auto [fa, fb] : all_pairs())
+      benchmark::RegisterBenchmark(("mx_gemm_vs_dequant_sgemm/" + pair_name(fa, fb)).c_str(), bm_gemm_vs_baseline, fa,
+                                   fb)
+          ->UseManualTime()
+          ->Iterations(kPairedIterations)
+          ->Unit(benchmark::kMillisecond);
+  }
   return 0;
 }();
 

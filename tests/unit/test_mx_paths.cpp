@@ -234,31 +234,39 @@ TEST_CASE("paths: Dot and DotGeneral over every format pair match the reference"
 TEST_CASE("paths: GEMM over every format pair matches the reference, fallback tiles included") {
   Rng rng(21);
   const bool bf16_before = trnsim::mx::detail::set_avx512_bf16_allowed(true);
-  for (int bf16 = 0; bf16 < 2; ++bf16) {
-    trnsim::mx::detail::set_avx512_bf16_allowed(bf16 == 1);
-    for (Format fa : kAllFormats)
-      for (Format fb : kAllFormats) {
-        const std::size_t M = 1 + rng.below(13), N = 1 + rng.below(70), K = 1 + rng.below(300);
-        const int extreme = rng.below(2) ? 3 : 0;
-        Tensor a = random_tensor(rng, fa, M, K, extreme);
-        Tensor bt = random_tensor(rng, fb, N, K, extreme);
-        std::vector<float> ref(M * N), out(M * N);
-        gemm(a, bt, ref.data(), Path::scalar);
-        for (Path p : simd_paths()) {
-          if (bf16 == 1 && p != Path::avx512) continue;
-          gemm(a, bt, out.data(), p);
-          INFO(path_name(p) << (bf16 ? " bf16" : "") << " " << format_name(fa) << " x " << format_name(fb) << " M "
-                            << M << " N " << N << " K " << K);
-          CHECK(std::memcmp(ref.data(), out.data(), ref.size() * 4) == 0);
-          // packed once, reused (the matrix-vector form: 1 x K times N x K)
-          PackedB packed = pack_b(bt, fa, p);
-          Tensor row = random_tensor(rng, fa, 1, K, 0);
-          std::vector<float> y_ref(N), y(N);
-          gemm(row, bt, y_ref.data(), Path::scalar);
-          gemm(row, packed, y.data());
-          CHECK(std::memcmp(y_ref.data(), y.data(), N * 4) == 0);
+  using trnsim::mx::detail::GemmChunks;
+  // cache-sized chunks, and forced small ones: every output then continues its sum
+  // across several K chunks and row chunks
+  for (GemmChunks chunks : {GemmChunks{0, 0}, GemmChunks{1, 1}, GemmChunks{3, 2}}) {
+    const GemmChunks chunks_before = trnsim::mx::detail::set_gemm_chunks(chunks);
+    for (int bf16 = 0; bf16 < 2; ++bf16) {
+      trnsim::mx::detail::set_avx512_bf16_allowed(bf16 == 1);
+      for (Format fa : kAllFormats)
+        for (Format fb : kAllFormats) {
+          const std::size_t M = 1 + rng.below(13), N = 1 + rng.below(70), K = 1 + rng.below(300);
+          const int extreme = rng.below(2) ? 3 : 0;
+          Tensor a = random_tensor(rng, fa, M, K, extreme);
+          Tensor bt = random_tensor(rng, fb, N, K, extreme);
+          std::vector<float> ref(M * N), out(M * N);
+          gemm(a, bt, ref.data(), Path::scalar);
+          for (Path p : simd_paths()) {
+            if (bf16 == 1 && p != Path::avx512) continue;
+            gemm(a, bt, out.data(), p);
+            INFO(path_name(p) << (bf16 ? " bf16" : "") << " " << format_name(fa) << " x " << format_name(fb) << " M "
+                              << M << " N " << N << " K " << K << " chunks " << chunks.k_blocks << " x "
+                              << chunks.row_tiles);
+            CHECK(std::memcmp(ref.data(), out.data(), ref.size() * 4) == 0);
+            // packed once, reused (the matrix-vector form: 1 x K times N x K)
+            PackedB packed = pack_b(bt, fa, p);
+            Tensor row = random_tensor(rng, fa, 1, K, 0);
+            std::vector<float> y_ref(N), y(N);
+            gemm(row, bt, y_ref.data(), Path::scalar);
+            gemm(row, packed, y.data());
+            CHECK(std::memcmp(y_ref.data(), y.data(), N * 4) == 0);
+          }
         }
-      }
+    }
+    trnsim::mx::detail::set_gemm_chunks(chunks_before);
   }
   trnsim::mx::detail::set_avx512_bf16_allowed(bf16_before);
 }
