@@ -72,24 +72,6 @@ std::string coord(double v) {
   return buf;
 }
 
-// The unit values are shown in: seconds below 1 as ms or us, bytes as GB/MB/KB.
-struct DisplayUnit {
-  double factor = 1;
-  std::string unit;
-};
-DisplayUnit display_unit(const std::string& unit, double max_abs) {
-  if (unit == "s") {
-    if (max_abs < 1e-3) return {1e6, "us"};
-    if (max_abs < 1) return {1e3, "ms"};
-  }
-  if (unit == "B") {
-    if (max_abs >= 1e9) return {1e-9, "GB"};
-    if (max_abs >= 1e6) return {1e-6, "MB"};
-    if (max_abs >= 1e3) return {1e-3, "KB"};
-  }
-  return {1, unit};
-}
-
 struct Scale {
   double lo = 0, hi = 1;  // data range shown (in displayed units)
   bool log = false;
@@ -140,7 +122,7 @@ std::vector<double> ticks(const Scale& s) {
   return t;
 }
 
-std::string axis_title(const plot::Axis& a, const DisplayUnit& d) {
+std::string axis_title(const plot::Axis& a, const plot::DisplayUnit& d) {
   return a.info.label + (d.unit.empty() ? "" : " (" + d.unit + ")");
 }
 
@@ -158,7 +140,7 @@ std::string render_svg(const plot::Chart& c, const Options& o) {
       if (o.log_y && !(p.y > 0)) throw InputError("--log-y", "value " + num(p.y) + " (point " + std::to_string(p.index) + ") is not positive");
       xabs = std::max(xabs, std::fabs(p.x)), yabs = std::max(yabs, std::fabs(p.y));
     }
-  const DisplayUnit dx = display_unit(c.x.info.unit, xabs), dy = display_unit(c.y.info.unit, yabs);
+  const plot::DisplayUnit dx = plot::display_unit(c.x.info.unit, xabs), dy = plot::display_unit(c.y.info.unit, yabs);
   std::size_t shown = 0;
   for (const auto& s : c.series)
     for (const auto& p : s.points) {

@@ -1,6 +1,7 @@
 #include "plot_data.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 namespace trnsim::plot {
@@ -44,6 +45,19 @@ MetricInfo metric_info(const std::string& key) {
   auto it = table.find(leaf);
   if (it != table.end()) return it->second;
   return {key, "", 0};
+}
+
+DisplayUnit display_unit(const std::string& unit, double max_abs) {
+  if (unit == "s") {
+    if (max_abs < 1e-3) return {1e6, "us"};
+    if (max_abs < 1) return {1e3, "ms"};
+  }
+  if (unit == "B") {
+    if (max_abs >= 1e9) return {1e-9, "GB"};
+    if (max_abs >= 1e6) return {1e-6, "MB"};
+    if (max_abs >= 1e3) return {1e-3, "KB"};
+  }
+  return {1, unit};
 }
 
 std::vector<json> parse_lines(const std::string& text, const std::string& what) {
@@ -205,8 +219,14 @@ Chart make_chart(const std::vector<json>& lines, const std::string& x, const std
 }
 
 json chart_to_json(const Chart& c) {
-  auto axis = [](const Axis& a) {
-    return json{{"key", a.key}, {"path", a.path}, {"label", a.info.label}, {"unit", a.info.unit}, {"better", a.info.better}};
+  double x_abs = 0, y_abs = 0;
+  for (const Series& s : c.series)
+    for (const Point& p : s.points) x_abs = std::max(x_abs, std::fabs(p.x)), y_abs = std::max(y_abs, std::fabs(p.y));
+  auto axis = [](const Axis& a, double max_abs) {
+    DisplayUnit d = display_unit(a.info.unit, max_abs);
+    return json{{"key", a.key},           {"path", a.path},         {"label", a.info.label},
+                {"unit", a.info.unit},    {"better", a.info.better}, {"display_unit", d.unit},
+                {"display_factor", d.factor}};
   };
   auto pts = [](const std::vector<Point>& v) {
     json arr = json::array();
@@ -215,7 +235,7 @@ json chart_to_json(const Chart& c) {
   };
   json series = json::array();
   for (const Series& s : c.series) series.push_back({{"name", s.name}, {"points", pts(s.points)}, {"front", pts(s.front)}});
-  return {{"x", axis(c.x)},     {"y", axis(c.y)},           {"color", c.color_keys},
+  return {{"x", axis(c.x, x_abs)}, {"y", axis(c.y, y_abs)},           {"color", c.color_keys},
           {"series", series}, {"failed", c.failed}, {"missing", c.missing}};
 }
 

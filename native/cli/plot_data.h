@@ -29,6 +29,14 @@ struct MetricInfo {
 };
 MetricInfo metric_info(const std::string& key);
 
+// The unit values are shown in: seconds below 1 as ms or us, bytes as KB/MB/GB (SI);
+// shown = value * factor.
+struct DisplayUnit {
+  double factor = 1;
+  std::string unit;
+};
+DisplayUnit display_unit(const std::string& unit, double max_abs);
+
 struct Axis {
   std::string key;   // as asked ("tpot_s")
   std::string path;  // as found in the lines ("primary.tpot_s")
@@ -60,7 +68,8 @@ Chart make_chart(const std::vector<json>& lines, const std::string& x, const std
                  bool pareto, const std::string& x_field = "--x", const std::string& y_field = "--y",
                  const std::string& color_field = "--color");
 std::vector<Point> pareto_front(const std::vector<Point>& points, int x_better, int y_better);
-// The chart as JSON (for the Python module): {x: {key, path, label, unit, better}, y, color,
+// The chart as JSON (for the Python module): {x: {key, path, label, unit, better,
+// display_unit, display_factor (for the largest |value| of the axis)}, y, color: [keys],
 // series: [{name, points: [[x, y, index]...], front: [...]}], failed, missing}.
 json chart_to_json(const Chart& chart);
 

@@ -6,6 +6,7 @@
 //   hardware:   hw::system_names / load_system / describe_json (core/hw)
 //   collective: collective::run (core/collective)
 //   links:      make_link / decode_fragment (core/link)
+//   plots:      plot::make_chart / chart_to_json (native/cli/plot_data.h, shared with `trnsim plot`)
 //   MX:         quantize_blocks / dequantize_blocks / dot_blocks / get_code (core/mx), on
 //               NumPy buffers in place: inputs are read where they are, outputs are NumPy
 //               arrays the kernels write into, nothing large is copied.
@@ -28,6 +29,7 @@
 #include "hw/system.h"
 #include "link/link.h"
 #include "mx/mx.h"
+#include "plot_data.h"
 #include "report/report.h"
 #include "scenario/scenario.h"
 
@@ -349,6 +351,24 @@ py::dict error_stats(const std::string& format, const std::string& dist, std::si
   return r;
 }
 
+// ---- plots ---------------------------------------------------------------------------------
+
+std::string chart_json(const std::string& jsonl, const std::string& what, const std::string& x, const std::string& y,
+                       const std::string& color, bool pareto) {
+  return trnsim::plot::chart_to_json(
+             trnsim::plot::make_chart(trnsim::plot::parse_lines(jsonl, what), x, y, color, pareto, "x", "y", "color"))
+      .dump();
+}
+
+py::dict metric_info(const std::string& key) {
+  trnsim::plot::MetricInfo m = trnsim::plot::metric_info(key);
+  py::dict d;
+  d["label"] = m.label;
+  d["unit"] = m.unit;
+  d["better"] = m.better;
+  return d;
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_trnsim, m) {
@@ -381,6 +401,9 @@ PYBIND11_MODULE(_trnsim, m) {
   m.def("link_encode", &link_encode, arg("text"), arg("what"), arg("base"));
   m.def("link_decode", &link_decode, arg("link"));
   m.attr("default_link_base") = trnsim::kDefaultLinkBase;
+
+  m.def("chart_json", &chart_json, arg("jsonl"), arg("what"), arg("x"), arg("y"), arg("color"), arg("pareto"));
+  m.def("metric_info", &metric_info, arg("key"));
 
   m.def("mx_quantize", &quantize, arg("x"), arg("format"), arg("scale"), arg("overflow"), arg("flush_subnormals"),
         arg("path"), arg("bf16"));

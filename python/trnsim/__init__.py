@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json as _json
 import os as _os
-from typing import Any, Dict, List, Mapping, Optional, Union
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Union
 
 from . import _trnsim
 from ._errors import input_error as _input_error
@@ -142,9 +142,44 @@ def collective(system: str, op: str, bytes: float, *, algo: str = "auto", backen
     return _trnsim.collective(_os.fspath(system), op, float(bytes), algo, backend, int(ranks), int(stride))
 
 
-from . import link, mx  # noqa: E402  (submodules need the names above)
+def sweep(sweep: Union[Mapping[str, Any], str, "_os.PathLike[str]"], *, jobs: int = 1, shard: Optional[str] = None,
+          full: bool = False, callback: Optional[Callable[[int, Optional[int]], None]] = None) -> Iterator[Dict[str, Any]]:
+    """Evaluate a grid over scenario fields; yields one dict per point, in index order.
+
+    ``sweep`` is a sweep file's path or its content as a dict::
+
+        {"base": "examples/gpt-oss-120b-trn3-gen2.json",        # or a scenario dict
+         "grid": {"system": ["trn3-gen2-ultraserver", "trn2-ultraserver"],
+                  "workload.inference.batch": [1, 4, 16, 64]}}
+
+    Each point is what ``trnsim sweep`` prints on a line: ``index``, ``point`` (the grid
+    values), ``ok``, ``primary`` / ``compare`` (summary metrics: tpot_s, ttft_s,
+    output_tokens_per_s_per_chip, ...) or, with ``full``, the whole ``report``; a point that
+    cannot run has ``ok: False`` and ``error``. ``shard="i/n"`` evaluates the i-th of n
+    contiguous blocks; ``jobs`` threads. ``callback(done, total)`` is called after each point
+    (``total`` is None while the sweep runs through the CLI, see below).
+
+    Until the lead's core/sweep module lands, this runs the ``trnsim sweep`` command of the
+    same build (TRNSIM names it; default: the CLI next to this package's build folder, else
+    ``trnsim`` on PATH), so the points are exactly the CLI's. Bad sweep files raise InputError.
+    """
+    from ._cli import run_sweep
+
+    return run_sweep(sweep, jobs=jobs, shard=shard, full=full, callback=callback)
+
+
+def __getattr__(name: str) -> Any:
+    # trnsim.mx (needs NumPy) and trnsim.plot (matplotlib) load on first use.
+    if name in ("mx", "plot"):
+        import importlib
+
+        return importlib.import_module("." + name, __name__)
+    raise AttributeError(f"module 'trnsim' has no attribute '{name}'")
+
+
+from . import link  # noqa: E402  (submodules need the names above)
 
 __all__ = [
     "InputError", "Scenario", "run", "run_json", "trace", "scenario", "default_scenario", "examples",
-    "example", "systems", "describe", "collective", "mx", "link", "__version__",
+    "example", "systems", "describe", "collective", "sweep", "mx", "link", "plot", "__version__",
 ]

@@ -109,7 +109,7 @@ def test_help_and_docstrings():
     assert trnsim.InputError.__doc__ and "field" in trnsim.InputError.__doc__
     for name in trnsim.__all__:
         obj = getattr(trnsim, name)
-        if callable(obj) and name != "Scenario":
+        if callable(obj) and name not in ("Scenario",):
             assert obj.__doc__, name
     for name in trnsim.mx.__all__:
         obj = getattr(trnsim.mx, name)

@@ -35,7 +35,7 @@ def test_stub_matches_the_native_module():
 
 
 def test_public_api_is_annotated_and_documented():
-    for module in (trnsim, trnsim.mx, trnsim.link):
+    for module in (trnsim, trnsim.mx, trnsim.link, trnsim.plot):
         for name in module.__all__:
             obj = getattr(module, name)
             if inspect.isfunction(obj):
