@@ -212,7 +212,7 @@ std::string render_svg(const plot::Chart& c, const Options& o) {
   double ly = top + 8;
   if (!c.color_keys.empty()) {
     std::string legend_title;
-    for (const auto& k : c.color_keys) legend_title += (legend_title.empty() ? "" : ", ") + plot::metric_info(k).label;
+    for (const auto& l : plot::color_labels(c)) legend_title += (legend_title.empty() ? "" : ", ") + l;
     svg << "<text x=\"" << right + 20 << "\" y=\"" << ly + 4 << "\" font-weight=\"bold\">" << esc(legend_title) << "</text>\n";
     ly += 22;
   }

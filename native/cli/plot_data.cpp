@@ -4,46 +4,38 @@
 #include <cmath>
 #include <map>
 
+#include "report/metrics.h"
+#include "scenario/schema.h"
+
 namespace trnsim::plot {
 
-// Labels, units and better directions of the values a sweep line carries. Interim table:
-// it becomes a lookup in core/report/metrics.h (result metrics) and core/scenario's field
-// table (grid paths) when those land; nothing else in the plots knows a unit.
+namespace {
+
+// A table label as an axis title: "time per output token" -> "Time per output token",
+// and a short leading abbreviation in capitals: "tp (tensor)" -> "TP (tensor)".
+std::string capitalized(std::string s) {
+  const std::size_t word = std::min(s.find_first_of(" (/"), s.size());
+  const std::size_t upto = word <= 3 ? word : 1;
+  for (std::size_t i = 0; i < upto && i < s.size(); ++i)
+    if (s[i] >= 'a' && s[i] <= 'z') s[i] = static_cast<char>(s[i] - 'a' + 'A');
+  return s;
+}
+
+bool starts_with(const std::string& s, const std::string& prefix) { return s.compare(0, prefix.size(), prefix) == 0; }
+
+}  // namespace
+
+// Result metrics from core/report/metrics.h, grid paths from the scenario field table
+// (core/scenario/schema.h): nothing here types a label or a unit.
 MetricInfo metric_info(const std::string& key) {
-  static const std::map<std::string, MetricInfo> table = {
-      {"ttft_s", {"Time to first token", "s", -1}},
-      {"tpot_s", {"Time per output token", "s", -1}},
-      {"request_latency_s", {"Request latency", "s", -1}},
-      {"output_tokens_per_s_per_chip", {"Output throughput per chip", "tokens/s", +1}},
-      {"output_tokens_per_s_per_server", {"Output throughput per server", "tokens/s", +1}},
-      {"output_tokens_per_s_per_system", {"Output throughput per system", "tokens/s", +1}},
-      {"step_time_s", {"Training step time", "s", -1}},
-      {"training_tokens_per_s", {"Training throughput", "tokens/s", +1}},
-      {"training_tokens_per_s_per_chip", {"Training throughput per chip", "tokens/s", +1}},
-      {"mfu", {"Model FLOPs utilization", "", +1}},
-      {"hfu", {"Hardware FLOPs utilization", "", +1}},
-      {"hbm_used_bytes", {"HBM used per chip", "B", -1}},
-      {"compute_share", {"Share of time in compute", "", 0}},
-      {"hbm_share", {"Share of time in HBM", "", 0}},
-      {"fabric_share", {"Share of time in the fabric", "", 0}},
-      {"overhead_share", {"Share of time in overheads", "", 0}},
-      {"tokens_per_s_per_megawatt", {"Output tokens per megawatt", "tokens/s/MW", +1}},
-      {"usd_per_million_tokens", {"Cost per million tokens", "USD", -1}},
-      // grid paths (scenario fields)
-      {"system", {"System", "", 0}},
-      {"compare_system", {"Comparison system", "", 0}},
-      {"batch", {"Batch (concurrent requests)", "", 0}},
-      {"input_tokens", {"Input tokens", "", 0}},
-      {"output_tokens", {"Output tokens", "", 0}},
-      {"tp", {"Tensor parallelism", "", 0}},
-      {"pp", {"Pipeline parallelism", "", 0}},
-      {"dp", {"Data parallelism", "", 0}},
-      {"ep", {"Expert parallelism", "", 0}},
-      {"kernel_overhead_s", {"Kernel overhead", "s", 0}},
-  };
-  std::string leaf = key.substr(key.find_last_of('.') == std::string::npos ? 0 : key.find_last_of('.') + 1);
-  auto it = table.find(leaf);
-  if (it != table.end()) return it->second;
+  std::string k = key;
+  for (const char* prefix : {"primary.", "compare.", "point."})
+    if (starts_with(k, prefix)) k = k.substr(std::string(prefix).size());
+  if (const Metric* m = find_metric_or_null(k)) {
+    const int better = m->better == Better::higher ? +1 : m->better == Better::lower ? -1 : 0;
+    return {capitalized(m->label), m->unit == "fraction" ? "" : m->unit, better};
+  }
+  if (const Field* f = find_field_or_null(k)) return {capitalized(f->label), f->unit, 0};
   return {key, "", 0};
 }
 
@@ -178,8 +170,8 @@ Chart make_chart(const std::vector<json>& lines, const std::string& x, const std
     else ++c.failed;
   }
   if (ok_lines.empty()) throw InputError("input", "no point with \"ok\": true to plot (" + std::to_string(lines.size()) + " lines)");
-  c.x = {x, resolve(ok_lines, x, x_field), metric_info(x)};
-  c.y = {y, resolve(ok_lines, y, y_field), metric_info(y)};
+  c.x.key = x, c.x.path = resolve(ok_lines, x, x_field), c.x.info = metric_info(c.x.path);
+  c.y.key = y, c.y.path = resolve(ok_lines, y, y_field), c.y.info = metric_info(c.y.path);
   // Several colour keys ("system,tp") make one series per combination.
   for (std::size_t start = 0; !color.empty() && start <= color.size();) {
     std::size_t comma = std::min(color.find(',', start), color.size());
@@ -218,6 +210,12 @@ Chart make_chart(const std::vector<json>& lines, const std::string& x, const std
   return c;
 }
 
+std::vector<std::string> color_labels(const Chart& c) {
+  std::vector<std::string> labels;
+  for (const auto& p : c.color_paths) labels.push_back(metric_info(p).label);
+  return labels;
+}
+
 json chart_to_json(const Chart& c) {
   double x_abs = 0, y_abs = 0;
   for (const Series& s : c.series)
@@ -235,7 +233,7 @@ json chart_to_json(const Chart& c) {
   };
   json series = json::array();
   for (const Series& s : c.series) series.push_back({{"name", s.name}, {"points", pts(s.points)}, {"front", pts(s.front)}});
-  return {{"x", axis(c.x, x_abs)}, {"y", axis(c.y, y_abs)},           {"color", c.color_keys},
+  return {{"x", axis(c.x, x_abs)}, {"y", axis(c.y, y_abs)},           {"color", c.color_keys}, {"color_labels", color_labels(c)},
           {"series", series}, {"failed", c.failed}, {"missing", c.missing}};
 }
 

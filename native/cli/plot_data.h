@@ -21,7 +21,9 @@
 namespace trnsim::plot {
 
 // What a chart needs to know of a value: its label, unit and which way is better
-// (+1 higher, -1 lower, 0 neither). The one place units come from (see plot_data.cpp).
+// (+1 higher, -1 lower, 0 neither), from the metric table (core/report/metrics.h) for
+// results and the field table (core/scenario/schema.h) for grid paths. `key` is a metric
+// key or field path, optionally prefixed "primary.", "compare." or "point.".
 struct MetricInfo {
   std::string label;
   std::string unit;  // SI: "s", "B", "tokens/s", "" for counts and names
@@ -67,9 +69,11 @@ std::vector<json> parse_lines(const std::string& text, const std::string& what);
 Chart make_chart(const std::vector<json>& lines, const std::string& x, const std::string& y, const std::string& color,
                  bool pareto, const std::string& x_field = "--x", const std::string& y_field = "--y",
                  const std::string& color_field = "--color");
+// Labels of the colour keys (for legend titles).
+std::vector<std::string> color_labels(const Chart& chart);
 std::vector<Point> pareto_front(const std::vector<Point>& points, int x_better, int y_better);
 // The chart as JSON (for the Python module): {x: {key, path, label, unit, better,
-// display_unit, display_factor (for the largest |value| of the axis)}, y, color: [keys],
+// display_unit, display_factor (for the largest |value| of the axis)}, y, color: [keys], color_labels,
 // series: [{name, points: [[x, y, index]...], front: [...]}], failed, missing}.
 json chart_to_json(const Chart& chart);
 

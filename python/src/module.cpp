@@ -6,6 +6,7 @@
 //   hardware:   hw::system_names / load_system / describe_json (core/hw)
 //   collective: collective::run (core/collective)
 //   links:      make_link / decode_fragment (core/link)
+//   sweeps:     sweep::parse_sweep / evaluate_point / shard_range (core/sweep)
 //   plots:      plot::make_chart / chart_to_json (native/cli/plot_data.h, shared with `trnsim plot`)
 //   MX:         quantize_blocks / dequantize_blocks / dot_blocks / get_code (core/mx), on
 //               NumPy buffers in place: inputs are read where they are, outputs are NumPy
@@ -20,6 +21,7 @@
 #include <pybind11/stl.h>
 
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +34,7 @@
 #include "plot_data.h"
 #include "report/report.h"
 #include "scenario/scenario.h"
+#include "sweep/sweep.h"
 
 namespace py = pybind11;
 namespace mx = trnsim::mx;
@@ -351,6 +354,23 @@ py::dict error_stats(const std::string& format, const std::string& dist, std::si
   return r;
 }
 
+// ---- sweeps ---------------------------------------------------------------------------------
+
+// A parsed sweep; `base_text` is the scenario JSON text of a string "base" (the caller
+// resolves names: a file relative to the sweep file, else an embedded example).
+trnsim::sweep::Sweep sweep_parse(const std::string& text, const std::string& what, const std::string& base_text) {
+  trnsim::json j = trnsim::parse_json_text(text, what);
+  return trnsim::sweep::parse_sweep(j, [&](const std::string&) { return base_text; });
+}
+
+std::string sweep_point(const trnsim::sweep::Sweep& s, std::size_t index) {
+  if (index >= s.points()) throw py::index_error("point " + std::to_string(index) + " of " + std::to_string(s.points()));
+  py::gil_scoped_release unlocked;  // points evaluate in parallel on Python threads
+  return trnsim::sweep::evaluate_point(s, index).dump();
+}
+
+const std::string* embedded(const std::string& key) { return trnsim::find_embedded(key); }
+
 // ---- plots ---------------------------------------------------------------------------------
 
 std::string chart_json(const std::string& jsonl, const std::string& what, const std::string& x, const std::string& y,
@@ -402,6 +422,17 @@ PYBIND11_MODULE(_trnsim, m) {
   m.def("link_decode", &link_decode, arg("link"));
   m.attr("default_link_base") = trnsim::kDefaultLinkBase;
 
+  py::class_<trnsim::sweep::Sweep>(m, "Sweep")
+      .def("points", &trnsim::sweep::Sweep::points)
+      .def_readwrite("full", &trnsim::sweep::Sweep::full)
+      .def_readonly("paths", &trnsim::sweep::Sweep::paths);
+  m.def("sweep_parse", &sweep_parse, arg("text"), arg("what"), arg("base_text"));
+  m.def("sweep_point", &sweep_point, arg("sweep"), arg("index"));
+  m.def("sweep_shard_range", &trnsim::sweep::shard_range, arg("points"), arg("shard"), arg("shards"));
+  m.def("embedded_text", [](const std::string& key) -> std::optional<std::string> {
+    const std::string* t = embedded(key);
+    return t ? std::optional<std::string>(*t) : std::nullopt;
+  }, arg("key"));
   m.def("chart_json", &chart_json, arg("jsonl"), arg("what"), arg("x"), arg("y"), arg("color"), arg("pareto"));
   m.def("metric_info", &metric_info, arg("key"));
 

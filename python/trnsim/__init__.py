@@ -142,8 +142,9 @@ def collective(system: str, op: str, bytes: float, *, algo: str = "auto", backen
     return _trnsim.collective(_os.fspath(system), op, float(bytes), algo, backend, int(ranks), int(stride))
 
 
-def sweep(sweep: Union[Mapping[str, Any], str, "_os.PathLike[str]"], *, jobs: int = 1, shard: Optional[str] = None,
-          full: bool = False, callback: Optional[Callable[[int, Optional[int]], None]] = None) -> Iterator[Dict[str, Any]]:
+def sweep(sweep: Union[Mapping[str, Any], str, "_os.PathLike[str]"], *, jobs: int = 1,
+          shard: Union[str, "tuple[int, int]", None] = None, full: bool = False,
+          callback: Optional[Callable[[int, int], None]] = None) -> Iterator[Dict[str, Any]]:
     """Evaluate a grid over scenario fields; yields one dict per point, in index order.
 
     ``sweep`` is a sweep file's path or its content as a dict::
@@ -152,18 +153,19 @@ def sweep(sweep: Union[Mapping[str, Any], str, "_os.PathLike[str]"], *, jobs: in
          "grid": {"system": ["trn3-gen2-ultraserver", "trn2-ultraserver"],
                   "workload.inference.batch": [1, 4, 16, 64]}}
 
+    A string base is a file relative to the sweep file (for a dict: to the working
+    directory), else a bundled example ("examples/default.json"), as for ``trnsim sweep``.
     Each point is what ``trnsim sweep`` prints on a line: ``index``, ``point`` (the grid
     values), ``ok``, ``primary`` / ``compare`` (summary metrics: tpot_s, ttft_s,
     output_tokens_per_s_per_chip, ...) or, with ``full``, the whole ``report``; a point that
-    cannot run has ``ok: False`` and ``error``. ``shard="i/n"`` evaluates the i-th of n
-    contiguous blocks; ``jobs`` threads. ``callback(done, total)`` is called after each point
-    (``total`` is None while the sweep runs through the CLI, see below).
+    cannot run has ``ok: False`` and ``error``. ``shard="i/n"`` (or ``(i, n)``) evaluates the
+    i-th of n contiguous blocks; ``jobs`` evaluates on that many threads (the core releases
+    the GIL); ``callback(done, total)`` is called after each point of the (sharded) sweep.
 
-    Until the lead's core/sweep module lands, this runs the ``trnsim sweep`` command of the
-    same build (TRNSIM names it; default: the CLI next to this package's build folder, else
-    ``trnsim`` on PATH), so the points are exactly the CLI's. Bad sweep files raise InputError.
+    Grid expansion and evaluation are the core's (core/sweep), the same as the CLI's.
+    Raises InputError (field "sweep.<key>", "shard", "jobs") for a bad sweep or option.
     """
-    from ._cli import run_sweep
+    from ._sweep import run_sweep
 
     return run_sweep(sweep, jobs=jobs, shard=shard, full=full, callback=callback)
 

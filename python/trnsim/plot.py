@@ -76,7 +76,7 @@ def _draw(data: Dict[str, Any], kind: str, pareto: bool, ax: Any, log_x: bool, l
     ax.set_title(title or f"{data['y']['label']} vs {data['x']['label']}")
     ax.grid(True, alpha=0.3)
     if data["color"]:
-        legend_title = ", ".join(_trnsim.metric_info(k)["label"] for k in data["color"])
+        legend_title = ", ".join(data["color_labels"])
         ax.legend(title=legend_title + (" (lines: Pareto fronts)" if pareto else ""), fontsize="small")
     return ax
 

@@ -35,7 +35,7 @@ def series(root):
     return {g.get("data-name"): g for g in root.iter("{http://www.w3.org/2000/svg}g") if g.get("class") == "series"}
 
 line = load("line.svg")
-assert texts(line, "x-label") == ["Batch (concurrent requests)"], texts(line, "x-label")
+assert texts(line, "x-label") == ["Batch (sequences)"], texts(line, "x-label")  # the field table's label and unit
 assert texts(line, "y-label") == ["Time per output token (ms)"], texts(line, "y-label")  # seconds shown as ms
 systems = {l["point"]["system"] for l in ok}
 s = series(line)
@@ -47,14 +47,14 @@ for name, g in s.items():
     xs = [float(p.split(",")[0]) for p in pts]
     assert xs == sorted(xs), "line points in x order"
     tip = circles[0].find("s:title", NS).text
-    assert re.match(r".*point \d+: batch = \d+, tpot_s = [0-9.]+ ms$", tip), tip
+    assert re.match(r".*point \d+: batch = \d+ sequences, tpot_s = [0-9.]+ ms$", tip), tip
 note = texts(line, "note")[0]
 assert note.startswith(f"{len(ok)} points; {len(lines) - len(ok)} could not run"), note
 
 # Pareto fronts: exactly the points of each system that no other point of it beats
 # (lower time per token, higher throughput per chip).
 par = load("pareto.svg")
-assert texts(par, "x-label") == ["Time per output token (ms)"] and texts(par, "y-label") == ["Output throughput per chip (tokens/s)"]
+assert texts(par, "x-label") == ["Time per output token (ms)"] and texts(par, "y-label") == ["Output tokens/s per chip (tokens/s)"]
 for name, g in series(par).items():
     mine = [l for l in ok if l["point"]["system"] == name]
     def beats(a, b):

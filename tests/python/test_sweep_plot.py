@@ -44,12 +44,21 @@ def test_sweep_errors_raise_input_error():
     assert info.value.field == "sweep.grid.system" and "non-empty" in info.value.message
     with pytest.raises(trnsim.InputError) as info:
         list(trnsim.sweep(SWEEP, shard="4/4"))
-    assert info.value.field == "--shard"
+    assert info.value.field == "shard"
+    with pytest.raises(trnsim.InputError) as info:
+        list(trnsim.sweep({"base": "nope.json", "grid": {"system": ["trainium3"]}}))
+    assert info.value.field == "sweep.base" and "no embedded example 'nope.json'" in info.value.message
+    with pytest.raises(trnsim.InputError) as info:
+        list(trnsim.sweep({"base": "examples/default.json", "grid": {"workload.inference.bach": [1]}}))
+    cli_err = subprocess.run([os.environ.get("TRNSIM", "build/native/trnsim"), "sweep", "-"], input=json.dumps(
+        {"base": "examples/default.json", "grid": {"workload.inference.bach": [1]}}), capture_output=True, text=True,
+        cwd=SOURCE_DIR).stderr.strip()
+    assert cli_err == "trnsim sweep: error: " + str(info.value)
 
 
 def test_chart_data_equals_the_cli_svg(points, tmp_path):
     data = trnsim.plot.chart(points, "tpot_s", "output_tokens_per_s_per_chip", "system", pareto=True)
-    assert data["x"]["label"] == "Time per output token" and data["x"]["unit"] == "s" and data["x"]["better"] == -1
+    assert data["x"]["label"].lower() == "time per output token" and data["x"]["unit"] == "s" and data["x"]["better"] == -1
     assert data["y"]["display_unit"] == "tokens/s" and data["y"]["better"] == 1
     assert data["failed"] == sum(not p["ok"] for p in points)
     jsonl = tmp_path / "p.jsonl"
@@ -67,8 +76,10 @@ def test_chart_data_equals_the_cli_svg(points, tmp_path):
 
 def test_matplotlib_charts(points, tmp_path):
     ax = trnsim.plot.pareto(points)
-    assert ax.get_xlabel() == "Time per output token (ms)"
-    assert ax.get_ylabel() == "Output throughput per chip (tokens/s)"
+    tpot, per_chip = trnsim.plot.metric("tpot_s"), trnsim.plot.metric("output_tokens_per_s_per_chip")
+    assert tpot["unit"] == "s" and tpot["better"] == -1 and per_chip["better"] == 1
+    assert ax.get_xlabel() == tpot["label"] + " (ms)"  # seconds below one are shown in ms
+    assert ax.get_ylabel() == per_chip["label"] + " (tokens/s)"
     assert {t.get_text() for t in ax.get_legend().get_texts()} == {"trn3-gen2-ultraserver", "trn2-ultraserver"}
     ax.figure.savefig(tmp_path / "pareto.svg")
     assert (tmp_path / "pareto.svg").stat().st_size > 1000
@@ -77,7 +88,6 @@ def test_matplotlib_charts(points, tmp_path):
     with pytest.raises(trnsim.InputError) as info:
         trnsim.plot.sweep(points, x="bacth", y="tpot_s")
     assert info.value.field == "x" and "there are: system" in info.value.message
-    assert trnsim.plot.metric("tpot_s") == {"label": "Time per output token", "unit": "s", "better": -1}
 
 
 def test_the_example_script_runs(tmp_path):
