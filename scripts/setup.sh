@@ -15,7 +15,12 @@ export DEBIAN_FRONTEND=noninteractive
 
 packages=(cmake ninja-build g++ pkg-config dpkg-dev emscripten
           nlohmann-json3-dev catch2 libbenchmark-dev libopenblas-dev
-          libimgui-dev libsdl2-dev libgl-dev chromium xvfb xauth)
+          libimgui-dev libsdl2-dev libgl-dev chromium xvfb xauth
+          # the Python module (for Debian's /usr/bin/python3), its tests and plots; pip install offline
+          python3-dev python3-pybind11 pybind11-dev python3-numpy python3-pytest python3-matplotlib
+          python3-setuptools python3-wheel python3-venv
+          # the Slurm job-array test (tests/cli/test_slurm.sh starts its own private cluster)
+          slurm-wlm munge)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -1,5 +1,5 @@
 // `trnsim sweep SWEEP.json [--jobs N] [--shard I/N] [--full] [--no-progress]`: evaluate a grid
-// over any scenario fields, one JSON line per point on stdout, a progress bar on stderr.
+// over any scenario fields, one JSON line per point on stdout, a progress bar on a terminal's stderr.
 //
 // SWEEP.json:
 //   { "base": "examples/gpt-oss-120b-trn3-gen2.json",   // a path (relative to the sweep file,
@@ -15,9 +15,7 @@
 // "ok": false and the error; a grid path that does not exist is an error before anything runs.
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <condition_variable>
-#include <cstdio>
 #include <mutex>
 #include <ostream>
 #include <system_error>
@@ -26,6 +24,7 @@
 
 #include "cli.h"
 #include "embedded.h"
+#include "progress.h"
 #include "sweep/sweep.h"
 
 namespace {
@@ -53,26 +52,6 @@ sw::Sweep read_sweep(const std::string& path, trnsim::cli::Io& io) {
     }
   });
 }
-
-struct Progress {
-  std::ostream& err;
-  bool enabled;
-  std::size_t total;
-  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now(), last = start;
-  void update(std::size_t done, bool final) {
-    if (!enabled) return;
-    auto now = std::chrono::steady_clock::now();
-    if (!final && now - last < std::chrono::milliseconds(100)) return;
-    last = now;
-    const int width = 30;
-    int filled = total ? static_cast<int>(done * width / total) : width;
-    double secs = std::chrono::duration<double>(now - start).count();
-    char buf[160];
-    std::snprintf(buf, sizeof buf, "\rsweep [%s%s] %zu/%zu points, %.1f s", std::string(filled, '#').c_str(),
-                  std::string(width - filled, '.').c_str(), done, total, secs);
-    err << buf << (final ? "\n" : "") << std::flush;
-  }
-};
 
 std::pair<std::size_t, std::size_t> parse_shard(const std::string& text) {
   auto slash = text.find('/');
@@ -116,7 +95,7 @@ int run_sweep(const std::vector<std::string>& raw, trnsim::cli::Io& io) {
   }
 
   const std::size_t count = last - first;
-  Progress progress{io.err, !args.flag("no-progress"), count};
+  trnsim::cli::Progress progress(io.err, "sweep", "points", count, !args.flag("no-progress"));
   std::vector<std::string> lines(count);
   std::vector<char> ready(count, 0);
   std::mutex mu;
@@ -142,7 +121,7 @@ int run_sweep(const std::vector<std::string>& raw, trnsim::cli::Io& io) {
   if (threads.empty()) {
     for (std::size_t k = 0; k < count; ++k) {
       io.out << sw::evaluate_point(s, first + k).dump() << "\n";
-      progress.update(k + 1, false);
+      progress.update(k + 1);
     }
   } else {
     for (std::size_t k = 0; k < count; ++k) {
@@ -153,12 +132,12 @@ int run_sweep(const std::vector<std::string>& raw, trnsim::cli::Io& io) {
         line.swap(lines[k]);
       }
       io.out << line << "\n";
-      progress.update(k + 1, false);
+      progress.update(k + 1);
     }
     for (auto& t : threads) t.join();
   }
   io.out.flush();
-  progress.update(count, true);
+  progress.finish();
   return 0;
 }
 
@@ -175,6 +154,6 @@ TRNSIM_COMMAND("sweep", "evaluate a grid over scenario fields (JSON Lines out; -
                "  --jobs N     evaluate on N threads (output order unchanged)\n"
                "  --shard I/N  only the I-th of N contiguous blocks of points (0-based), for batch engines\n"
                "  --full       the whole report JSON per point instead of the summary\n"
-               "  --no-progress  no progress bar on stderr\n"
+               "  --no-progress  no progress bar (one is drawn on stderr only when it is a terminal)\n"
                "Exit codes: 0 ok (failing points are lines with ok:false), 2 bad sweep file or options.\n",
                run_sweep);

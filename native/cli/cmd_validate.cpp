@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "embedded.h"
+#include "progress.h"
 #include "hw/system.h"
 #include "collective/collective.h"
 #include "scenario/scenario.h"
@@ -109,9 +110,9 @@ double collective_us(const std::string& system, const std::string& op, double by
   return collective::run(sys(system), req).time_s * 1e6;
 }
 
-std::vector<Row> build_rows() {
+std::vector<Row> build_rows(trnsim::cli::Progress& progress) {
   std::vector<Row> rows;
-  auto add = [&](Row r) { rows.push_back(std::move(r)); };
+  auto add = [&](Row r) { rows.push_back(std::move(r)), progress.update(rows.size()); };
   const std::string A = "PERF [A] ", C = "PERF [C] ";
 
   // Llama-3.3-70B (same shapes as 3.1-70B), trn2.48xlarge TP64 at LNC=2 = 16 chips.
@@ -262,7 +263,9 @@ std::string lpad(const std::string& s, std::size_t w) { return s.size() >= w ? s
 int run_validate(const std::vector<std::string>& raw, trnsim::cli::Io& io) {
   trnsim::cli::Args args(raw, {}, {"json"});
   args.expect_positional({});
-  std::vector<Row> rows = build_rows();
+  trnsim::cli::Progress progress(io.err, "validate", "rows", 0, true);  // the row count is known only at the end
+  std::vector<Row> rows = build_rows(progress);
+  progress.finish();
   int modeled = 0, within25 = 0, far = 0, measured = 0, measured_within25 = 0;
   std::vector<std::string> far_rows;
   for (const auto& r : rows) {

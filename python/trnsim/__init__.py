@@ -1,0 +1,187 @@
+"""trnsim: a model of AWS Trainium2 / Trainium3 systems, from Python.
+
+The same C++ core as the ``trnsim`` command line and the browser playground (bound with
+pybind11; nothing is reimplemented here), with JSON as the exchange format: ``run(s)``
+returns exactly the report ``trnsim run s.json --json`` prints, as a dict.
+
+    >>> import trnsim
+    >>> report = trnsim.run(trnsim.example("default"))
+    >>> report["primary"]["result"]["inference"]["tpot_s"]      # time per output token, s
+    >>> trnsim.describe("trn3-gen2-ultraserver")["peak_flops"]["mxfp8"]
+    >>> trnsim.collective("trn3-gen2-ultraserver", "all-reduce", 1 << 20)["time_s"]
+    >>> q = trnsim.mx.quantize(np.random.randn(4096).astype(np.float32), "e2m1")
+    >>> trnsim.link.encode(trnsim.default_scenario())
+
+A scenario is a dict (as in examples/*.json), JSON text, a path to a JSON file
+(``pathlib.Path``), or None for the playground's default scenario. Bad input raises
+:class:`InputError` (a ValueError) whose ``.field`` names the JSON path or option and
+whose ``.message`` says what is wrong -- the CLI's exit-2 errors, word for word.
+
+Submodules: :mod:`trnsim.mx` (MX numerics on NumPy arrays), :mod:`trnsim.link`
+(playground links), :mod:`trnsim.plot` (matplotlib charts of sweep results).
+"""
+from __future__ import annotations
+
+import json as _json
+import os as _os
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Union
+
+from . import _trnsim
+from ._errors import input_error as _input_error
+
+__version__: str = _trnsim.__version__
+
+InputError = _trnsim.InputError
+InputError.__module__ = "trnsim"
+
+Scenario = Union[Mapping[str, Any], str, bytes, "_os.PathLike[str]", None]
+"""What every function taking a scenario accepts: a dict, JSON text, a file path, or None (the default)."""
+
+
+def _scenario_text(scenario: Scenario) -> "tuple[str, str]":
+    """(JSON text, name used in error messages) for any accepted scenario form."""
+    if scenario is None:
+        return _trnsim.default_scenario(), "default scenario"
+    if isinstance(scenario, Mapping):
+        return _json.dumps(scenario, ensure_ascii=False), "scenario"
+    if isinstance(scenario, bytes):
+        return scenario.decode("utf-8"), "scenario"
+    if isinstance(scenario, str):
+        return scenario, "scenario"
+    if isinstance(scenario, _os.PathLike):
+        path = _os.fspath(scenario)
+        try:
+            with open(path, encoding="utf-8") as f:
+                return f.read(), path
+        except OSError as e:
+            raise _input_error(path, "cannot open file (" + (e.strerror or str(e)) + ")") from None
+    raise TypeError("scenario must be a dict, JSON text, a path (os.PathLike) or None, not " + type(scenario).__name__)
+
+
+def run_json(scenario: Scenario = None) -> str:
+    """The report of a scenario as JSON text, byte for byte what ``trnsim run FILE --json`` prints.
+
+    Raises InputError when the scenario is invalid or its workload cannot run on its system
+    (e.g. ``workload.parallelism: does not fit in HBM ...``).
+    """
+    text, what = _scenario_text(scenario)
+    return _trnsim.run_json(text, what)
+
+
+def run(scenario: Scenario = None) -> Dict[str, Any]:
+    """Evaluate a scenario; returns the report ``trnsim run FILE --json`` prints, as a dict.
+
+    Keys: ``trnsim`` (version), ``scenario`` (canonical, defaults filled), ``primary``
+    (``system`` and ``result``: for inference ``result["inference"]["tpot_s"]``, ``ttft_s``,
+    ``output_tokens_per_s``...; for training ``result["training"]``), ``compare`` and
+    ``ratios`` when the scenario names a comparison system. Units are SI (s, bytes, FLOP/s).
+
+    >>> trnsim.run({"system": "trn2-ultraserver", "workload": {"model": "Llama-3.1-8B"}})
+    """
+    return _json.loads(run_json(scenario))
+
+
+def trace(scenario: Scenario = None) -> Dict[str, Any]:
+    """The primary system's timeline as a Chrome trace / Perfetto dict (``trnsim run --trace``)."""
+    text, what = _scenario_text(scenario)
+    return _json.loads(_trnsim.trace_json(text, what))
+
+
+def scenario(scenario: Scenario = None) -> Dict[str, Any]:
+    """A scenario validated and written canonically (every field, defaults filled, fixed order)."""
+    text, what = _scenario_text(scenario)
+    return _json.loads(_trnsim.canonical_scenario(text, what))
+
+
+def default_scenario() -> Dict[str, Any]:
+    """The playground's default scenario (examples/default.json, canonical form)."""
+    return _json.loads(_trnsim.default_scenario())
+
+
+def examples() -> List[str]:
+    """Names of the bundled example scenarios (examples/*.json), e.g. 'gpt-oss-120b-trn3-gen2'."""
+    return list(_trnsim.example_names())
+
+
+def example(name: str) -> Dict[str, Any]:
+    """A bundled example scenario by name (see examples()), as written in examples/NAME.json."""
+    return _json.loads(_trnsim.example_text(name))
+
+
+def systems() -> List[str]:
+    """Names of the built-in chips, systems and clusters (see describe())."""
+    return list(_trnsim.system_names())
+
+
+def describe(system: str) -> Dict[str, Any]:
+    """What the hardware model knows about a chip, system or cluster: ``trnsim describe SYSTEM --json``.
+
+    ``system`` is a built-in name (systems()), ``NAME:N`` (N UltraServers), ``NAME+ALT`` (a
+    named alternative where sources disagree) or a path to a system JSON file. The dict has
+    ``chips``, ``peak_flops`` (per dtype, FLOP/s), ``hbm_capacity_bytes``,
+    ``hbm_bandwidth_bytes_per_s``, ``sources`` and more.
+    """
+    return _json.loads(_trnsim.describe_json(_os.fspath(system)))
+
+
+def collective(system: str, op: str, bytes: float, *, algo: str = "auto", backend: str = "analytic",
+               ranks: int = 0, stride: int = 1) -> Dict[str, Any]:
+    """Time one collective on a system's fabric (one row of ``trnsim collective``).
+
+    Args:
+        system: a system or cluster name (see describe()), e.g. "trn2-ultracluster:64".
+        op: "all-reduce", "all-gather", "reduce-scatter", "all-to-all", "permute" or "broadcast".
+        bytes: per-rank buffer size as nccl-tests counts it.
+        algo: "auto" (Neuron's sweet spots by size), "ring", "kangaring", "mesh", "rdh", "hierarchical".
+        backend: "analytic" (alpha-beta with link sharing) or "event" (max-min fair flows).
+        ranks: ranks in the group, 0 = every chip; rank i is chip i * stride.
+
+    Returns a dict with ``time_s``, ``algbw_bytes_per_s``, ``busbw_bytes_per_s``, ``algorithm``
+    (the one used), ``steps``, ``overhead_s``, ``latency_s``, ``ranks``, ...
+    """
+    return _trnsim.collective(_os.fspath(system), op, float(bytes), algo, backend, int(ranks), int(stride))
+
+
+def sweep(sweep: Union[Mapping[str, Any], str, "_os.PathLike[str]"], *, jobs: int = 1,
+          shard: Union[str, "tuple[int, int]", None] = None, full: bool = False,
+          callback: Optional[Callable[[int, int], None]] = None) -> Iterator[Dict[str, Any]]:
+    """Evaluate a grid over scenario fields; yields one dict per point, in index order.
+
+    ``sweep`` is a sweep file's path or its content as a dict::
+
+        {"base": "examples/gpt-oss-120b-trn3-gen2.json",        # or a scenario dict
+         "grid": {"system": ["trn3-gen2-ultraserver", "trn2-ultraserver"],
+                  "workload.inference.batch": [1, 4, 16, 64]}}
+
+    A string base is a file relative to the sweep file (for a dict: to the working
+    directory), else a bundled example ("examples/default.json"), as for ``trnsim sweep``.
+    Each point is what ``trnsim sweep`` prints on a line: ``index``, ``point`` (the grid
+    values), ``ok``, ``primary`` / ``compare`` (summary metrics: tpot_s, ttft_s,
+    output_tokens_per_s_per_chip, ...) or, with ``full``, the whole ``report``; a point that
+    cannot run has ``ok: False`` and ``error``. ``shard="i/n"`` (or ``(i, n)``) evaluates the
+    i-th of n contiguous blocks; ``jobs`` evaluates on that many threads (the core releases
+    the GIL); ``callback(done, total)`` is called after each point of the (sharded) sweep.
+
+    Grid expansion and evaluation are the core's (core/sweep), the same as the CLI's.
+    Raises InputError (field "sweep.<key>", "shard", "jobs") for a bad sweep or option.
+    """
+    from ._sweep import run_sweep
+
+    return run_sweep(sweep, jobs=jobs, shard=shard, full=full, callback=callback)
+
+
+def __getattr__(name: str) -> Any:
+    # trnsim.mx (needs NumPy) and trnsim.plot (matplotlib) load on first use.
+    if name in ("mx", "plot"):
+        import importlib
+
+        return importlib.import_module("." + name, __name__)
+    raise AttributeError(f"module 'trnsim' has no attribute '{name}'")
+
+
+from . import link  # noqa: E402  (submodules need the names above)
+
+__all__ = [
+    "InputError", "Scenario", "run", "run_json", "trace", "scenario", "default_scenario", "examples",
+    "example", "systems", "describe", "collective", "sweep", "mx", "link", "plot", "__version__",
+]

@@ -1,0 +1,91 @@
+"""trnsim.run and friends equal the CLI: every example's report byte for byte, traces,
+describe, collectives and links."""
+import json
+import pathlib
+
+import pytest
+
+import trnsim
+from conftest import SOURCE_DIR, canonical, cli
+
+EXAMPLES = sorted((SOURCE_DIR / "examples").glob("*.json"))
+
+
+def test_examples_are_the_bundled_ones():
+    assert EXAMPLES, "no examples found"
+    assert trnsim.examples() == [p.stem for p in EXAMPLES]
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_every_example_report_equals_the_cli(path):
+    want = cli("run", path.relative_to(SOURCE_DIR), "--json").stdout
+    # The exact bytes from a file path, and the same report from every other scenario form.
+    assert trnsim.run_json(path.relative_to(SOURCE_DIR)) == want
+    as_dict = json.loads(path.read_text())
+    assert canonical(trnsim.run(as_dict)) == canonical(want)
+    assert canonical(trnsim.run(path.read_text())) == canonical(want)
+    assert canonical(trnsim.run(trnsim.example(path.stem))) == canonical(want)
+    assert trnsim.run_json(as_dict) == want
+
+
+def test_default_scenario_time_per_output_token_equals_the_cli():
+    want = json.loads(cli("run", "examples/default.json", "--json").stdout)
+    tpot = trnsim.run()["primary"]["result"]["inference"]["tpot_s"]
+    assert tpot == want["primary"]["result"]["inference"]["tpot_s"]
+    assert tpot > 0
+    assert trnsim.default_scenario() == trnsim.scenario(SOURCE_DIR / "examples/default.json")
+
+
+def test_trace_equals_the_cli(tmp_path):
+    out = tmp_path / "t.json"
+    cli("run", "examples/default.json", "--trace", out)
+    assert canonical(trnsim.trace(trnsim.example("default"))) == canonical(out.read_text())
+
+
+@pytest.mark.parametrize("system", ["trainium3", "trn2-ultraserver", "trn3-gen2-ultraserver",
+                                    "trn2-ultracluster:4", "trainium3+nki-guide"])
+def test_describe_equals_the_cli(system):
+    assert canonical(trnsim.describe(system)) == canonical(cli("describe", system, "--json").stdout)
+
+
+def test_systems_are_the_describable_ones():
+    names = trnsim.systems()
+    assert "trn3-gen2-ultraserver" in names and names == sorted(names)
+    for n in names:
+        assert trnsim.describe(n)["chips"] >= 1
+
+
+@pytest.mark.parametrize("system,op,size,extra", [
+    ("trn3-gen2-ultraserver", "all-reduce", 1 << 20, {}),
+    ("trn2-ultraserver", "all-gather", 64 << 10, {"ranks": 16}),
+    ("trn2-ultracluster:4", "all-to-all", 1 << 26, {"backend": "event", "ranks": 64, "stride": 2}),
+    ("trn3-gen2-ultraserver", "reduce-scatter", 1 << 24, {"algo": "ring"}),
+])
+def test_collective_equals_the_cli(system, op, size, extra):
+    args = ["collective", "--system", system, "--op", op, "--bytes", str(size), "--json"]
+    for k, v in extra.items():
+        args += ["--" + k, str(v)]
+    want = json.loads(cli(*args).stdout)
+    got = trnsim.collective(system, op, size, **extra)
+    row = want["results"][0]
+    for key in ("bytes", "time_s", "algbw_bytes_per_s", "busbw_bytes_per_s", "algorithm", "steps", "overhead_s",
+                "latency_s"):
+        assert got[key] == row[key], key
+    for key in ("system", "op", "ranks", "stride", "backend"):
+        assert got[key] == want[key], key
+
+
+def test_link_round_trip_equals_the_cli(tmp_path):
+    for path in EXAMPLES:
+        rel = path.relative_to(SOURCE_DIR)
+        url = cli("link", "encode", rel).stdout.strip()
+        assert trnsim.link.encode(rel) == url
+        assert trnsim.link.encode(json.loads(path.read_text())) == url
+        assert trnsim.link.decode(url) == json.loads(cli("link", "decode", url).stdout)
+        assert trnsim.link.decode(url) == trnsim.scenario(rel)
+    base = "https://example.org/trnsim/"
+    assert trnsim.link.encode(None, base=base) == cli("link", "encode", "examples/default.json", "--base", base).stdout.strip()
+
+
+def test_version_matches_the_cli():
+    assert cli("--version").stdout.strip() == "trnsim " + trnsim.__version__
