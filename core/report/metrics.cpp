@@ -36,6 +36,9 @@ std::vector<Metric> build() {
   add("request_latency_s", "request latency", "s", Better::lower,
       "A request from arrival to its last token, including the other streams' prefills.",
       "inference.request_latency_s", when(inference, &Result::request_latency_s));
+  add("output_tokens_per_s_per_replica", "output tokens/s per replica", "tokens/s", Better::higher,
+      "Output tokens per second of one replica (its batch of streams, prefills included).",
+      "inference.output_tokens_per_s.per_replica", when(inference, &Result::output_tokens_per_s_per_replica), false);
   add("output_tokens_per_s_per_chip", "output tokens/s per chip", "tokens/s", Better::higher,
       "Output tokens per second of one replica divided by the chips it uses.",
       "inference.output_tokens_per_s.per_chip", when(inference, &Result::output_tokens_per_s_per_chip));

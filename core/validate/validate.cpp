@@ -1,0 +1,362 @@
+// Validation rows from core/data/validation/*.json, evaluated through the same pipeline
+// as every report (validate.h).
+#include "validate/validate.h"
+
+#include <cmath>
+#include <map>
+
+#include "collective/collective.h"
+#include "common/format.h"
+#include "embedded.h"
+#include "hw/sources.h"
+#include "hw/system.h"
+#include "report/metrics.h"
+#include "report/report.h"
+#include "scenario/scenario.h"
+
+namespace trnsim::validate {
+
+namespace {
+
+// A computed value (SI units) and, for best points, which point it was.
+struct Value {
+  double v = 0;
+  std::string point;  // "TP2 x 256"
+};
+
+// Multiplies an SI value into the published unit (a product, as the figures were always shown).
+double unit_factor(const std::string& unit, const std::string& path) {
+  if (unit == "ms") return 1e3;
+  if (unit == "us") return 1e6;
+  if (unit == "s" || unit == "tok/s" || unit == "x") return 1.0;
+  throw InputError(path, "unknown unit '" + unit + "'; one of: s, ms, us, tok/s, x");
+}
+
+class Evaluator {
+ public:
+  Value eval(const json& e, const std::string& path);
+
+ private:
+  const Report& report(const json& scenario, const std::string& path);
+  Value scenario_value(ObjectReader& r, const std::string& path);
+  Value collective_value(ObjectReader& r);
+  Value system_value(ObjectReader& r);
+  Value best_value(ObjectReader& r, const std::string& path);
+  std::vector<Value> operands(const json& list, const std::string& path);
+  std::map<std::string, Report> reports_;
+};
+
+Scenario scenario_of(const json& s, const std::string& path) {
+  if (s.is_string()) {
+    const std::string* text = find_embedded(s.get<std::string>());
+    if (!text) throw InputError(path, "no bundled example '" + s.get<std::string>() + "'");
+    Scenario sc = parse_scenario(*text, s.get<std::string>());
+    sc.compare_system.clear();  // a row measures the primary system only
+    return sc;
+  }
+  Scenario sc = scenario_from_json(s);
+  sc.compare_system.clear();
+  return sc;
+}
+
+const Report& Evaluator::report(const json& scenario, const std::string& path) {
+  Scenario s = scenario_of(scenario, path);
+  std::string key = scenario_to_string(s);
+  auto it = reports_.find(key);
+  if (it == reports_.end()) it = reports_.emplace(key, evaluate(s)).first;
+  return it->second;
+}
+
+double metric_of(const Report& rep, const std::string& key, const std::string& path) {
+  if (!rep.primary.result) throw InputError(path, "the scenario did not run");
+  auto v = find_metric(key, path).of(*rep.primary.result);
+  if (!v) throw InputError(path, "metric '" + key + "' does not apply to this scenario");
+  return *v;
+}
+
+Value Evaluator::scenario_value(ObjectReader& r, const std::string& path) {
+  const Report& rep = report(r.raw("scenario"), r.path("scenario"));
+  if (r.has("metric")) return {metric_of(rep, r.string("metric"), r.path("metric")), ""};
+  const std::string phase = r.string("phase");
+  const std::string part = r.choice("part", {"time", "compute+overhead", "hbm", "fabric"});
+  for (const auto& p : rep.primary.result->phases) {
+    if (p.name != phase) continue;
+    if (part == "compute+overhead") return {p.compute_s + p.overhead_s, ""};
+    if (part == "fabric") return {p.fabric_s, ""};
+    if (part == "hbm") return {p.hbm_s, ""};
+    return {p.time_s, ""};
+  }
+  throw InputError(path + ".phase", "no phase '" + phase + "' in the result");
+}
+
+Value Evaluator::collective_value(ObjectReader& r) {
+  ObjectReader c(r.raw("collective"), r.path("collective"));
+  collective::Request q;
+  const hw::System& sys = hw::load_system(c.string("system"));
+  q.op = c.string("op");
+  q.bytes = c.number("bytes", 1, 1e15);
+  q.ranks = static_cast<int>(c.integer("ranks", 1, 1 << 24));
+  c.finish();
+  collective::Result res = collective::run(sys, q);
+  const std::string m = r.choice("metric", {"time_s", "busbw_bytes_per_s"});
+  return {m == "time_s" ? res.time_s : res.busbw_bytes_per_s, ""};
+}
+
+Value Evaluator::system_value(ObjectReader& r) {
+  const json d = hw::describe_json(hw::load_system(r.string("system")));
+  const std::string q = r.string("quantity");
+  const json* node = &d;
+  std::size_t pos = 0;
+  while (pos <= q.size()) {
+    std::size_t dot = q.find('.', pos);
+    std::string key = q.substr(pos, dot == std::string::npos ? std::string::npos : dot - pos);
+    if (!node->is_object() || !node->contains(key)) throw InputError(r.path("quantity"), "no '" + q + "' in describe");
+    node = &(*node)[key];
+    if (dot == std::string::npos) break;
+    pos = dot + 1;
+  }
+  if (node->is_null()) return {0, ""};  // a peak the chip does not have
+  if (!node->is_number()) throw InputError(r.path("quantity"), "'" + q + "' is not a number");
+  return {node->get<double>(), ""};
+}
+
+// The point of a small grid that maximizes a metric under optional metric caps.
+Value Evaluator::best_value(ObjectReader& r, const std::string& path) {
+  ObjectReader b(r.raw("best"), r.path("best"));
+  Scenario base = scenario_of(b.raw("scenario"), b.path("scenario"));
+  if (const json* fixed = b.optional_raw("fixed"))
+    for (auto it = fixed->begin(); it != fixed->end(); ++it) set_field(base, it.key(), it.value());
+  const json& vary = b.raw("vary");
+  const std::string maximize = b.string("maximize");
+  const json* caps = b.optional_raw("subject_to");
+  b.finish();
+  std::vector<std::string> paths;
+  std::vector<json> values;
+  for (auto it = vary.begin(); it != vary.end(); ++it) paths.push_back(it.key()), values.push_back(it.value());
+  std::size_t n = 1;
+  for (const auto& v : values) n *= v.size();
+  const std::string metric = r.string("metric");
+  bool found = false;
+  double best = 0, value = 0;
+  std::string point;
+  for (std::size_t i = 0; i < n; ++i) {
+    Scenario s = base;
+    std::size_t rest = i;
+    std::vector<json> pick(paths.size());
+    for (std::size_t k = paths.size(); k-- > 0;) pick[k] = values[k][rest % values[k].size()], rest /= values[k].size();
+    try {
+      for (std::size_t k = 0; k < paths.size(); ++k) set_field(s, paths[k], pick[k]);
+      Report rep = evaluate(s);
+      const auto& R = *rep.primary.result;
+      bool ok = true;
+      if (caps)
+        for (auto it = caps->begin(); it != caps->end(); ++it) ok = ok && *find_metric(it.key()).of(R) <= it.value()["max"].get<double>();
+      const double x = *find_metric(maximize).of(R);
+      if (!ok || (found && !(x > best))) continue;
+      found = true;
+      best = x;
+      value = metric_of(rep, metric, r.path("metric"));
+      point = "TP" + std::to_string(R.spec.parallelism.tp) + " x " + std::to_string(R.spec.inference.batch);
+    } catch (const InputError&) {
+      // not feasible at this point (does not fit, bad placement)
+    }
+  }
+  if (!found) throw InputError(path, "no feasible point");
+  return {value, point};
+}
+
+std::vector<Value> Evaluator::operands(const json& list, const std::string& path) {
+  if (!list.is_array() || list.empty()) throw InputError(path, "expected a non-empty list of computations");
+  std::vector<Value> out;
+  for (std::size_t i = 0; i < list.size(); ++i) out.push_back(eval(list[i], index_path(path, i)));
+  return out;
+}
+
+Value Evaluator::eval(const json& e, const std::string& path) {
+  ObjectReader r(e, path);
+  if (r.has("scenario")) return scenario_value(r, path);
+  if (r.has("collective")) return collective_value(r);
+  if (r.has("system")) return system_value(r);
+  if (r.has("best")) return best_value(r, path);
+  for (const char* op : {"ratio", "divide", "sum", "max"}) {
+    if (!r.has(op)) continue;
+    std::vector<Value> v = operands(r.raw(op), r.path(op));
+    const std::string o = op;
+    if ((o == "ratio" || o == "divide") && v.size() != 2) throw InputError(r.path(op), "expected two computations");
+    Value out = v[0];
+    if (o == "ratio" || o == "divide") out.v = v[0].v / v[1].v;
+    for (std::size_t i = 1; i < v.size() && o == "sum"; ++i) out.v += v[i].v;
+    for (std::size_t i = 1; i < v.size() && o == "max"; ++i) out.v = std::max(out.v, v[i].v);
+    if (o == "ratio" && !v[1].point.empty()) out.point += "|" + v[1].point;
+    r.finish();
+    return out;
+  }
+  throw InputError(path, "expected one of: scenario, collective, system, best, ratio, divide, sum, max, not_modeled");
+}
+
+// "{a}" and "{b}" in a note: the placements of a ratio of best points.
+std::string fill_note(std::string note, const std::string& points) {
+  auto bar = points.find('|');
+  if (bar == std::string::npos) return note;
+  for (auto [key, val] : {std::pair<std::string, std::string>{"{a}", points.substr(0, bar)}, {"{b}", points.substr(bar + 1)}}) {
+    auto at = note.find(key);
+    if (at != std::string::npos) note.replace(at, key.size(), val);
+  }
+  return note;
+}
+
+void check_row_source(const std::string& source, const std::string& path) {
+  if (source.rfind("claim", 0) == 0) return;
+  hw::check_source(source.rfind("FACTS ", 0) == 0 ? source.substr(6) : source, path);
+}
+
+Row read_row(Evaluator& ev, const json& j, const std::string& file, const std::string& path) {
+  ObjectReader r(j, path);
+  Row row;
+  row.file = file;
+  row.id = r.string("id");
+  row.source = r.string("source");
+  check_row_source(row.source, r.path("source"));
+  row.figure = r.string("figure");
+  {
+    ObjectReader p(r.raw("published"), r.path("published"));
+    row.published = p.number("value", 1e-300, 1e300);
+    row.unit = p.string("unit");
+    p.finish();
+  }
+  const double factor = unit_factor(row.unit, r.path("published.unit"));
+  row.calibration = r.boolean("calibration", false);
+  row.note = r.string("note", "");
+  const json& compute = r.raw("compute");
+  r.finish();
+  if (compute.is_object() && compute.contains("not_modeled")) {
+    row.modeled = false;
+    return row;
+  }
+  Value v = ev.eval(compute, r.path("compute"));
+  row.model = v.v * factor;
+  row.note = fill_note(row.note, v.point);
+  return row;
+}
+
+std::string show(double v, const std::string& unit) {
+  if (unit == "x") return fmt::fixed(v, 2) + "x";
+  if (v >= 1000) return fmt::fixed(v, 0) + " " + unit;
+  if (v >= 100) return fmt::fixed(v, 1) + " " + unit;
+  return fmt::fixed(v, 2) + " " + unit;
+}
+
+// The calibrated defaults, from the field table: "efficiency.compute = 0.5 and ...".
+std::string calibrated_defaults() {
+  std::string out;
+  for (const auto& f : scenario_fields()) {
+    if (f.calibrated.empty()) continue;
+    const double v = f.default_value.get<double>() * f.display_scale;
+    std::string name = f.path.rfind("workload.", 0) == 0 ? f.path.substr(9) : f.path;
+    out += (out.empty() ? "" : " and ") + name + " = " + fmt::general(v, 6) +
+           (f.display_unit.empty() ? "" : " " + f.display_unit);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<Row> rows(const std::function<void(std::size_t, std::size_t)>& progress) {
+  std::vector<std::pair<std::string, json>> docs;
+  std::size_t total = 0;
+  for (const auto& key : embedded_keys("data/validation/")) {
+    const std::string file = "core/" + key;
+    json doc = parse_json_text(*find_embedded(key), file);
+    ObjectReader r(doc, file);
+    r.string("title");
+    const json& list = r.raw("rows");
+    r.finish();
+    if (!list.is_array()) throw InputError(file + ": rows", "expected an array");
+    total += list.size();
+    docs.emplace_back(file, list);
+  }
+  Evaluator ev;
+  std::vector<Row> out;
+  for (const auto& [file, list] : docs)
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      out.push_back(read_row(ev, list[i], file, index_path(file + ": rows", i)));
+      if (progress) progress(out.size(), total);
+    }
+  return out;
+}
+
+Summary summarize(const std::vector<Row>& rows) {
+  Summary s;
+  for (const auto& r : rows) {
+    if (!r.modeled) continue;
+    ++s.modeled;
+    const double a = std::fabs(r.error());
+    if (a <= 0.25) ++s.within_25_percent;
+    if (a > 0.5) {
+      ++s.off_by_more_than_50_percent;
+      s.far_rows.push_back(r.id + " " + r.figure);
+    }
+    const bool measurement = !r.id.empty() && r.id[0] >= '0' && r.id[0] <= '9';
+    if (measurement && !r.calibration) {
+      ++s.uncalibrated_measurements;
+      if (a <= 0.25) ++s.uncalibrated_measurements_within_25_percent;
+    }
+  }
+  return s;
+}
+
+json to_json(const std::vector<Row>& rows) {
+  json arr = json::array();
+  for (const auto& r : rows) {
+    json j = {{"id", r.id}, {"source", r.source}, {"figure", r.figure}, {"unit", r.unit}, {"published", r.published}};
+    j["model"] = r.modeled ? json(r.model) : json(nullptr);
+    j["error"] = r.modeled ? json(r.error()) : json(nullptr);
+    j["calibration"] = r.calibration;
+    j["note"] = r.note;
+    arr.push_back(j);
+  }
+  Summary s = summarize(rows);
+  json out;
+  out["rows"] = arr;
+  out["summary"] = {{"modeled", s.modeled},
+                    {"within_25_percent", s.within_25_percent},
+                    {"off_by_more_than_50_percent", s.off_by_more_than_50_percent},
+                    {"uncalibrated_measurements", s.uncalibrated_measurements},
+                    {"uncalibrated_measurements_within_25_percent", s.uncalibrated_measurements_within_25_percent}};
+  return out;
+}
+
+std::string to_text(const std::vector<Row>& rows) {
+  using fmt::lpad;
+  auto pad = [](const std::string& s, std::size_t w) { return s.size() >= w ? s + " " : s + std::string(w - s.size(), ' '); };
+  std::string o =
+      "trnsim validate: the model against published Trainium2/Trainium3 figures (PERF.md, FACTS.md)\n"
+      "Measurements are Neuron benchmarks on trn2.48xlarge (TP counts logical cores: TP64 = 16 chips at LNC=2).\n"
+      "Rows marked cal calibrated the defaults " + calibrated_defaults() + ";\n"
+      "claims (C*) are explained, not fitted. Error = (model - published) / published.\n\n";
+  o += pad("#", 5) + pad("figure", 64) + lpad("published", 12) + lpad("model", 12) + lpad("error", 9) + "  note\n";
+  for (const auto& r : rows) {
+    std::string model = r.modeled ? show(r.model, r.unit) : "n/a";
+    std::string err = "-";
+    if (r.modeled) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%+.0f%%", 100.0 * r.error());
+      err = buf;
+    }
+    std::string note = (r.calibration ? std::string("cal") + (r.note.empty() ? "" : "; ") : "") + r.note;
+    o += pad(r.id, 5) + pad(r.figure, 64) + lpad(show(r.published, r.unit), 12) + lpad(model, 12) + lpad(err, 9) + "  " +
+         note + "\n";
+  }
+  Summary s = summarize(rows);
+  o += "\n" + std::to_string(s.modeled) + " figures modeled: " + std::to_string(s.within_25_percent) + " within 25%, " +
+       std::to_string(s.off_by_more_than_50_percent) + " off by more than 50%. Uncalibrated measurements within 25%: " +
+       std::to_string(s.uncalibrated_measurements_within_25_percent) + " of " + std::to_string(s.uncalibrated_measurements) +
+       ".\n";
+  if (!s.far_rows.empty()) {
+    o += "Far off (>50%):\n";
+    for (const auto& f : s.far_rows) o += "  - " + f + "\n";
+  }
+  return o;
+}
+
+}  // namespace trnsim::validate

@@ -1,0 +1,52 @@
+// Validation: every published figure the model is checked against, as data. The rows live
+// in core/data/validation/*.json (files read in name order), each with the published value
+// and unit, its source (a key of core/data/sources.json, or a claim), whether the row
+// calibrated a default (then the field table names it too), a note, and the computation
+// that reproduces it through the same pipeline every user runs:
+//   {"scenario": S, "metric": KEY}                   a metric (core/report/metrics.h) of S's primary system
+//   {"scenario": S, "phase": NAME, "part": P}        a phase's time, compute+overhead, hbm or fabric
+//   {"collective": {system, op, bytes, ranks}, "metric": "time_s" | "busbw_bytes_per_s"}
+//   {"system": NAME, "quantity": PATH}               a value of `trnsim describe NAME --json`
+//   {"best": {scenario, vary, fixed, maximize, subject_to}, "metric": KEY}
+//                                                    the best point of a small grid (its placement goes in the note as {a}/{b})
+//   {"ratio": [E, E]}, {"divide": [E, E]}, {"sum": [E...]}, {"max": [E...]}
+//   {"not_modeled": "why"}
+// S is a scenario object or the path of a bundled example ("examples/x.json"). `trnsim
+// validate`, the playground's Validation panel and the README's table show the same rows.
+#pragma once
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "common/fields.h"
+
+namespace trnsim::validate {
+
+struct Row {
+  std::string id;      // PERF.md row number or claim id ("7", "C3b")
+  std::string file;    // core/data/validation/<file>.json
+  std::string source;
+  std::string figure;
+  std::string unit;    // "ms", "us", "tok/s", "x"
+  double published = 0;
+  bool modeled = true;
+  double model = 0;    // in `unit`
+  bool calibration = false;
+  std::string note;
+  double error() const { return (model - published) / published; }  // modeled rows only
+};
+
+struct Summary {
+  int modeled = 0, within_25_percent = 0, off_by_more_than_50_percent = 0;
+  int uncalibrated_measurements = 0, uncalibrated_measurements_within_25_percent = 0;
+  std::vector<std::string> far_rows;  // "id figure" of rows off by more than 50%
+};
+
+// Reads and evaluates every row (InputError naming file and row for a malformed one);
+// `progress(done, total)` is called after each row when given.
+std::vector<Row> rows(const std::function<void(std::size_t, std::size_t)>& progress = {});
+Summary summarize(const std::vector<Row>& rows);
+json to_json(const std::vector<Row>& rows);
+std::string to_text(const std::vector<Row>& rows);  // what `trnsim validate` prints
+
+}  // namespace trnsim::validate
