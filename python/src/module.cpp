@@ -35,6 +35,7 @@
 #include "report/report.h"
 #include "scenario/scenario.h"
 #include "sweep/sweep.h"
+#include "validate/validate.h"
 
 namespace py = pybind11;
 namespace mx = trnsim::mx;
@@ -426,6 +427,14 @@ PYBIND11_MODULE(_trnsim, m) {
       .def("points", &trnsim::sweep::Sweep::points)
       .def_readwrite("full", &trnsim::sweep::Sweep::full)
       .def_readonly("paths", &trnsim::sweep::Sweep::paths);
+  m.def("validate_json",
+        [](std::optional<py::function> progress) {
+          std::vector<trnsim::validate::Row> rows;
+          if (progress) rows = trnsim::validate::rows([&](std::size_t done, std::size_t total) { (*progress)(done, total); });
+          else rows = trnsim::validate::rows();
+          return trnsim::validate::to_json(rows).dump(2) + "\n";
+        },
+        arg("progress") = py::none());
   m.def("sweep_parse", &sweep_parse, arg("text"), arg("what"), arg("base_text"));
   m.def("sweep_point", &sweep_point, arg("sweep"), arg("index"));
   m.def("sweep_shard_range", &trnsim::sweep::shard_range, arg("points"), arg("shard"), arg("shards"));

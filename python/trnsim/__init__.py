@@ -142,6 +142,18 @@ def collective(system: str, op: str, bytes: float, *, algo: str = "auto", backen
     return _trnsim.collective(_os.fspath(system), op, float(bytes), algo, backend, int(ranks), int(stride))
 
 
+def validate(callback: Optional[Callable[[int, int], None]] = None) -> Dict[str, Any]:
+    """The model against every published Trainium figure: what ``trnsim validate --json`` prints.
+
+    Returns ``{"rows": [...], "summary": {...}}``; each row has ``id``, ``source``, ``figure``,
+    ``unit``, ``published``, ``model`` (None where the figure is not modelled), ``error``
+    ((model - published) / published), ``calibration`` (the row calibrated a default) and
+    ``note``. The rows are data (core/data/validation/*.json). ``callback(done, total)`` is
+    called after each row.
+    """
+    return _json.loads(_trnsim.validate_json(callback))
+
+
 def sweep(sweep: Union[Mapping[str, Any], str, "_os.PathLike[str]"], *, jobs: int = 1,
           shard: Union[str, "tuple[int, int]", None] = None, full: bool = False,
           callback: Optional[Callable[[int, int], None]] = None) -> Iterator[Dict[str, Any]]:
@@ -183,5 +195,5 @@ from . import link  # noqa: E402  (submodules need the names above)
 
 __all__ = [
     "InputError", "Scenario", "run", "run_json", "trace", "scenario", "default_scenario", "examples",
-    "example", "systems", "describe", "collective", "sweep", "mx", "link", "plot", "__version__",
+    "example", "systems", "describe", "collective", "validate", "sweep", "mx", "link", "plot", "__version__",
 ]

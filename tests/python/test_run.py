@@ -89,3 +89,12 @@ def test_link_round_trip_equals_the_cli(tmp_path):
 
 def test_version_matches_the_cli():
     assert cli("--version").stdout.strip() == "trnsim " + trnsim.__version__
+
+
+def test_validate_equals_the_cli():
+    want = cli("validate", "--json").stdout
+    seen = []
+    got = trnsim.validate(lambda done, total: seen.append((done, total)))
+    assert got == json.loads(want)
+    assert seen and seen[-1][0] == seen[-1][1] == len(got["rows"])
+    assert [d for d, _ in seen] == list(range(1, len(got["rows"]) + 1))
