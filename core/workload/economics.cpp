@@ -9,18 +9,14 @@ namespace trnsim::workload::detail {
 
 namespace {
 
-std::string power_source(const Evaluation& ev) {
-  auto it = ev.system.sources.find("power_watts");
-  if (it == ev.system.sources.end()) it = ev.system.sources.find("chip.power_watts");
-  return it != ev.system.sources.end() ? it->second : "system data (an assumption: chip power is not published)";
-}
-
-std::string price_source(const Evaluation& ev) {
-  for (const char* key : {"price_per_chip_hour", "chip.price_per_chip_hour"}) {
-    auto it = ev.system.sources.find(key);
+// The chip data's source of one of its values (a chip file records it as "power", a
+// system or cluster file under "chip.power").
+std::string chip_source(const Evaluation& ev, const std::string& key, const char* missing) {
+  for (const std::string& k : {key, "chip." + key}) {
+    auto it = ev.system.sources.find(k);
     if (it != ev.system.sources.end()) return it->second;
   }
-  return "guess: no price known for this chip";
+  return missing;
 }
 
 // The source of an assumption: the field table's calibration note when the value is its
@@ -60,7 +56,7 @@ void fill_economics(const Evaluation& ev, Result& R, double tokens_per_s_per_chi
     power_src = "scenario";
   } else {
     R.chip_power_watts = chip.power_watts;
-    power_src = power_source(ev);
+    power_src = chip_source(ev, "power", "system data (no source recorded)");
   }
   R.power_per_chip_all_in_watts = R.chip_power_watts * (1.0 + ec.host_power_fraction) * ec.pue;
   R.tokens_per_s_per_megawatt =
@@ -72,7 +68,7 @@ void fill_economics(const Evaluation& ev, Result& R, double tokens_per_s_per_chi
   R.price_per_chip_hour_usd = ec.price_per_chip_hour_usd ? *ec.price_per_chip_hour_usd : chip.price_per_hour_usd;
   R.usd_per_million_tokens =
       tokens_per_s_per_chip > 0 ? R.price_per_chip_hour_usd / (tokens_per_s_per_chip * 3600.0) * 1e6 : 0;
-  add_assumptions(ev, R, power_src, ec.price_per_chip_hour_usd ? std::string("scenario") : price_source(ev));
+  add_assumptions(ev, R, power_src, ec.price_per_chip_hour_usd ? std::string("scenario") : chip_source(ev, "price_per_chip_hour", "guess: no price known for this chip"));
 }
 
 }  // namespace trnsim::workload::detail
