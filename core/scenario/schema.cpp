@@ -86,8 +86,8 @@ const char* kAssumptions = "Assumptions: efficiency, power, price";
 const char* kWhenInference = "workload.kind=inference";
 const char* kWhenTraining = "workload.kind=training";
 
-std::vector<Field> build_table() {
-  std::vector<Field> t;
+// The scenario fields.
+void add_scenario_fields(std::vector<Field>& t) {
   {
     Field f = make("version", FieldType::integer, kScenarioVersion, 1, 1000000,
                    {"", "version", "The scenario format version (this trnsim reads version 1)."});
@@ -118,6 +118,10 @@ std::vector<Field> build_table() {
     f.allow_empty = true;
     t.push_back(f);
   }
+}
+
+// The model fields.
+void add_model_fields(std::vector<Field>& t) {
   t.push_back(choice("workload.kind", [](Scenario& s) -> std::string& { return s.workload.kind; }, "inference",
                      fixed({"inference", "training"}),
                      {"", "kind", "Inference (serving requests) or training (optimizer steps).", kModel}));
@@ -154,6 +158,10 @@ std::vector<Field> build_table() {
                      {"", "activations", "The tensor engine's input type: sets the peak FLOP/s of every matmul.", kModel}));
   t.push_back(choice("workload.precision.kv_cache", [](Scenario& s) -> std::string& { return s.workload.precision.kv_cache; },
                      "bf16", precisions, {"", "KV cache", "Storage of the KV cache: bytes read per decode step.", kModel}));
+}
+
+// The placement fields.
+void add_placement_fields(std::vector<Field>& t) {
   t.push_back(integer("workload.parallelism.tp", [](Scenario& s) -> int& { return s.workload.parallelism.tp; }, 1, 1,
                       1 << 16,
                       {"chips", "tp (tensor)",
@@ -177,6 +185,10 @@ std::vector<Field> build_table() {
                        "Expert parallelism for MoE layers: experts spread over ep chips (all-to-all dispatch and "
                        "combine).",
                        kPlacement, "", true}));
+}
+
+// The inference fields.
+void add_inference_fields(std::vector<Field>& t) {
   t.push_back(integer("workload.inference.batch", [](Scenario& s) -> int& { return s.workload.inference.batch; }, 1, 1,
                       1 << 20,
                       {"sequences", "batch", "Concurrent sequences per replica (continuous batching).", kInference,
@@ -187,6 +199,10 @@ std::vector<Field> build_table() {
   t.push_back(integer("workload.inference.output_tokens",
                       [](Scenario& s) -> int& { return s.workload.inference.output_tokens; }, 256, 1, kMaxTokens,
                       {"tokens", "output tokens", "Generated tokens per request.", kInference, kWhenInference, true}));
+}
+
+// The training fields.
+void add_training_fields(std::vector<Field>& t) {
   t.push_back(integer("workload.training.sequence_length",
                       [](Scenario& s) -> int& { return s.workload.training.sequence_length; }, 8192, 1, kMaxTokens,
                       {"tokens", "sequence length", "Tokens per sequence.", kTraining, kWhenTraining, true}));
@@ -212,6 +228,10 @@ std::vector<Field> build_table() {
                      {"", "DP overlap",
                       "Fraction of the data-parallel exchange hidden behind backward (an assumption).", kTraining,
                       kWhenTraining}));
+}
+
+// The assumptions fields.
+void add_assumptions_fields(std::vector<Field>& t) {
   {
     Field f = number("workload.efficiency.compute", [](Scenario& s) -> double& { return s.workload.efficiency.compute; },
                      0.5, 0.01, 1.0,
@@ -267,6 +287,16 @@ std::vector<Field> build_table() {
                       "kernel overhead) or the engine-level NeuronCore model (tiled GEMMs and flash attention on "
                       "the tensor, vector and scalar engines and DMA queues; the efficiencies do not apply).",
                       kAssumptions}));
+}
+
+std::vector<Field> build_table() {
+  std::vector<Field> t;
+  add_scenario_fields(t);
+  add_model_fields(t);
+  add_placement_fields(t);
+  add_inference_fields(t);
+  add_training_fields(t);
+  add_assumptions_fields(t);
   return t;
 }
 

@@ -5,6 +5,7 @@
 #include <map>
 #include <sstream>
 
+#include "common/format.h"
 #include "workload/workload.h"
 
 namespace trnsim::workload {
@@ -12,55 +13,6 @@ namespace trnsim::workload {
 namespace {
 
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
-
-std::string fmtf(double v, int decimals) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  return buf;
-}
-
-std::string fmt_time(double s) {
-  if (s >= 1.0) return fmtf(s, 3) + " s";
-  if (s >= 1e-3) return fmtf(s * 1e3, 3) + " ms";
-  return fmtf(s * 1e6, 2) + " us";
-}
-
-std::string fmt_pct(double f) { return fmtf(f * 100.0, 1) + "%"; }
-
-// 3 significant digits with thousands separators for large values.
-std::string fmt_num(double v) {
-  if (v == 0) return "0";
-  double a = v < 0 ? -v : v;
-  if (a >= 1000) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.0f", v);
-    std::string s = buf, out;
-    int start = s[0] == '-' ? 1 : 0;
-    int n = static_cast<int>(s.size()) - start;
-    for (int i = 0; i < static_cast<int>(s.size()); ++i) {
-      out += s[i];
-      int left = static_cast<int>(s.size()) - 1 - i;
-      if (i >= start && left > 0 && left % 3 == 0) out += ',';
-    }
-    (void)n;
-    return out;
-  }
-  if (a >= 100) return fmtf(v, 1);
-  if (a >= 10) return fmtf(v, 2);
-  if (a >= 1) return fmtf(v, 3);
-  if (a >= 0.01) return fmtf(v, 4);
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.3g", v);
-  return buf;
-}
-
-std::string fmt_params(double p) {
-  if (p >= 1e9) return fmtf(p / 1e9, 2) + " B";
-  return fmtf(p / 1e6, 2) + " M";
-}
-
-std::string pad(const std::string& s, std::size_t w) { return s.size() >= w ? s : s + std::string(w - s.size(), ' '); }
-std::string lpad(const std::string& s, std::size_t w) { return s.size() >= w ? s : std::string(w - s.size(), ' ') + s; }
 
 json ops_json(const Result& R, const Phase& ph) {
   json arr = json::array();
@@ -88,94 +40,83 @@ json ops_json(const Result& R, const Phase& ph) {
 
 }  // namespace
 
-json result_to_json(const Result& R) {
+namespace {
+
+json model_json(const Result& R) {
   const ModelConfig& m = R.model;
-  json j;
-  j["kind"] = R.kind;
-  j["system"] = {{"name", R.system_name},
-                 {"display_name", R.system_display_name},
-                 {"chips", R.system_chips},
-                 {"chips_per_server", R.chips_per_server},
-                 {"chips_per_domain", R.chips_per_domain}};
-  const auto& P = R.spec.parallelism;
-  j["placement"] = {{"tp", P.tp},
-                    {"pp", P.pp},
-                    {"dp", P.dp},
-                    {"ep", P.ep},
-                    {"expert_tp", P.ep <= P.tp ? P.tp / P.ep : 1},
-                    {"chips_used", R.chips_used},
-                    {"ultraservers_used", R.domains_used}};
   json layer_types = json::array();
   for (const auto& n : R.layer_type_names) layer_types.push_back(n);
-  j["model"] = {{"name", m.name},
-                {"model_type", m.model_type},
-                {"layers", m.layers},
-                {"hidden_size", m.hidden},
-                {"attention", m.attention == AttentionKind::mla ? "mla" : "gqa"},
-                {"heads", m.heads},
-                {"kv_heads", m.kv_heads},
-                {"head_dim", m.head_dim},
-                {"sliding_window", m.sliding_window},
-                {"sliding_layers", m.sliding_layer_count()},
-                {"moe_layers", m.moe_layer_count()},
-                {"experts", m.experts},
-                {"experts_per_token", m.experts_per_token},
-                {"vocab_size", m.vocab},
-                {"checkpoint_precision", m.checkpoint_precision},
-                {"params",
-                 {{"total", R.params.total},
-                  {"active", R.params.active},
-                  {"embedding", R.params.embedding},
-                  {"lm_head", R.params.lm_head},
-                  {"attention", R.params.attention},
-                  {"dense_mlp", R.params.dense_mlp},
-                  {"routed_experts", R.params.routed_experts},
-                  {"shared_experts", R.params.shared_experts},
-                  {"router", R.params.router},
-                  {"norms", R.params.norms}}},
-                {"kv_bytes_per_token", R.kv_bytes_per_token},
-                {"layer_types", layer_types},
-                {"ignored_fields", m.ignored_fields}};
-  j["precision"] = {{"matmul", R.matmul_dtype},
-                    {"weights", R.weights_dtype},
-                    {"attention_weights", R.attention_weights_dtype},
-                    {"kv_cache", R.kv_dtype}};
-  j["warnings"] = R.warnings;
-  if (R.kind == "inference") {
-    const auto& in = R.spec.inference;
-    j["inference"] = {{"batch", in.batch},
-                      {"input_tokens", in.input_tokens},
-                      {"output_tokens", in.output_tokens},
-                      {"ttft_s", R.ttft_s},
-                      {"tpot_s", R.tpot_s},
-                      {"request_latency_s", R.request_latency_s},
-                      {"decode_tokens_per_s_per_replica", R.decode_tokens_per_s_per_replica},
-                      {"output_tokens_per_s",
-                       {{"per_replica", R.output_tokens_per_s_per_replica},
-                        {"per_chip", R.output_tokens_per_s_per_chip},
-                        {"per_server", R.output_tokens_per_s_per_server},
-                        {"per_system", R.output_tokens_per_s_per_system}}},
-                      {"replicas", R.replicas}};
-  } else {
-    json scaling = json::array();
-    for (const auto& s : R.scaling)
-      scaling.push_back({{"ultraservers", s.ultraservers},
-                         {"chips", s.chips},
-                         {"step_time_s", s.step_time_s},
-                         {"tokens_per_s", s.tokens_per_s},
-                         {"scaling_efficiency", s.scaling_efficiency}});
-    j["training"] = {{"step_time_s", R.step_time_s},
-                     {"tokens_per_step", R.tokens_per_step},
-                     {"tokens_per_s", R.training_tokens_per_s},
-                     {"tokens_per_s_per_chip", R.training_tokens_per_s_per_chip},
-                     {"mfu", R.mfu},
-                     {"hfu", R.hfu},
-                     {"model_flops_per_step", R.model_flops_per_step},
-                     {"hardware_flops_per_step", R.hardware_flops_per_step},
-                     {"micro_batches", R.micro_batches},
-                     {"pipeline_bubble_fraction", R.pipeline_bubble_fraction},
-                     {"scaling", scaling}};
-  }
+  return {{"name", m.name},
+          {"model_type", m.model_type},
+          {"layers", m.layers},
+          {"hidden_size", m.hidden},
+          {"attention", m.attention == AttentionKind::mla ? "mla" : "gqa"},
+          {"heads", m.heads},
+          {"kv_heads", m.kv_heads},
+          {"head_dim", m.head_dim},
+          {"sliding_window", m.sliding_window},
+          {"sliding_layers", m.sliding_layer_count()},
+          {"moe_layers", m.moe_layer_count()},
+          {"experts", m.experts},
+          {"experts_per_token", m.experts_per_token},
+          {"vocab_size", m.vocab},
+          {"checkpoint_precision", m.checkpoint_precision},
+          {"params",
+           {{"total", R.params.total},
+            {"active", R.params.active},
+            {"embedding", R.params.embedding},
+            {"lm_head", R.params.lm_head},
+            {"attention", R.params.attention},
+            {"dense_mlp", R.params.dense_mlp},
+            {"routed_experts", R.params.routed_experts},
+            {"shared_experts", R.params.shared_experts},
+            {"router", R.params.router},
+            {"norms", R.params.norms}}},
+          {"kv_bytes_per_token", R.kv_bytes_per_token},
+          {"layer_types", layer_types},
+          {"ignored_fields", m.ignored_fields}};
+}
+
+json inference_json(const Result& R) {
+  const auto& in = R.spec.inference;
+  return {{"batch", in.batch},
+          {"input_tokens", in.input_tokens},
+          {"output_tokens", in.output_tokens},
+          {"ttft_s", R.ttft_s},
+          {"tpot_s", R.tpot_s},
+          {"request_latency_s", R.request_latency_s},
+          {"decode_tokens_per_s_per_replica", R.decode_tokens_per_s_per_replica},
+          {"output_tokens_per_s",
+           {{"per_replica", R.output_tokens_per_s_per_replica},
+            {"per_chip", R.output_tokens_per_s_per_chip},
+            {"per_server", R.output_tokens_per_s_per_server},
+            {"per_system", R.output_tokens_per_s_per_system}}},
+          {"replicas", R.replicas}};
+}
+
+json training_json(const Result& R) {
+  json scaling = json::array();
+  for (const auto& s : R.scaling)
+    scaling.push_back({{"ultraservers", s.ultraservers},
+                       {"chips", s.chips},
+                       {"step_time_s", s.step_time_s},
+                       {"tokens_per_s", s.tokens_per_s},
+                       {"scaling_efficiency", s.scaling_efficiency}});
+  return {{"step_time_s", R.step_time_s},
+          {"tokens_per_step", R.tokens_per_step},
+          {"tokens_per_s", R.training_tokens_per_s},
+          {"tokens_per_s_per_chip", R.training_tokens_per_s_per_chip},
+          {"mfu", R.mfu},
+          {"hfu", R.hfu},
+          {"model_flops_per_step", R.model_flops_per_step},
+          {"hardware_flops_per_step", R.hardware_flops_per_step},
+          {"micro_batches", R.micro_batches},
+          {"pipeline_bubble_fraction", R.pipeline_bubble_fraction},
+          {"scaling", scaling}};
+}
+
+// Memory, time shares, economics, assumptions and phases: what every kind reports.
+void common_json(const Result& R, json& j) {
   json items;
   for (const auto& x : R.memory) items[x.name] = x.bytes;
   j["memory_per_chip"] = {{"capacity_bytes", R.hbm_capacity_bytes},
@@ -206,6 +147,35 @@ json result_to_json(const Result& R) {
                       {"overhead_s", ph.overhead_s},
                       {"ops", ops_json(R, ph)}});
   j["phases"] = phases;
+}
+
+}  // namespace
+
+json result_to_json(const Result& R) {
+  json j;
+  j["kind"] = R.kind;
+  j["system"] = {{"name", R.system_name},
+                 {"display_name", R.system_display_name},
+                 {"chips", R.system_chips},
+                 {"chips_per_server", R.chips_per_server},
+                 {"chips_per_domain", R.chips_per_domain}};
+  const auto& P = R.spec.parallelism;
+  j["placement"] = {{"tp", P.tp},
+                    {"pp", P.pp},
+                    {"dp", P.dp},
+                    {"ep", P.ep},
+                    {"expert_tp", P.ep <= P.tp ? P.tp / P.ep : 1},
+                    {"chips_used", R.chips_used},
+                    {"ultraservers_used", R.domains_used}};
+  j["model"] = model_json(R);
+  j["precision"] = {{"matmul", R.matmul_dtype},
+                    {"weights", R.weights_dtype},
+                    {"attention_weights", R.attention_weights_dtype},
+                    {"kv_cache", R.kv_dtype}};
+  j["warnings"] = R.warnings;
+  if (R.kind == "inference") j["inference"] = inference_json(R);
+  else j["training"] = training_json(R);
+  common_json(R, j);
   return j;
 }
 
@@ -228,8 +198,8 @@ void ops_table(std::ostringstream& out, const Phase& ph, std::size_t max_rows) {
   std::vector<Row> v;
   for (auto& [k, r] : rows) v.push_back(r);
   std::stable_sort(v.begin(), v.end(), [](const Row& a, const Row& b) { return a.total > b.total; });
-  out << "    " << pad("operator", 30) << lpad("count", 8) << lpad("total", 13) << lpad("share", 8) << "  "
-      << pad("bound", 9) << "detail\n";
+  out << "    " << fmt::pad("operator", 30) << fmt::lpad("count", 8) << fmt::lpad("total", 13) << fmt::lpad("share", 8) << "  "
+      << fmt::pad("bound", 9) << "detail\n";
   std::size_t shown = 0;
   double rest = 0;
   for (const auto& r : v) {
@@ -238,24 +208,26 @@ void ops_table(std::ostringstream& out, const Phase& ph, std::size_t max_rows) {
       continue;
     }
     ++shown;
-    out << "    " << pad(r.name, 30) << lpad(fmt_num(r.count), 8) << lpad(fmt_time(r.total), 13)
-        << lpad(ph.time_s > 0 ? fmt_pct(r.total / ph.time_s) : "-", 8) << "  " << pad(r.category, 9) << r.detail
+    out << "    " << fmt::pad(r.name, 30) << fmt::lpad(fmt::number(r.count), 8) << fmt::lpad(fmt::time(r.total), 13)
+        << fmt::lpad(ph.time_s > 0 ? fmt::percent(r.total / ph.time_s) : "-", 8) << "  " << fmt::pad(r.category, 9) << r.detail
         << "\n";
   }
-  if (rest > 0) out << "    " << pad("(others)", 30) << lpad("", 8) << lpad(fmt_time(rest), 13) << "\n";
+  if (rest > 0) out << "    " << fmt::pad("(others)", 30) << fmt::lpad("", 8) << fmt::lpad(fmt::time(rest), 13) << "\n";
 }
 
 std::string shares_line(double c, double h, double f, double o) {
-  return "compute " + fmt_pct(c) + " | HBM " + fmt_pct(h) + " | fabric " + fmt_pct(f) + " | kernel overhead " +
-         fmt_pct(o);
+  return "compute " + fmt::percent(c) + " | HBM " + fmt::percent(h) + " | fabric " + fmt::percent(f) + " | kernel overhead " +
+         fmt::percent(o);
 }
 
 }  // namespace
 
-std::string result_to_text(const Result& R) {
+namespace {
+
+void text_header(std::ostringstream& out, const Result& R) {
+
   const ModelConfig& m = R.model;
   const auto& P = R.spec.parallelism;
-  std::ostringstream out;
   out << "Workload: " << m.name << " " << R.kind << " on " << R.system_display_name << "\n";
   out << "  model         " << m.model_type << ", " << m.layers << " layers, hidden " << m.hidden << ", "
       << (m.attention == AttentionKind::mla ? "MLA" : "GQA") << " " << m.heads << " heads";
@@ -264,8 +236,8 @@ std::string result_to_text(const Result& R) {
   if (m.is_moe())
     out << ", MoE " << m.experts << " experts top-" << m.experts_per_token << " in " << m.moe_layer_count() << " layers";
   out << "\n";
-  out << "  parameters    " << fmt_params(R.params.total) << " total, " << fmt_params(R.params.active)
-      << " active per token; KV cache " << fmt_num(R.kv_bytes_per_token / 1024.0) << " KiB per token\n";
+  out << "  parameters    " << fmt::params(R.params.total) << " total, " << fmt::params(R.params.active)
+      << " active per token; KV cache " << fmt::number(R.kv_bytes_per_token / 1024.0) << " KiB per token\n";
   out << "  placement     tp " << P.tp << " x pp " << P.pp << " x dp " << P.dp << " (ep " << P.ep << ") = "
       << R.chips_used << " of " << R.system_chips << " chips";
   if (R.domains_used > 1) out << " across " << R.domains_used << " UltraServers";
@@ -273,57 +245,69 @@ std::string result_to_text(const Result& R) {
   out << "  precision     matmuls " << R.matmul_dtype << ", MLP/expert weights " << R.weights_dtype
       << ", attention weights " << R.attention_weights_dtype << ", KV cache " << R.kv_dtype << "\n";
 
+}
+
+void text_headline(std::ostringstream& out, const Result& R) {
   if (R.kind == "inference") {
     const auto& in = R.spec.inference;
     out << "  requests      " << in.batch << " concurrent per replica x " << in.input_tokens << " in / "
         << in.output_tokens << " out\n\n";
-    out << "  TTFT                 " << fmt_time(R.ttft_s) << "\n";
-    out << "  time per token       " << fmt_time(R.tpot_s) << "\n";
-    out << "  request latency      " << fmt_time(R.request_latency_s) << " (own prefill, decode, and the other streams' prefills)\n";
-    out << "  output tokens/s      " << fmt_num(R.output_tokens_per_s_per_replica) << " per replica | "
-        << fmt_num(R.output_tokens_per_s_per_chip) << " per chip | " << fmt_num(R.output_tokens_per_s_per_server)
-        << " per server | " << fmt_num(R.output_tokens_per_s_per_system) << " per system (prefill included; decode alone "
-        << fmt_num(R.decode_tokens_per_s_per_replica) << " per replica)\n";
+    out << "  TTFT                 " << fmt::time(R.ttft_s) << "\n";
+    out << "  time per token       " << fmt::time(R.tpot_s) << "\n";
+    out << "  request latency      " << fmt::time(R.request_latency_s) << " (own prefill, decode, and the other streams' prefills)\n";
+    out << "  output tokens/s      " << fmt::number(R.output_tokens_per_s_per_replica) << " per replica | "
+        << fmt::number(R.output_tokens_per_s_per_chip) << " per chip | " << fmt::number(R.output_tokens_per_s_per_server)
+        << " per server | " << fmt::number(R.output_tokens_per_s_per_system) << " per system (prefill included; decode alone "
+        << fmt::number(R.decode_tokens_per_s_per_replica) << " per replica)\n";
   } else {
     const auto& t = R.spec.training;
     out << "  batch         " << t.global_batch << " sequences x " << t.sequence_length << " tokens, micro-batch "
         << t.micro_batch << " (" << R.micro_batches << " per replica), ZeRO-" << t.zero_stage << ", " << t.recompute
-        << " recompute, " << fmt_pct(t.overlap) << " DP overlap\n\n";
-    out << "  step time            " << fmt_time(R.step_time_s) << " (pipeline bubble "
-        << fmt_pct(R.pipeline_bubble_fraction) << ")\n";
-    out << "  tokens/s             " << fmt_num(R.training_tokens_per_s) << " | " << fmt_num(R.training_tokens_per_s_per_chip)
+        << " recompute, " << fmt::percent(t.overlap) << " DP overlap\n\n";
+    out << "  step time            " << fmt::time(R.step_time_s) << " (pipeline bubble "
+        << fmt::percent(R.pipeline_bubble_fraction) << ")\n";
+    out << "  tokens/s             " << fmt::number(R.training_tokens_per_s) << " | " << fmt::number(R.training_tokens_per_s_per_chip)
         << " per chip\n";
-    out << "  MFU / HFU            " << fmt_pct(R.mfu) << " / " << fmt_pct(R.hfu) << " of " << R.matmul_dtype
+    out << "  MFU / HFU            " << fmt::percent(R.mfu) << " / " << fmt::percent(R.hfu) << " of " << R.matmul_dtype
         << " peak\n";
   }
-  out << "  HBM per chip         " << fmtf(R.hbm_used_bytes / kGiB, 1) << " of " << fmtf(R.hbm_capacity_bytes / kGiB, 1)
+}
+
+void text_resources(std::ostringstream& out, const Result& R) {
+  out << "  HBM per chip         " << fmt::fixed(R.hbm_used_bytes / kGiB, 1) << " of " << fmt::fixed(R.hbm_capacity_bytes / kGiB, 1)
       << " GiB (";
   for (std::size_t i = 0; i < R.memory.size(); ++i)
-    out << (i ? ", " : "") << R.memory[i].name << " " << fmtf(R.memory[i].bytes / kGiB, 1);
+    out << (i ? ", " : "") << R.memory[i].name << " " << fmt::fixed(R.memory[i].bytes / kGiB, 1);
   out << ")\n";
   out << "  time shares          " << shares_line(R.compute_share, R.hbm_share, R.fabric_share, R.overhead_share)
       << "\n";
-  out << "  power                " << fmt_num(R.chip_power_watts) << " W per chip, " << fmt_num(R.power_per_chip_all_in_watts)
-      << " W all-in (host +" << fmt_pct(R.spec.economics.host_power_fraction) << ", PUE " << fmtf(R.spec.economics.pue, 2)
+  out << "  power                " << fmt::number(R.chip_power_watts) << " W per chip, " << fmt::number(R.power_per_chip_all_in_watts)
+      << " W all-in (host +" << fmt::percent(R.spec.economics.host_power_fraction) << ", PUE " << fmt::fixed(R.spec.economics.pue, 2)
       << ")\n";
   const char* tok = R.kind == "inference" ? "output" : "training";
-  out << "  tokens per MW        " << fmt_num(R.tokens_per_s_per_megawatt) << " " << tok << " tokens/s per MW\n";
-  out << "  cost                 $" << fmtf(R.usd_per_million_tokens, 3) << " per million " << tok << " tokens at $"
-      << fmtf(R.price_per_chip_hour_usd, 2) << " per chip-hour\n";
+  out << "  tokens per MW        " << fmt::number(R.tokens_per_s_per_megawatt) << " " << tok << " tokens/s per MW\n";
+  out << "  cost                 $" << fmt::fixed(R.usd_per_million_tokens, 3) << " per million " << tok << " tokens at $"
+      << fmt::fixed(R.price_per_chip_hour_usd, 2) << " per chip-hour\n";
 
+}
+
+void text_scaling(std::ostringstream& out, const Result& R) {
   if (!R.scaling.empty() && R.kind == "training" && R.scaling.size() > 1) {
     out << "\n  Scaling across UltraServers (weak scaling, EFA between them):\n";
-    out << "    " << lpad("servers", 8) << lpad("chips", 9) << lpad("step", 13) << lpad("tokens/s", 14)
-        << lpad("efficiency", 12) << "\n";
+    out << "    " << fmt::lpad("servers", 8) << fmt::lpad("chips", 9) << fmt::lpad("step", 13) << fmt::lpad("tokens/s", 14)
+        << fmt::lpad("efficiency", 12) << "\n";
     for (const auto& s : R.scaling)
-      out << "    " << lpad(std::to_string(s.ultraservers), 8) << lpad(std::to_string(s.chips), 9)
-          << lpad(fmt_time(s.step_time_s), 13) << lpad(fmt_num(s.tokens_per_s), 14)
-          << lpad(fmt_pct(s.scaling_efficiency), 12) << "\n";
+      out << "    " << fmt::lpad(std::to_string(s.ultraservers), 8) << fmt::lpad(std::to_string(s.chips), 9)
+          << fmt::lpad(fmt::time(s.step_time_s), 13) << fmt::lpad(fmt::number(s.tokens_per_s), 14)
+          << fmt::lpad(fmt::percent(s.scaling_efficiency), 12) << "\n";
   }
 
+}
+
+void text_phases(std::ostringstream& out, const Result& R) {
   for (const auto& ph : R.phases) {
     if (ph.ops.empty()) continue;
-    out << "\n  " << ph.name << ": " << ph.unit << ": " << fmt_time(ph.time_s) << "\n";
+    out << "\n  " << ph.name << ": " << ph.unit << ": " << fmt::time(ph.time_s) << "\n";
     out << "    " << shares_line(ph.time_s > 0 ? ph.compute_s / ph.time_s : 0, ph.time_s > 0 ? ph.hbm_s / ph.time_s : 0,
                                  ph.time_s > 0 ? ph.fabric_s / ph.time_s : 0,
                                  ph.time_s > 0 ? ph.overhead_s / ph.time_s : 0)
@@ -331,13 +315,28 @@ std::string result_to_text(const Result& R) {
     ops_table(out, ph, 12);
   }
 
+}
+
+void text_notes(std::ostringstream& out, const Result& R) {
   if (!R.warnings.empty()) {
     out << "\n  Warnings:\n";
     for (const auto& w : R.warnings) out << "    - " << w << "\n";
   }
   out << "\n  Assumptions (adjust them in the scenario's workload.efficiency / workload.economics):\n";
   for (const auto& a : R.assumptions)
-    out << "    - " << pad(a.name, 36) << lpad(fmt_num(a.value), 10) << " " << a.unit << "  [" << a.source << "]\n";
+    out << "    - " << fmt::pad(a.name, 36) << fmt::lpad(fmt::number(a.value), 10) << " " << a.unit << "  [" << a.source << "]\n";
+}
+
+}  // namespace
+
+std::string result_to_text(const Result& R) {
+  std::ostringstream out;
+  text_header(out, R);
+  text_headline(out, R);
+  text_resources(out, R);
+  text_scaling(out, R);
+  text_phases(out, R);
+  text_notes(out, R);
   return out.str();
 }
 
