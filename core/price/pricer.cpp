@@ -18,8 +18,10 @@ const char* category_name(Category c) {
   return "compute";
 }
 
-PricedOp Pricer::price(const plan::Operator& o) const {
-  if (o.kind == plan::OpKind::collective) return price_collective(o);
+namespace {
+
+// What a priced operator keeps of the plan's.
+PricedOp record_of(const plan::Operator& o) {
   PricedOp r;
   r.name = o.name;
   r.scope = o.scope;
@@ -27,6 +29,14 @@ PricedOp Pricer::price(const plan::Operator& o) const {
   r.count = o.count;
   r.flops = o.flops;
   r.hbm_bytes = o.hbm_bytes;
+  return r;
+}
+
+}  // namespace
+
+PricedOp Pricer::price(const plan::Operator& o) const {
+  if (o.kind == plan::OpKind::collective) return price_collective(o);
+  PricedOp r = record_of(o);
   const double kernel_s = time_kernel(o, r);
   r.overhead_s = o.kernels * settings_.kernel_overhead_s;
   r.time_s = kernel_s + r.overhead_s;
@@ -49,17 +59,8 @@ PricedOp Pricer::price_collective(const plan::Operator& o) const {
   auto it = collectives_.find(key);
   if (it == collectives_.end()) it = collectives_.emplace(key, collective::run(system_, q)).first;
   const collective::Result& c = it->second;
-  PricedOp r;
-  r.name = o.name;
-  r.scope = o.scope;
-  r.layer_type = o.layer_type;
-  r.count = o.count;
-  r.flops = o.flops;
-  r.hbm_bytes = o.hbm_bytes;
-  r.collective.op = q.op;
-  r.collective.bytes = q.bytes;
-  r.collective.ranks = q.ranks;
-  r.collective.stride = q.stride;
+  PricedOp r = record_of(o);
+  r.collective = q;
   r.category = Category::fabric;
   r.fabric_bytes = q.bytes;
   r.fabric_s = c.time_s;

@@ -45,6 +45,8 @@ void finish_shares(Result& R, const std::vector<std::pair<const Phase*, double>>
   }
 }
 
+namespace {
+
 void check_fit(const Result& R, const hw::Chip& chip) {
   constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
   double cap = chip.hbm_capacity_bytes;
@@ -58,8 +60,15 @@ void check_fit(const Result& R, const hw::Chip& chip) {
                        " GiB; use more tp/pp/ep, a smaller batch or a lower precision");
 }
 
-MemoryItem reserve(const Evaluation& ev) {
-  return {"reserve", ev.spec.efficiency.hbm_reserve_fraction * ev.system.chip.hbm_capacity_bytes};
+}  // namespace
+
+void hold_memory(const Evaluation& ev, const std::vector<MemoryItem>& items, Result& R) {
+  R.memory = items;
+  R.memory.push_back({"reserve", ev.spec.efficiency.hbm_reserve_fraction * ev.system.chip.hbm_capacity_bytes});
+  R.hbm_used_bytes = 0;
+  for (const auto& x : R.memory) R.hbm_used_bytes += x.bytes;
+  R.hbm_capacity_bytes = ev.system.chip.hbm_capacity_bytes;
+  check_fit(R, ev.system.chip);
 }
 
 }  // namespace detail

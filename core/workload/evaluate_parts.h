@@ -25,10 +25,9 @@ struct Evaluation {
 Phase make_phase(const std::string& name, const std::string& unit, std::vector<OpRecord> ops);
 // The headline's time shares from phases weighted by how often they run.
 void finish_shares(Result& R, const std::vector<std::pair<const Phase*, double>>& weighted);
-// Throws InputError naming workload.parallelism when the memory does not fit the chip.
-void check_fit(const Result& R, const hw::Chip& chip);
-// The runtime reserve held on every chip.
-MemoryItem reserve(const Evaluation& ev);
+// The bytes each chip holds: the plan's items plus the runtime reserve; throws InputError
+// naming workload.parallelism when they do not fit the chip's HBM.
+void hold_memory(const Evaluation& ev, const std::vector<MemoryItem>& items, Result& R);
 // Power, price, tokens per MW, cost per million tokens and the assumptions list.
 void fill_economics(const Evaluation& ev, Result& R, double tokens_per_s_per_chip);
 

@@ -54,12 +54,7 @@ void evaluate_inference(const Evaluation& ev, Result& R) {
   if (R.phases.size() > 1) w.push_back({&R.phases[1], P.steps});
   finish_shares(R, w);
 
-  R.memory = P.memory;
-  R.memory.push_back(reserve(ev));
-  R.hbm_used_bytes = 0;
-  for (const auto& x : R.memory) R.hbm_used_bytes += x.bytes;
-  R.hbm_capacity_bytes = ev.system.chip.hbm_capacity_bytes;
-  check_fit(R, ev.system.chip);
+  hold_memory(ev, P.memory, R);
   fill_economics(ev, R, R.output_tokens_per_s_per_chip);
 }
 

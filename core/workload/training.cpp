@@ -143,12 +143,7 @@ void evaluate_training(const Evaluation& ev, Result& R) {
   fill_flops(ev, P, R);
   R.timeline = schedule::training_timeline(st.stages, st.times, P.micro_batches, pl);
 
-  R.memory = P.memory;
-  R.memory.push_back(reserve(ev));
-  R.hbm_used_bytes = 0;
-  for (const auto& x : R.memory) R.hbm_used_bytes += x.bytes;
-  R.hbm_capacity_bytes = ev.system.chip.hbm_capacity_bytes;
-  check_fit(R, ev.system.chip);
+  hold_memory(ev, P.memory, R);
   fill_scaling(ev, P, fwd, bwd, R);
   if (R.micro_batches < pl.pp)
     R.warnings.push_back("only " + std::to_string(R.micro_batches) + " micro-batches for " + std::to_string(pl.pp) +
