@@ -1,25 +1,39 @@
 // Decoder-only transformer architectures, imported from Hugging Face `config.json` files.
 //
-// What it models: the shapes that decide cost -- layers, hidden size, attention (grouped-query
-// attention with any number of KV heads, DeepSeek's multi-head latent attention with its
-// low-rank query/KV projections), sliding-window layers (gpt-oss's `layer_types`, Mistral's
-// and Qwen's `sliding_window`), dense SwiGLU MLPs and mixture-of-experts layers (routed top-k
-// experts, shared experts, leading dense layers), embeddings and the LM head, biases and norms.
-// From them: exact parameter counts (total, active per token), KV-cache bytes per token and
-// the per-layer weight shapes the workload model prices.
+// What it models: the shapes that decide cost, layer by layer (`ModelConfig::layer_specs`):
+//  - what mixes tokens in each layer: causal softmax attention over the whole context, over a
+//    sliding window (gpt-oss, Mistral, Qwen, Trinity), within fixed chunks (Llama 4's
+//    `attention_chunk_size`), or Gated DeltaNet linear attention with a fixed-size recurrent
+//    state and no KV cache (Qwen3-Next, Qwen3.5 `linear_attention` layers);
+//  - whether the layer applies RoPE or none (NoPE: Llama 4's `no_rope_layers`, Trinity's
+//    global layers);
+//  - the attention projections: grouped-query attention with any number of KV heads, or
+//    DeepSeek's multi-head latent attention with its low-rank query/KV projections; biases,
+//    per-head q/k RMSNorm, attention sinks, a sigmoid-gated attention output (Qwen3-Next,
+//    Qwen3.5, Trinity);
+//  - the MLP: a dense SwiGLU of the layer's own width, or a mixture of experts (routed top-k
+//    experts, shared experts with or without a gate, router and its correction bias), in any
+//    interleaving (leading dense layers, every n-th layer, explicit lists);
+//  - embeddings and the LM head, norms.
+// From them: exact parameter counts (total, active per token), KV-cache bytes per token, the
+// recurrent-state bytes per sequence, and the per-layer weight shapes the workload prices.
 //
-// Supported `model_type`s: llama, mistral, mixtral, qwen2, qwen3, qwen2_moe, qwen3_moe,
-// gpt_oss, deepseek_v2, deepseek_v3. Every key of the config is accounted for: keys that
-// shape the cost are read; keys that cannot affect cost (token ids, initialisation, library
-// versions) are listed as ignored; keys describing behaviour the model does not simulate
-// (RoPE scaling, router scoring, activation clamps, multi-token prediction) become warnings;
-// keys nobody knows become warnings naming them; and keys that describe an architecture the
-// model cannot represent (encoder-decoder, multimodal wrappers, unknown layer types) are
-// errors naming the field.
+// Multimodal wrappers (`llama4`, `qwen3_5`, `qwen3_5_moe`) are accepted: their language model
+// (`text_config`) is imported and priced; the vision/audio tower is named in a warning and not
+// priced (`unpriced_towers`).
+//
+// Every key of the config is accounted for: keys that shape the cost are read; keys that
+// cannot affect cost (token ids, initialisation, library versions, elementwise scalings) are
+// listed as ignored; keys describing behaviour the model does not simulate (RoPE scaling,
+// router scoring, activation clamps, multi-token prediction) become warnings; keys nobody
+// knows become warnings naming them; and keys describing an architecture the model cannot
+// represent (encoder-decoder, cross-attention, per-layer head counts, unknown layer types)
+// are errors naming the field as the file spells it. docs/models.md lists the supported
+// model types and, for each, what is priced and what is not.
 //
 // NOT modeled: numerics (the cost of a format is its bytes and its tensor-engine rate), RoPE
 // variants, attention sinks' arithmetic, router load imbalance (routing is assumed uniform),
-// multi-token-prediction heads, vision towers.
+// multi-token-prediction heads, vision and audio towers.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -29,23 +43,60 @@
 
 namespace trnsim::model {
 
+// Projection family of the softmax-attention layers.
 enum class AttentionKind { gqa, mla };
 
+// What mixes tokens in one layer.
+enum class Mixer {
+  full_attention,     // causal softmax attention over the whole context
+  sliding_attention,  // ... over the last `sliding_window` tokens
+  chunked_attention,  // ... within aligned chunks of `attention_chunk` tokens (Llama 4)
+  linear_attention,   // Gated DeltaNet: fixed-size recurrent state per sequence, no KV cache
+};
+// The Hugging Face `layer_types` spelling ("full_attention", ...).
+const char* mixer_name(Mixer mixer);
+
+enum class MlpKind { dense, moe };
+
+struct LayerSpec {
+  Mixer mixer = Mixer::full_attention;
+  bool rope = true;            // rotary position embedding applied; false = NoPE
+  MlpKind mlp = MlpKind::dense;
+  int dense_intermediate = 0;  // SwiGLU width of a dense layer (0 in MoE layers)
+};
+
+// Gated DeltaNet (Qwen3-Next, Qwen3.5) dimensions: the `linear_*` keys.
+struct LinearAttentionDims {
+  int key_heads = 0;       // linear_num_key_heads (q and k heads)
+  int value_heads = 0;     // linear_num_value_heads
+  int key_head_dim = 0;    // linear_key_head_dim
+  int value_head_dim = 0;  // linear_value_head_dim
+  int conv_kernel = 0;     // linear_conv_kernel_dim (causal depthwise conv over q, k, v)
+  int key_width() const { return key_heads * key_head_dim; }        // q (and k) width
+  int value_width() const { return value_heads * value_head_dim; }  // v, gate z and output width
+  int conv_channels() const { return 2 * key_width() + value_width(); }
+};
+
 struct ModelConfig {
-  std::string name;        // bundled name ("gpt-oss-120b") or "inline"
-  std::string model_type;  // "gpt_oss"
+  std::string name;                // bundled name ("gpt-oss-120b") or "inline"
+  std::string model_type;          // of the language model: "gpt_oss", "llama4_text"
+  std::string wrapper_model_type;  // multimodal wrapper it came in ("llama4"), or ""
+  std::vector<std::string> unpriced_towers;  // wrapper keys not priced ("vision_config")
   int layers = 0;
   int hidden = 0;
   int heads = 0;
   int kv_heads = 0;
   int head_dim = 0;
-  int intermediate = 0;  // dense MLP width
+  int intermediate = 0;  // dense MLP width (of the dense layers; the first one if they differ)
   int vocab = 0;
   bool tie_embeddings = false;
-  bool attention_bias = false;
+  bool attention_bias = false;         // q/k/v biases
+  bool attention_output_bias = false;  // o_proj bias
+  bool attention_output_gate = false;  // output *= sigmoid(W_g x), W_g: hidden -> heads*head_dim
   bool mlp_bias = false;
-  bool qk_norm = false;          // per-head RMSNorm of q and k (Qwen3)
+  bool qk_norm = false;          // per-head RMSNorm of q and k, with weights (Qwen3, GLM, Trinity)
   bool attention_sinks = false;  // one learned logit per head (gpt-oss)
+  int norms_per_layer = 2;       // hidden-size RMSNorms per layer (4 with sandwich norms)
   int max_position_embeddings = 0;
 
   AttentionKind attention = AttentionKind::gqa;
@@ -56,16 +107,23 @@ struct ModelConfig {
   int qk_rope_head_dim = 0;
   int v_head_dim = 0;
 
-  int sliding_window = 0;             // tokens; 0 = none
-  std::vector<bool> layer_sliding;    // per layer: uses the sliding window
+  // Per layer: token mixer, RoPE or NoPE, MLP kind and width. The source of truth; the
+  // two flag vectors below are views of it kept for the current workload code.
+  std::vector<LayerSpec> layer_specs;
+  int sliding_window = 0;             // tokens (sliding layers); 0 = no sliding layers
+  int attention_chunk = 0;            // tokens (chunked layers); 0 = no chunked layers
+  LinearAttentionDims linear;         // Gated DeltaNet layers
+  std::string linear_state_dtype;     // `mamba_ssm_dtype` when the config gives one, else ""
+  std::vector<bool> layer_sliding;    // per layer: mixer == sliding_attention
   std::vector<bool> layer_moe;        // per layer: MoE MLP (else dense)
 
   int experts = 0;                    // routed experts (0 = dense model)
   int experts_per_token = 0;
   int moe_intermediate = 0;           // width of one routed expert
-  int shared_experts = 0;             // DeepSeek: shared experts of moe_intermediate width
-  int shared_expert_intermediate = 0; // Qwen2-MoE: one shared expert of this width
-  bool router_bias = false;           // gpt-oss router bias / DeepSeek correction bias
+  int shared_experts = 0;             // shared experts of moe_intermediate width (DeepSeek, GLM, Llama 4, Trinity)
+  int shared_expert_intermediate = 0; // one shared expert of this width (Qwen-MoE)
+  bool shared_expert_gate = false;    // Qwen-MoE: sigmoid gate (1 x hidden) on the shared expert
+  bool router_bias = false;           // gpt-oss router bias; DeepSeek/GLM/Trinity expert-selection bias
   bool expert_bias = false;           // gpt-oss expert biases
 
   int mtp_layers = 0;                 // multi-token-prediction modules (not counted)
@@ -77,45 +135,70 @@ struct ModelConfig {
   bool is_moe() const { return experts > 0; }
   int moe_layer_count() const;
   int sliding_layer_count() const;
+  int mixer_layer_count(Mixer mixer) const;
+  int nope_layer_count() const;
+  // Width of all shared experts of one MoE layer together (0 = none).
+  int shared_expert_width() const { return shared_experts * moe_intermediate + shared_expert_intermediate; }
 };
 
 // Imports a Hugging Face config.json object. `path` names it in errors
 // ("workload.model" or "examples/models/gpt-oss-120b.json"); `name` is recorded.
 ModelConfig import_hf_config(const json& config, const std::string& path, const std::string& name);
 
+// model_types import_hf_config accepts: language models, then multimodal wrappers.
+const std::vector<std::string>& supported_model_types();
+const std::vector<std::string>& supported_wrapper_types();
+
 // Names of the bundled models (examples/models/*.json stems), sorted.
 std::vector<std::string> bundled_model_names();
 // The bundled config's JSON; InputError naming `field` with the closest name if unknown.
 json bundled_model_json(const std::string& name, const std::string& field);
 
-// Parameter counts (exact integers, as doubles).
+// Parameter counts (exact integers, as doubles). The language model only: a wrapper's
+// vision/audio tower and multi-token-prediction modules are not counted.
 struct ParamCounts {
   double total = 0;
-  double active = 0;          // per token, excluding the input embedding (a lookup, not a matmul)
-  double embedding = 0;       // input embedding table
-  double lm_head = 0;         // output projection (0 when tied)
-  double attention = 0;       // all layers
-  double dense_mlp = 0;       // all dense layers
-  double routed_experts = 0;  // all MoE layers, all experts
+  double active = 0;            // per token, excluding the input embedding (a lookup, not a matmul)
+  double embedding = 0;         // input embedding table
+  double lm_head = 0;           // output projection (0 when tied)
+  double attention = 0;         // softmax-attention layers (projections, biases, gates, sinks)
+  double linear_attention = 0;  // Gated DeltaNet layers (projections, conv, decay parameters)
+  double dense_mlp = 0;         // all dense layers
+  double routed_experts = 0;    // all MoE layers, all experts
   double shared_experts = 0;
   double router = 0;
   double norms = 0;
 };
 ParamCounts count_parameters(const ModelConfig& m);
 
-// Per-layer weight element counts.
-double attention_params_per_layer(const ModelConfig& m);
+// Per-layer weight element counts. The *_per_layer forms are those of a softmax-attention,
+// dense (width `intermediate`) or MoE layer of the model; the (m, layer) forms follow
+// layer_specs.
+double attention_params_per_layer(const ModelConfig& m);         // one softmax-attention layer
+double linear_attention_params_per_layer(const ModelConfig& m);  // one Gated DeltaNet layer
 double dense_mlp_params_per_layer(const ModelConfig& m);
+double dense_mlp_params(const ModelConfig& m, int intermediate);
 double routed_expert_params(const ModelConfig& m);   // one routed expert
 double shared_expert_params_per_layer(const ModelConfig& m);
 double router_params_per_layer(const ModelConfig& m);
+double mixer_params(const ModelConfig& m, int layer);  // attention or linear attention of a layer
+double norm_params(const ModelConfig& m, int layer);
 
-// Elements cached per token per layer (K and V for GQA; the compressed latent plus the
-// decoupled RoPE key for MLA).
+// Elements cached per token per softmax-attention layer (K and V for GQA; the compressed
+// latent plus the decoupled RoPE key for MLA).
 double kv_elements_per_token_layer(const ModelConfig& m);
-// KV-cache bytes per token for the whole model at `context` tokens of history, counting
-// sliding-window layers at min(context, window).
+// Tokens of K/V a layer holds at `context` tokens of history: all of them (full), at most the
+// window (sliding) or the chunk (chunked), none (linear attention).
+double kv_tokens_held(const ModelConfig& m, int layer, double context);
+// KV-cache bytes per sequence for the whole model at `context` tokens of history.
 double kv_bytes_per_sequence(const ModelConfig& m, double context, double bytes_per_element);
+// Recurrent state one Gated DeltaNet layer holds per sequence, independent of the context:
+// value_heads x key_head_dim x value_head_dim (the delta-rule state) plus the causal conv's
+// last conv_kernel - 1 inputs of every conv channel. Elements; 0 for other layers.
+double linear_state_elements_per_layer(const ModelConfig& m);
+double linear_state_elements(const ModelConfig& m, int layer);
+// Recurrent-state bytes per sequence for the whole model.
+double linear_state_bytes_per_sequence(const ModelConfig& m, double bytes_per_element);
 
 // Query/key/value widths used by the operator model.
 int q_width(const ModelConfig& m);        // heads * qk head dim

@@ -1,0 +1,466 @@
+// Per-family layer layouts: which token mixer, RoPE or NoPE and which MLP each layer has,
+// read the way each family's transformers configuration class derives them.
+// Sources (transformers): LlamaConfig, MistralConfig, MixtralConfig, Qwen2/Qwen3(-MoE)Config
+// (use_sliding_window, max_window_layers, decoder_sparse_step, mlp_only_layers),
+// GptOssConfig (layer_types), DeepseekV3Config (first_k_dense_replace, moe_layer_freq),
+// Llama4TextConfig (no_rope_layers / no_rope_layer_interval: 1 = RoPE applied; chunked
+// attention on RoPE layers only; moe_layers = range(step - 1, layers, step)),
+// Qwen3NextConfig / Qwen3_5TextConfig (layer_types, default linear_attention except every
+// full_attention_interval-th layer), Glm4MoeConfig (first_k_dense_replace), AfmoeConfig
+// (sliding except every global_attn_every_n_layers-th layer, RoPE on sliding layers only,
+// num_dense_layers leading dense layers).
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "model/family.h"
+
+namespace trnsim::model {
+
+namespace {
+
+const std::vector<std::string> kFullSliding = {"full_attention", "sliding_attention"};
+
+Family family(const std::string& type) {
+  Family f;
+  f.type = type;
+  f.layer_types = kFullSliding;
+  return f;
+}
+
+Family moe_family(const std::string& type, const char* expert_key) {
+  Family f = family(type);
+  f.experts = ExpertUse::required;
+  f.expert_key = expert_key;
+  return f;
+}
+
+std::vector<Family> make_families() {
+  std::vector<Family> t;
+  for (const char* type : {"deepseek_v2", "deepseek_v3"}) {
+    Family f = moe_family(type, "n_routed_experts");
+    f.mla = true;
+    t.push_back(f);
+  }
+  {
+    Family f = moe_family("glm4_moe", "n_routed_experts");
+    f.output_bias = false;
+    f.qk_norm = QkNorm::from_use_qk_norm;
+    f.layer_types = {"full_attention"};
+    t.push_back(f);
+  }
+  {
+    Family f = moe_family("gpt_oss", "num_local_experts");
+    f.sinks = true;
+    t.push_back(f);
+  }
+  t.push_back(family("llama"));
+  {
+    Family f = moe_family("llama4_text", "num_local_experts");
+    f.layer_types = {"full_attention", "chunked_attention"};
+    t.push_back(f);
+  }
+  t.push_back(family("mistral"));
+  t.push_back(moe_family("mixtral", "num_local_experts"));
+  {
+    Family f = family("qwen2");
+    f.qkv_bias_default = true;
+    f.output_bias = false;
+    t.push_back(f);
+  }
+  {
+    Family f = moe_family("qwen2_moe", "num_experts");
+    f.qkv_bias_default = true;
+    f.output_bias = false;
+    t.push_back(f);
+  }
+  {
+    Family f = family("qwen3");
+    f.qk_norm = QkNorm::always;
+    t.push_back(f);
+  }
+  for (const char* type : {"qwen3_5_moe_text", "qwen3_5_text", "qwen3_moe", "qwen3_next"}) {
+    Family f = std::string(type) == "qwen3_5_text" ? family(type) : moe_family(type, "num_experts");
+    f.qk_norm = QkNorm::always;
+    if (std::string(type) != "qwen3_moe") {
+      f.output_gate = true;
+      f.layer_types = {"full_attention", "linear_attention"};
+    }
+    t.push_back(f);
+  }
+  {
+    Family f = moe_family("afmoe", "num_experts");
+    f.output_bias = false;
+    f.qk_norm = QkNorm::always;
+    f.output_gate = true;
+    f.norms_per_layer = 4;  // input, post-attention, pre-MLP and post-MLP RMSNorms
+    t.push_back(f);
+  }
+  std::sort(t.begin(), t.end(), [](const Family& a, const Family& b) { return a.type < b.type; });
+  return t;
+}
+
+bool allows(const Family& f, const std::string& layer_type) {
+  return std::find(f.layer_types.begin(), f.layer_types.end(), layer_type) != f.layer_types.end();
+}
+
+std::string join(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+// The families that may use a layer type, for error messages.
+std::string families_with(const std::string& layer_type) {
+  std::vector<std::string> types;
+  for (const auto& t : supported_model_types()) {
+    const Family* f = find_family(t);
+    if (f && allows(*f, layer_type)) types.push_back(t);
+  }
+  return join(types);
+}
+
+Mixer mixer_of(const std::string& s) {
+  if (s == "sliding_attention") return Mixer::sliding_attention;
+  if (s == "chunked_attention") return Mixer::chunked_attention;
+  if (s == "linear_attention") return Mixer::linear_attention;
+  return Mixer::full_attention;
+}
+
+void parse_layer_types(HfReader& r, const Family& f, ModelConfig& m) {
+  const json* lt = r.get("layer_types");
+  const std::string lp = r.path("layer_types");
+  if (!lt->is_array() || static_cast<int>(lt->size()) != m.layers)
+    throw InputError(lp, "expected a list of " + std::to_string(m.layers) + " layer types");
+  for (int i = 0; i < m.layers; ++i) {
+    const json& e = (*lt)[i];
+    const std::string s = e.is_string() ? e.get<std::string>() : e.dump();
+    if (!allows(f, s)) {
+      std::string elsewhere = families_with(s);
+      throw InputError(index_path(lp, i), "unsupported layer type '" + s + "' for model_type '" + f.type +
+                                              "' (modeled: " + join(f.layer_types) + ")" +
+                                              (elsewhere.empty() ? "" : "; '" + s + "' is modeled for " + elsewhere));
+    }
+    m.layer_specs[i].mixer = mixer_of(s);
+  }
+}
+
+// Every `interval`-th layer (1-based) is `every`, the others `other` (transformers'
+// "(i + 1) % interval" convention).
+void interleave(ModelConfig& m, int interval, Mixer every, Mixer other) {
+  for (int i = 0; i < m.layers; ++i) m.layer_specs[i].mixer = (i + 1) % interval == 0 ? every : other;
+}
+
+int interval_key(HfReader& r, const std::string& key, int def) {
+  int n = r.whole(key, def);
+  if (n == 0) throw InputError(r.path(key), "must be positive, got 0");
+  return n;
+}
+
+// Keys that only some families read: present elsewhere they describe an architecture the
+// family cannot have, so they are refused by name.
+void refuse_foreign_keys(HfReader& r, const Family& f) {
+  if (!allows(f, "chunked_attention") && r.has("attention_chunk_size"))
+    throw InputError(r.path("attention_chunk_size"), "chunked attention is modeled for " +
+                                                         families_with("chunked_attention") +
+                                                         " (its RoPE layers), not for model_type '" + f.type + "'");
+  if (!allows(f, "linear_attention"))
+    for (const char* k : {"linear_num_key_heads", "linear_num_value_heads", "linear_key_head_dim",
+                          "linear_value_head_dim", "linear_conv_kernel_dim"})
+      if (r.has(k))
+        throw InputError(r.path(k), "Gated DeltaNet linear attention is modeled for " + families_with("linear_attention") +
+                                        ", not for model_type '" + f.type + "'");
+}
+
+// gpt-oss, Mistral/Mixtral/Llama and Qwen2/Qwen3(-MoE) sliding windows.
+std::string classic_sliding(HfReader& r, const Family& f, ModelConfig& m, int window) {
+  const bool qwen = f.type == "qwen2" || f.type == "qwen3" || f.type == "qwen2_moe" || f.type == "qwen3_moe";
+  bool use_sliding = r.boolean("use_sliding_window", !qwen);
+  int max_window_layers = r.whole("max_window_layers", m.layers);
+  if (r.has("layer_types")) {
+    parse_layer_types(r, f, m);
+    return "layer_types";
+  }
+  r.use("layer_types");
+  if (window > 0 && use_sliding) {
+    for (int i = 0; i < m.layers; ++i) {
+      bool sliding = f.type == "gpt_oss" ? (i + 1) % 2 != 0 : qwen ? i >= max_window_layers : true;
+      if (sliding) m.layer_specs[i].mixer = Mixer::sliding_attention;
+    }
+  }
+  return "sliding_window";
+}
+
+// Llama 4: NoPE every no_rope_layer_interval-th layer (or as no_rope_layers lists, 1 = RoPE);
+// RoPE layers attend within attention_chunk_size chunks, NoPE layers over the whole context.
+std::string llama4_mixers(HfReader& r, ModelConfig& m, const Family& f) {
+  const int chunk = r.whole("attention_chunk_size", 0);
+  const int interval = interval_key(r, "no_rope_layer_interval", 4);
+  const json* nr = r.get("no_rope_layers");
+  std::string key = "no_rope_layer_interval";
+  if (nr && !(nr->is_array() && nr->empty())) {
+    const std::string p = r.path("no_rope_layers");
+    if (!nr->is_array() || static_cast<int>(nr->size()) != m.layers)
+      throw InputError(p, "expected a list of " + std::to_string(m.layers) + " flags (1 = RoPE, 0 = NoPE)");
+    for (int i = 0; i < m.layers; ++i) {
+      const json& e = (*nr)[i];
+      if (!e.is_number_integer() || (e.get<int>() != 0 && e.get<int>() != 1))
+        throw InputError(index_path(p, i), "expected 1 (RoPE) or 0 (NoPE), got " + e.dump());
+      m.layer_specs[i].rope = e.get<int>() == 1;
+    }
+    key = "no_rope_layers";
+  } else {
+    for (int i = 0; i < m.layers; ++i) m.layer_specs[i].rope = (i + 1) % interval != 0;
+  }
+  if (r.has("layer_types")) {
+    parse_layer_types(r, f, m);
+    key = "layer_types";
+  } else {
+    r.use("layer_types");
+    for (auto& l : m.layer_specs) l.mixer = l.rope && chunk > 0 ? Mixer::chunked_attention : Mixer::full_attention;
+  }
+  m.attention_chunk = chunk;
+  return chunk > 0 ? "attention_chunk_size" : key;
+}
+
+// Qwen3-Next / Qwen3.5: Gated DeltaNet except every full_attention_interval-th layer.
+std::string hybrid_linear_mixers(HfReader& r, const Family& f, ModelConfig& m) {
+  if (r.boolean("use_sliding_window", false))
+    throw InputError(r.path("use_sliding_window"), "sliding-window layers are not modeled for model_type '" + f.type + "'");
+  r.use("sliding_window");
+  r.use("max_window_layers");
+  const int interval = interval_key(r, "full_attention_interval", 4);
+  if (r.has("layer_types")) {
+    parse_layer_types(r, f, m);
+    return "layer_types";
+  }
+  r.use("layer_types");
+  interleave(m, interval, Mixer::full_attention, Mixer::linear_attention);
+  return "full_attention_interval";
+}
+
+// Trinity (afmoe): sliding except every global_attn_every_n_layers-th layer; RoPE on the
+// sliding (local) layers only, the global layers are NoPE.
+std::string afmoe_mixers(HfReader& r, const Family& f, ModelConfig& m) {
+  std::string key = "layer_types";
+  if (r.has("layer_types")) {
+    r.use("global_attn_every_n_layers");
+    parse_layer_types(r, f, m);
+  } else {
+    r.use("layer_types");
+    if (!r.has("global_attn_every_n_layers"))
+      throw InputError(r.path("global_attn_every_n_layers"), "missing (and no layer_types): which layers are global");
+    interleave(m, interval_key(r, "global_attn_every_n_layers", 4), Mixer::full_attention, Mixer::sliding_attention);
+    key = "global_attn_every_n_layers";
+  }
+  for (auto& l : m.layer_specs) l.rope = l.mixer == Mixer::sliding_attention;
+  return key;
+}
+
+void read_linear_dims(HfReader& r, ModelConfig& m) {
+  const bool needed = m.mixer_layer_count(Mixer::linear_attention) > 0;
+  auto dim = [&](const char* key) { return needed ? r.positive(key) : r.whole(key, 0); };
+  m.linear.key_heads = dim("linear_num_key_heads");
+  m.linear.value_heads = dim("linear_num_value_heads");
+  m.linear.key_head_dim = dim("linear_key_head_dim");
+  m.linear.value_head_dim = dim("linear_value_head_dim");
+  m.linear.conv_kernel = dim("linear_conv_kernel_dim");
+  if (needed && m.linear.value_heads % m.linear.key_heads != 0)
+    throw InputError(r.path("linear_num_value_heads"), "must be a multiple of linear_num_key_heads (" +
+                                                           std::to_string(m.linear.key_heads) + "), got " +
+                                                           std::to_string(m.linear.value_heads));
+  m.linear_state_dtype = r.string("mamba_ssm_dtype");
+}
+
+}  // namespace
+
+const Family* find_family(const std::string& model_type) {
+  static const std::vector<Family> table = make_families();
+  for (const auto& f : table)
+    if (f.type == model_type) return &f;
+  return nullptr;
+}
+
+const std::vector<std::string>& supported_model_types() {
+  static const std::vector<std::string> types = [] {
+    std::vector<std::string> v;
+    for (const auto& f : make_families()) v.push_back(f.type);
+    return v;
+  }();
+  return types;
+}
+
+std::string read_mixers(HfReader& r, const Family& f, ModelConfig& m) {
+  refuse_foreign_keys(r, f);
+  std::string key;
+  if (f.type == "llama4_text") {
+    key = llama4_mixers(r, m, f);
+  } else if (allows(f, "linear_attention")) {
+    key = hybrid_linear_mixers(r, f, m);
+    read_linear_dims(r, m);
+  } else {
+    const int window = r.whole("sliding_window", 0);
+    key = f.type == "afmoe" ? afmoe_mixers(r, f, m) : classic_sliding(r, f, m, window);
+    if (window == 0 && m.mixer_layer_count(Mixer::sliding_attention) > 0)
+      throw InputError(r.path("sliding_window"), "missing, but " + key + " has sliding_attention layers");
+    m.sliding_window = m.mixer_layer_count(Mixer::sliding_attention) > 0 ? window : 0;
+  }
+  if (m.mixer_layer_count(Mixer::chunked_attention) > 0 && m.attention_chunk == 0)
+    throw InputError(r.path("attention_chunk_size"), "missing, but layer_types has chunked_attention layers");
+  if (m.mixer_layer_count(Mixer::chunked_attention) == 0) m.attention_chunk = 0;
+  return key;
+}
+
+// ---- MLP layout ---------------------------------------------------------------------
+
+namespace {
+
+struct ExpertCounts {
+  int experts = 0, top_k = 0;
+  std::string experts_key, top_k_key;
+};
+
+// The first positive value among `keys`; two keys that disagree are an error naming both.
+void one_count(HfReader& r, std::initializer_list<const char*> keys, int& value, std::string& which,
+               const char* what) {
+  for (const char* k : keys) {
+    int e = r.whole(k, 0);
+    if (e == 0) continue;
+    if (value > 0 && e != value)
+      throw InputError(r.path(k), "disagrees with " + which + " (" + std::to_string(value) + ") about the " + what);
+    if (value == 0) which = k;
+    value = e;
+  }
+}
+
+ExpertCounts read_expert_counts(HfReader& r) {
+  ExpertCounts c;
+  one_count(r, {"num_local_experts", "num_experts", "n_routed_experts"}, c.experts, c.experts_key, "number of experts");
+  one_count(r, {"num_experts_per_tok", "experts_per_token"}, c.top_k, c.top_k_key, "experts per token");
+  return c;
+}
+
+std::string moe_families() {
+  std::vector<std::string> types;
+  for (const auto& t : supported_model_types())
+    if (find_family(t)->experts == ExpertUse::required) types.push_back(t);
+  return join(types);
+}
+
+// Layer indices from a JSON list (mlp_only_layers, moe_layers).
+std::set<int> layer_list(HfReader& r, const std::string& key, int layers) {
+  std::set<int> out;
+  const json* v = r.get(key);
+  if (!v) return out;
+  if (!v->is_array()) throw InputError(r.path(key), "expected a list of layer indices");
+  for (std::size_t i = 0; i < v->size(); ++i) {
+    const json& e = (*v)[i];
+    if (!e.is_number_integer() || e.get<long long>() < 0 || e.get<long long>() >= layers)
+      throw InputError(index_path(r.path(key), i), "expected a layer index below " + std::to_string(layers));
+    out.insert(e.get<int>());
+  }
+  return out;
+}
+
+void set_moe_layers(ModelConfig& m, const std::vector<bool>& moe, int dense_width) {
+  for (int i = 0; i < m.layers; ++i) {
+    m.layer_specs[i].mlp = moe[i] ? MlpKind::moe : MlpKind::dense;
+    m.layer_specs[i].dense_intermediate = moe[i] ? 0 : dense_width;
+  }
+}
+
+// The dense width, required when some layer is dense.
+int dense_width(HfReader& r, const char* key, const std::vector<bool>& moe, const ModelConfig& m) {
+  int w = r.whole(key, 0);
+  if (w == 0 && std::find(moe.begin(), moe.end(), false) != moe.end())
+    throw InputError(r.path(key), "missing, but " + std::to_string(m.layers - int(std::count(moe.begin(), moe.end(), true))) +
+                                      " layers have a dense MLP");
+  return w;
+}
+
+void deepseek_like(HfReader& r, const Family& f, ModelConfig& m, std::vector<bool>& moe) {
+  m.moe_intermediate = r.positive("moe_intermediate_size");
+  m.shared_experts = r.whole("n_shared_experts", 0);
+  const int first_dense = r.whole("first_k_dense_replace", 0);
+  const int freq = f.mla ? interval_key(r, "moe_layer_freq", 1) : 1;
+  for (int i = 0; i < m.layers; ++i) moe[i] = i >= first_dense && i % freq == 0;
+  // DeepSeek-V3's noaux_tc and every GLM-4.5 router carry a per-expert selection bias
+  // (e_score_correction_bias). topk_method is peeked, not read: it is still warned about.
+  const json* method = r.peek("topk_method");
+  m.router_bias = f.type == "glm4_moe" || (method && method->is_string() && method->get<std::string>() == "noaux_tc");
+}
+
+void qwen_like(HfReader& r, ModelConfig& m, std::vector<bool>& moe) {
+  m.moe_intermediate = r.positive("moe_intermediate_size");
+  m.shared_expert_intermediate = r.whole("shared_expert_intermediate_size", 0);
+  m.shared_expert_gate = m.shared_expert_intermediate > 0;
+  const int step = interval_key(r, "decoder_sparse_step", 1);
+  const std::set<int> dense = layer_list(r, "mlp_only_layers", m.layers);
+  for (int i = 0; i < m.layers; ++i) moe[i] = !dense.count(i) && (i + 1) % step == 0;
+}
+
+// Llama 4: `intermediate_size` is the expert width, `intermediate_size_mlp` the dense one;
+// every MoE layer adds one shared expert of the expert width.
+void llama4_like(HfReader& r, ModelConfig& m, std::vector<bool>& moe) {
+  m.moe_intermediate = r.positive("intermediate_size");
+  m.shared_experts = 1;
+  const int step = interval_key(r, "interleave_moe_layer_step", 1);
+  if (r.has("moe_layers")) {
+    const std::set<int> listed = layer_list(r, "moe_layers", m.layers);
+    for (int i = 0; i < m.layers; ++i) moe[i] = listed.count(i) > 0;
+  } else {
+    r.use("moe_layers");
+    for (int i = 0; i < m.layers; ++i) moe[i] = (i + 1) % step == 0;
+  }
+}
+
+void afmoe_like(HfReader& r, ModelConfig& m, std::vector<bool>& moe) {
+  m.moe_intermediate = r.positive("moe_intermediate_size");
+  m.shared_experts = r.whole("num_shared_experts", 0);
+  if (!r.has("num_dense_layers")) throw InputError(r.path("num_dense_layers"), "missing (the leading dense layers)");
+  const int first_dense = r.whole("num_dense_layers", 0);
+  for (int i = 0; i < m.layers; ++i) moe[i] = i >= first_dense;
+  m.router_bias = true;  // expert_bias: a per-expert selection bias
+}
+
+}  // namespace
+
+void read_mlp(HfReader& r, const Family& f, ModelConfig& m) {
+  const ExpertCounts c = read_expert_counts(r);
+  std::vector<bool> moe(m.layers, false);
+  if (c.experts > 0 && f.experts == ExpertUse::none)
+    throw InputError(r.path(c.experts_key), "experts are not part of model_type '" + f.type +
+                                                "' (mixture-of-experts types: " + moe_families() + ")");
+  if (c.experts == 0 && f.experts == ExpertUse::required)
+    throw InputError(r.path(f.expert_key), "missing: model_type '" + f.type + "' is a mixture-of-experts family");
+  if (c.experts == 0) {
+    m.intermediate = r.positive("intermediate_size");
+    set_moe_layers(m, moe, m.intermediate);
+    return;
+  }
+  if (c.top_k == 0) throw InputError(r.path("num_experts_per_tok"), "missing for a mixture-of-experts model");
+  if (c.top_k > c.experts)
+    throw InputError(r.path(c.top_k_key), "must not exceed " + c.experts_key + " (" + std::to_string(c.experts) + ")");
+  m.experts = c.experts;
+  m.experts_per_token = c.top_k;
+  const char* dense_key = "intermediate_size";
+  if (f.type == "mixtral" || f.type == "gpt_oss") {
+    m.moe_intermediate = r.positive("intermediate_size");
+    moe.assign(m.layers, true);
+    m.router_bias = f.type == "gpt_oss";
+    m.expert_bias = f.type == "gpt_oss";
+  } else if (f.mla || f.type == "glm4_moe") {
+    deepseek_like(r, f, m, moe);
+  } else if (f.type == "llama4_text") {
+    llama4_like(r, m, moe);
+    dense_key = "intermediate_size_mlp";
+  } else if (f.type == "afmoe") {
+    afmoe_like(r, m, moe);
+  } else {
+    qwen_like(r, m, moe);
+  }
+  m.intermediate = dense_width(r, dense_key, moe, m);
+  set_moe_layers(m, moe, m.intermediate);
+}
+
+}  // namespace trnsim::model
