@@ -167,7 +167,8 @@ std::string layer_count(int n, const char* what) { return std::to_string(n) + " 
 
 // Until the plan layer (issue 9) prices them, the workload model treats these features
 // approximately; the report says so instead of pricing them silently as something else.
-void note_unpriced_by_workload(const std::string& label, const std::string& mixer_key, ModelConfig& m) {
+void note_unpriced_by_workload(const std::string& label, const std::string& mixer_key, const std::string& gate_key,
+                               ModelConfig& m) {
   const int chunked = m.mixer_layer_count(Mixer::chunked_attention);
   const int linear = m.mixer_layer_count(Mixer::linear_attention);
   if (chunked > 0)
@@ -179,8 +180,8 @@ void note_unpriced_by_workload(const std::string& label, const std::string& mixe
                          layer_count(linear, "linear-attention (Gated DeltaNet)") +
                          " as full attention with a KV cache, not yet with their fixed-size recurrent state");
   if (m.attention_output_gate)
-    m.warnings.push_back(label + "attention output gate: the workload model does not yet price the gate projection "
-                         "(hidden x heads*head_dim per attention layer); it is counted in the parameters");
+    m.warnings.push_back(label + gate_key + ": sigmoid-gated attention output; the workload model does not yet price its gate projection "
+                         "(hidden x heads*head_dim per attention layer), which is counted in the parameters");
 }
 
 ModelConfig import_language_model(HfReader& r, const Family& f, const std::string& name, bool top_level) {
@@ -202,7 +203,8 @@ ModelConfig import_language_model(HfReader& r, const Family& f, const std::strin
   }
   read_quantization(r, m);
   read_mtp(r, m);
-  note_unpriced_by_workload(top_level ? "" : r.label(""), mixer_key, m);
+  const std::string gate_key = r.was_read("attn_output_gate") && r.has("attn_output_gate") ? "attn_output_gate" : "model_type";
+  note_unpriced_by_workload(top_level ? "" : r.label(""), mixer_key, gate_key, m);
   r.finish(m);
   return m;
 }
@@ -211,6 +213,23 @@ const Family& family_or_throw(HfReader& r, const std::string& type) {
   const Family* f = find_family(type);
   if (!f) unsupported_type(r, type);
   return *f;
+}
+
+// Parameters of a Llama 4 vision encoder (transformers Llama4VisionModel + the multimodal
+// projector): patch embedding, class and position embeddings, pre/post LayerNorms, ViT
+// layers (biased q/k/v/o and MLP, two LayerNorms), the pixel-shuffle adapter MLP and the
+// projector to the language model's width. 0 for towers this does not know.
+double tower_params(const json& t, int text_hidden) {
+  auto i = [&](const char* k) { return t.contains(k) && t[k].is_number() ? t[k].get<double>() : 0.0; };
+  if (!t.contains("model_type") || t["model_type"] != "llama4_vision_model") return 0;
+  const double h = i("hidden_size"), f = i("intermediate_size"), patch = i("patch_size");
+  const double grid = patch > 0 ? i("image_size") / patch : 0;
+  double p = i("num_channels") * patch * patch * h + h + (grid * grid + 1) * h + 4 * h;
+  p += i("num_hidden_layers") * (4 * (h * h + h) + (h * f + f) + (f * h + h) + 4 * h);
+  p += f * i("projector_input_dim") + i("projector_input_dim") * i("projector_output_dim");
+  p += i("vision_output_dim") * text_hidden +
+       (t.contains("multi_modal_projector_bias") && t["multi_modal_projector_bias"] == true ? text_hidden : 0);
+  return p;
 }
 
 std::string tower_summary(const json& tower) {
@@ -245,8 +264,13 @@ ModelConfig import_wrapper(HfReader& top, const std::string& type, const std::st
     const json* t = top.get(key);
     if (!t || is_empty_value(*t)) continue;
     m.unpriced_towers.push_back(key);
-    m.warnings.push_back(key + ": the " + key.substr(0, key.find('_')) + " encoder" + tower_summary(*t) +
-                         " is not priced; only the language model (text_config) is");
+    const double params = tower_params(*t, m.hidden);
+    m.unpriced_tower_params += params;
+    m.warnings.push_back(key + ": the " + key.substr(0, key.find('_')) + " encoder" + tower_summary(*t) + " is not priced" +
+                         (params > 0 ? " (its " + std::to_string(static_cast<long long>(params)) +
+                                           " parameters are reported apart from the language model's)"
+                                     : " and its parameters are not counted") +
+                         "; only the language model (text_config) is");
   }
   read_quantization(top, m);
   top.finish(m);

@@ -434,6 +434,8 @@ void read_mlp(HfReader& r, const Family& f, ModelConfig& m) {
   if (c.experts == 0 && f.experts == ExpertUse::required)
     throw InputError(r.path(f.expert_key), "missing: model_type '" + f.type + "' is a mixture-of-experts family");
   if (c.experts == 0) {
+    // Qwen's dense configs may carry the MoE family's (empty) list of dense layers.
+    if (f.type.rfind("qwen", 0) == 0) layer_list(r, "mlp_only_layers", m.layers);
     m.intermediate = r.positive("intermediate_size");
     set_moe_layers(m, moe, m.intermediate);
     return;

@@ -82,6 +82,7 @@ struct ModelConfig {
   std::string model_type;          // of the language model: "gpt_oss", "llama4_text"
   std::string wrapper_model_type;  // multimodal wrapper it came in ("llama4"), or ""
   std::vector<std::string> unpriced_towers;  // wrapper keys not priced ("vision_config")
+  double unpriced_tower_params = 0;  // their parameters where counted (Llama 4's vision encoder), else 0
   int layers = 0;
   int hidden = 0;
   int heads = 0;
@@ -168,6 +169,7 @@ struct ParamCounts {
   double shared_experts = 0;
   double router = 0;
   double norms = 0;
+  double unpriced_towers = 0;   // a wrapper's vision/audio tower where counted; not in total
 };
 ParamCounts count_parameters(const ModelConfig& m);
 

@@ -112,6 +112,7 @@ ParamCounts count_parameters(const ModelConfig& m) {
   // Active per token: every layer's weights that multiply the token, plus the LM head (the
   // tied embedding when tied) -- the convention of OpenAI's gpt-oss model card.
   c.active = active_layers + double(m.hidden) + double(m.vocab) * m.hidden;
+  c.unpriced_towers = m.unpriced_tower_params;
   return c;
 }
 

@@ -1,0 +1,311 @@
+// The model families of issue 15, imported from their published config.json files as
+// bundled: Llama 4 (multimodal wrapper, chunked attention, NoPE layers, interleaved MoE with
+// a shared expert, dense layers of their own width), Qwen3-Next and Qwen3.5 (Gated DeltaNet
+// linear attention with a recurrent state, gated full attention), GLM-4.5 and Trinity (gated
+// attention output, expert-bias routing, sliding/full mix with NoPE global layers).
+// Parameter counts are checked against the publishers' figures (see matches_published for
+// the tolerance), layouts against the transformers configuration classes, errors for naming
+// the key the file actually has.
+#include <catch2/catch.hpp>
+
+#include "test_model_support.h"
+#include "test_support.h"
+
+using namespace trnsim;
+using namespace trnsim::model;
+using test_model::bundled;
+using test_model::has_warning;
+using test_model::matches_published;
+using test_support::contains;
+
+namespace {
+
+std::string error_of(const json& config) {
+  return test_support::error_of([&] { import_hf_config(config, "workload.model", "inline"); });
+}
+
+json config_of(const std::string& name) { return bundled_model_json(name, "model"); }
+
+int count_layers(const ModelConfig& m, bool (*pred)(const LayerSpec&)) {
+  return static_cast<int>(std::count_if(m.layer_specs.begin(), m.layer_specs.end(), pred));
+}
+
+}  // namespace
+
+TEST_CASE("every bundled config is read key by key: no key goes unread", "[model]") {
+  const std::vector<std::string> added = {"GLM-4.5", "GLM-4.5-Air", "Llama-4-Maverick-17B-128E-Instruct",
+                                          "Llama-4-Scout-17B-16E-Instruct", "Qwen3-Next-80B-A3B-Instruct",
+                                          "Qwen3.5-27B", "Qwen3.5-397B-A17B", "Trinity-Mini", "Trinity-Nano-Preview"};
+  auto names = bundled_model_names();
+  for (const auto& a : added) CHECK(std::find(names.begin(), names.end(), a) != names.end());
+  for (const auto& n : names) {
+    INFO(n);
+    auto m = bundled(n);
+    for (const auto& w : m.warnings) CHECK(!contains(w, "unknown field"));
+    CHECK(static_cast<int>(m.layer_specs.size()) == m.layers);
+  }
+}
+
+TEST_CASE("Llama 4 Scout: the llama4 wrapper's text_config, chunked RoPE layers, NoPE every 4th", "[model]") {
+  auto m = bundled("Llama-4-Scout-17B-16E-Instruct");
+  CHECK(m.model_type == "llama4_text");
+  CHECK(m.wrapper_model_type == "llama4");
+  CHECK(m.unpriced_towers == std::vector<std::string>{"vision_config"});
+  CHECK(has_warning(m, "vision_config: the vision encoder (llama4_vision_model, 34 layers, hidden 1408) is not priced"));
+  // transformers Llama4TextConfig: no_rope_layer_interval 4 -> layer i has RoPE unless (i+1) % 4 == 0;
+  // attention_chunk_size applies to the RoPE layers, the NoPE layers attend over everything.
+  CHECK(m.nope_layer_count() == 12);
+  CHECK(m.mixer_layer_count(Mixer::chunked_attention) == 36);
+  CHECK(m.mixer_layer_count(Mixer::full_attention) == 12);
+  CHECK(m.attention_chunk == 8192);
+  CHECK(m.layer_specs[3].mixer == Mixer::full_attention);
+  CHECK(!m.layer_specs[3].rope);
+  CHECK(m.layer_specs[0].mixer == Mixer::chunked_attention);
+  CHECK(m.sliding_window == 0);
+  // interleave_moe_layer_step 1: every layer MoE, 16 experts of intermediate_size 8192, top-1,
+  // plus one shared expert of the same width.
+  CHECK(m.moe_layer_count() == 48);
+  CHECK(m.experts == 16);
+  CHECK(m.moe_intermediate == 8192);
+  CHECK(m.shared_expert_width() == 8192);
+  CHECK(!m.qk_norm);  // use_qk_norm is an L2 norm without weights
+  // KV cache: NoPE layers keep every token, chunked layers at most one chunk.
+  const double per_token_layer = 2.0 * 8 * 128 * 2;  // K and V, 8 KV heads x 128, BF16
+  CHECK(kv_bytes_per_sequence(m, 4000, 2.0) == 48 * 4000 * per_token_layer);
+  CHECK(kv_bytes_per_sequence(m, 100000, 2.0) == (12 * 100000.0 + 36 * 8192.0) * per_token_layer);
+  // The vision encoder's parameters, from its config (transformers Llama4VisionModel +
+  // projector): patch 3x14x14, 577 positions, 34 ViT layers of 1408 / 5632, adapter, projector.
+  const double h = 1408, f = 5632;
+  const double vision = 3 * 14 * 14 * h + h + 577 * h + 4 * h + 34 * (4 * (h * h + h) + (h * f + f) + (f * h + h) + 4 * h) +
+                        f * 4096 + 4096.0 * 4096 + 4096.0 * 5120;
+  auto c = count_parameters(m);
+  CHECK(c.unpriced_towers == vision);
+  // Meta's model card: 109B total (language model and vision encoder), 17B active.
+  CHECK(matches_published(c.total + c.unpriced_towers, 109e9, 1e9));
+  CHECK(matches_published(c.active + c.embedding, 17e9, 1e9));
+}
+
+TEST_CASE("Llama 4 Maverick: MoE every second layer, dense layers of intermediate_size_mlp", "[model]") {
+  auto m = bundled("Llama-4-Maverick-17B-128E-Instruct");
+  // interleave_moe_layer_step 2: moe_layers = range(1, 48, 2).
+  CHECK(m.moe_layer_count() == 24);
+  CHECK(!m.layer_moe[0]);
+  CHECK(m.layer_moe[1]);
+  CHECK(m.layer_specs[0].dense_intermediate == 16384);
+  CHECK(m.layer_specs[1].dense_intermediate == 0);
+  CHECK(m.intermediate == 16384);
+  CHECK(m.moe_intermediate == 8192);
+  CHECK(m.experts == 128);
+  auto c = count_parameters(m);
+  CHECK(c.dense_mlp == 24 * 3.0 * 5120 * 16384);
+  CHECK(c.shared_experts == 24 * 3.0 * 5120 * 8192);
+  // Meta's model card: 400B total, 17B active.
+  CHECK(matches_published(c.total + c.unpriced_towers, 400e9, 1e9));
+  CHECK(matches_published(c.active + c.embedding, 17e9, 1e9));
+}
+
+TEST_CASE("Qwen3-Next: Gated DeltaNet layers with a recurrent state, gated full attention every 4th", "[model]") {
+  auto m = bundled("Qwen3-Next-80B-A3B-Instruct");
+  // full_attention_interval 4 (no layer_types in the file): layers 3, 7, ... are full attention.
+  CHECK(m.mixer_layer_count(Mixer::linear_attention) == 36);
+  CHECK(m.mixer_layer_count(Mixer::full_attention) == 12);
+  CHECK(m.layer_specs[3].mixer == Mixer::full_attention);
+  CHECK(m.layer_specs[4].mixer == Mixer::linear_attention);
+  CHECK(m.attention_output_gate);
+  CHECK(m.qk_norm);
+  CHECK(m.head_dim == 256);
+  CHECK(m.linear.key_heads == 16);
+  CHECK(m.linear.value_heads == 32);
+  CHECK(m.linear.key_head_dim == 128);
+  CHECK(m.linear.value_head_dim == 128);
+  CHECK(m.linear.conv_kernel == 4);
+  // Only the 12 full-attention layers cache K/V: 2 KV heads x 256, K and V.
+  CHECK(kv_bytes_per_sequence(m, 1, 2.0) == 12 * 2.0 * 2 * 256 * 2);
+  CHECK(kv_bytes_per_sequence(m, 50000, 2.0) == 50000 * kv_bytes_per_sequence(m, 1, 2.0));
+  // The recurrent state does not grow: value_heads x key_dim x value_dim per layer, plus the
+  // conv's last 3 inputs of its 2*16*128 + 32*128 channels.
+  const double state = 32.0 * 128 * 128 + (2 * 16 * 128 + 32 * 128) * 3.0;
+  CHECK(linear_state_elements_per_layer(m) == state);
+  CHECK(linear_state_bytes_per_sequence(m, 4.0) == 36 * state * 4.0);
+  CHECK(linear_state_elements(m, 3) == 0);
+  // Weights of one DeltaNet layer (Qwen3NextGatedDeltaNet): in_proj_qkvz 2048 -> 12288,
+  // in_proj_ba 2048 -> 64, conv 8192 x 4, dt_bias and A_log 32 each, out_proj 4096 -> 2048.
+  CHECK(linear_attention_params_per_layer(m) == 2048.0 * 12288 + 2048.0 * 64 + 8192.0 * 4 + 64 + 4096.0 * 2048);
+  // Gated attention: q_proj emits the query and the gate (2 x 16 x 256).
+  CHECK(attention_params_per_layer(m) == 2048.0 * 2 * 16 * 256 + 2 * 2048.0 * 2 * 256 + 16 * 256 * 2048.0);
+  CHECK(m.shared_expert_gate);
+  CHECK(m.shared_expert_width() == 512);
+  auto c = count_parameters(m);
+  // Qwen's model card: 80B total, 3B activated (Qwen's 3B counts neither the embedding nor
+  // the LM head).
+  CHECK(matches_published(c.total, 80e9, 1e9));
+  CHECK(matches_published(c.active - c.embedding, 3e9, 1e9));
+  CHECK(has_warning(m, "full_attention_interval: the workload model prices the 36 linear-attention"));
+}
+
+TEST_CASE("Qwen3.5: qwen3_5_moe and qwen3_5 wrappers, layer_types, vision tower warned", "[model]") {
+  auto m = bundled("Qwen3.5-397B-A17B");
+  CHECK(m.wrapper_model_type == "qwen3_5_moe");
+  CHECK(m.model_type == "qwen3_5_moe_text");
+  CHECK(m.mixer_layer_count(Mixer::linear_attention) == 45);
+  CHECK(m.linear.value_heads == 64);
+  CHECK(m.linear_state_dtype == "float32");
+  CHECK(m.attention_output_gate);  // attn_output_gate
+  CHECK(m.experts == 512);
+  CHECK(m.experts_per_token == 10);
+  CHECK(m.intermediate == 0);  // no dense layer, no intermediate_size in the file
+  CHECK(m.mtp_layers == 1);
+  CHECK(!m.tie_embeddings);
+  CHECK(has_warning(m, "vision_config: the vision encoder (qwen3_5_moe, 27 layers, hidden 1152) is not priced and its parameters are not counted"));
+  CHECK(has_warning(m, "text_config.mtp_num_hidden_layers: 1"));
+  CHECK(has_warning(m, "text_config.layer_types: the workload model prices the 45 linear-attention"));
+  CHECK(linear_state_bytes_per_sequence(m, 4.0) == 45 * (64.0 * 128 * 128 + (2 * 16 * 128 + 64 * 128) * 3.0) * 4.0);
+  auto c = count_parameters(m);
+  // Qwen's model card: 397B total, 17B activated (this one counts the embedding); the
+  // language model alone, without the vision encoder and the MTP module.
+  CHECK(matches_published(c.total, 397e9, 1e9));
+  CHECK(matches_published(c.active + c.embedding, 17e9, 1e9));
+
+  auto d = bundled("Qwen3.5-27B");
+  CHECK(d.model_type == "qwen3_5_text");
+  CHECK(!d.is_moe());
+  CHECK(d.intermediate == 17408);
+  CHECK(d.mixer_layer_count(Mixer::linear_attention) == 48);
+  CHECK(d.linear.value_heads == 48);
+  // Qwen's model card: 27B (a dense model: every weight but the embedding is active).
+  auto cd = count_parameters(d);
+  CHECK(matches_published(cd.total, 27e9, 1e9));
+  CHECK(cd.active == cd.total - cd.embedding);
+}
+
+TEST_CASE("GLM-4.5: three dense layers, 160 routed + 1 shared expert, q/k/v bias, QK norm", "[model]") {
+  auto m = bundled("GLM-4.5");
+  CHECK(m.moe_layer_count() == 89);  // first_k_dense_replace 3
+  CHECK(!m.layer_moe[2]);
+  CHECK(m.experts == 160);
+  CHECK(m.shared_experts == 1);
+  CHECK(m.router_bias);  // e_score_correction_bias
+  CHECK(m.qk_norm);      // use_qk_norm
+  CHECK(m.attention_bias);
+  CHECK(!m.attention_output_bias);  // Glm4MoeAttention's o_proj has no bias
+  CHECK(m.mtp_layers == 1);
+  auto c = count_parameters(m);
+  // Zhipu's README (zai-org/GLM-4.5): 355B total, 32B active; the active figure counts
+  // neither the embedding nor the output layer. The MTP layer is reported, not counted.
+  CHECK(matches_published(c.total, 355e9, 1e9));
+  CHECK(matches_published(c.active - c.lm_head, 32e9, 1e9));
+  auto air = bundled("GLM-4.5-Air");
+  CHECK(air.moe_layer_count() == 45);  // first_k_dense_replace 1
+  CHECK(!air.qk_norm);
+  auto ca = count_parameters(air);
+  // The same README: GLM-4.5-Air, 106B total, 12B active.
+  CHECK(matches_published(ca.total, 106e9, 1e9));
+  CHECK(matches_published(ca.active - ca.lm_head, 12e9, 1e9));
+}
+
+TEST_CASE("Trinity (afmoe): sliding/full mix with NoPE global layers, gated attention, 4 norms", "[model]") {
+  auto m = bundled("Trinity-Mini");
+  // global_attn_every_n_layers 4: layers 3, 7, ... global (full, NoPE); the rest sliding with RoPE.
+  CHECK(m.sliding_layer_count() == 24);
+  CHECK(m.sliding_window == 2048);
+  CHECK(m.layer_specs[3].mixer == Mixer::full_attention);
+  CHECK(!m.layer_specs[3].rope);
+  CHECK(m.layer_specs[0].rope);
+  CHECK(count_layers(m, [](const LayerSpec& l) { return !l.rope && l.mixer == Mixer::full_attention; }) == 8);
+  CHECK(m.attention_output_gate);
+  CHECK(m.qk_norm);
+  CHECK(m.norms_per_layer == 4);
+  CHECK(m.router_bias);  // expert_bias
+  CHECK(m.moe_layer_count() == 30);  // num_dense_layers 2
+  CHECK(m.shared_expert_width() == 1024);
+  auto c = count_parameters(m);
+  // Arcee's model card (arcee-ai/Trinity-Mini): 26B, 3B active.
+  CHECK(matches_published(c.total, 26e9, 1e9));
+  CHECK(matches_published(c.active, 3e9, 1e9));
+  // Attention with its output gate: q, gate and o of 32 x 128, k and v of 4 x 128.
+  CHECK(attention_params_per_layer(m) == 3 * 2048.0 * 4096 + 2 * 2048.0 * 512);
+  auto nano = bundled("Trinity-Nano-Preview");
+  auto cn = count_parameters(nano);
+  // Arcee's Trinity collection: Trinity-Nano 6B, 1B active.
+  CHECK(matches_published(cn.total, 6e9, 1e9));
+  CHECK(matches_published(cn.active + cn.embedding, 1e9, 1e9));
+}
+
+TEST_CASE("refusals name the key the file has and list what is supported", "[model]") {
+  // A Llama 4 text_config imported as plain llama: the file's expert key is num_local_experts.
+  json c = config_of("Llama-4-Scout-17B-16E-Instruct")["text_config"];
+  c["model_type"] = "llama";
+  c.erase("attention_chunk_size");
+  CHECK(error_of(c).find("workload.model.num_local_experts: experts are not part of model_type 'llama'") == 0);
+  c = config_of("Llama-4-Scout-17B-16E-Instruct")["text_config"];
+  c["model_type"] = "llama";
+  CHECK(error_of(c).find("workload.model.attention_chunk_size: chunked attention is modeled for llama4_text") == 0);
+  // The bare text_config imports as llama4_text.
+  c = config_of("Llama-4-Scout-17B-16E-Instruct")["text_config"];
+  CHECK(import_hf_config(c, "workload.model", "inline").mixer_layer_count(Mixer::chunked_attention) == 36);
+  // Unknown model types: the closest supported one, and the whole list with the wrappers.
+  c["model_type"] = "llama4_txt";
+  std::string e = error_of(c);
+  CHECK(e.find("workload.model.model_type: unsupported model_type 'llama4_txt' (did you mean 'llama4_text'?)") == 0);
+  CHECK(contains(e, "afmoe"));
+  CHECK(contains(e, "multimodal wrappers (their text_config is priced): llama4, qwen3_5, qwen3_5_moe"));
+  c["model_type"] = "qwen3_5_moe_txt";
+  CHECK(contains(error_of(c), "(did you mean 'qwen3_5_moe_text'?)"));
+  // A MoE family without its expert count names the family's key.
+  json g = config_of("GLM-4.5");
+  g.erase("n_routed_experts");
+  CHECK(error_of(g).find("workload.model.n_routed_experts: missing: model_type 'glm4_moe' is a mixture-of-experts") == 0);
+  // Wrapper errors name the nested field.
+  json w = config_of("Qwen3.5-397B-A17B");
+  w["text_config"]["model_type"] = "qwen3_next";
+  CHECK(error_of(w).find("workload.model.text_config.model_type: expected 'qwen3_5_moe_text'") == 0);
+  w = config_of("Qwen3.5-397B-A17B");
+  w["text_config"].erase("linear_num_value_heads");
+  CHECK(error_of(w).find("workload.model.text_config.linear_num_value_heads: missing") == 0);
+  w = config_of("Qwen3.5-397B-A17B");
+  w.erase("text_config");
+  CHECK(error_of(w).find("workload.model.text_config: missing: a 'qwen3_5_moe' config carries") == 0);
+  // A tower outside a wrapper, and Gated DeltaNet keys where the family has none.
+  json l = bundled_model_json("Llama-3.1-8B", "m");
+  l["vision_config"] = {{"hidden_size", 1024}};
+  CHECK(error_of(l).find("workload.model.vision_config: unsupported") == 0);
+  l = bundled_model_json("Llama-3.1-8B", "m");
+  l["linear_num_key_heads"] = 16;
+  CHECK(error_of(l).find("workload.model.linear_num_key_heads: Gated DeltaNet linear attention is modeled for qwen3_5_moe_text, qwen3_5_text, qwen3_next") == 0);
+  // Layer types another family has: the error says which.
+  json q = config_of("Qwen3-Next-80B-A3B-Instruct");
+  q["layer_types"] = json::array();
+  for (int i = 0; i < 48; ++i) q["layer_types"].push_back(i == 5 ? "sliding_attention" : "full_attention");
+  e = error_of(q);
+  CHECK(e.find("workload.model.layer_types[5]: unsupported layer type 'sliding_attention' for model_type 'qwen3_next'") == 0);
+  CHECK(contains(e, "(modeled: full_attention, linear_attention)"));
+  // Llama 4 NoPE flags are 0 or 1.
+  json t = config_of("Llama-4-Maverick-17B-128E-Instruct");
+  t["text_config"]["no_rope_layers"] = json::array();
+  for (int i = 0; i < 48; ++i) t["text_config"]["no_rope_layers"].push_back(i == 7 ? 2 : 1);
+  CHECK(error_of(t).find("workload.model.text_config.no_rope_layers[7]: expected 1 (RoPE) or 0 (NoPE)") == 0);
+}
+
+TEST_CASE("explicit layer lists override the interleaving rules", "[model]") {
+  json t = config_of("Llama-4-Maverick-17B-128E-Instruct");
+  t["text_config"]["moe_layers"] = {0, 47};
+  t["text_config"]["no_rope_layers"] = json::array();
+  for (int i = 0; i < 48; ++i) t["text_config"]["no_rope_layers"].push_back(i < 24 ? 1 : 0);
+  auto m = import_hf_config(t, "workload.model", "inline");
+  CHECK(m.moe_layer_count() == 2);
+  CHECK(m.layer_moe[47]);
+  CHECK(m.nope_layer_count() == 24);
+  CHECK(m.mixer_layer_count(Mixer::chunked_attention) == 24);
+  // Without attention_chunk_size every layer is full attention.
+  t["text_config"].erase("attention_chunk_size");
+  auto full = import_hf_config(t, "workload.model", "inline");
+  CHECK(full.mixer_layer_count(Mixer::full_attention) == 48);
+  CHECK(full.attention_chunk == 0);
+  CHECK(!has_warning(full, "text_config.attention_chunk_size"));
+  // Qwen3.5 with attn_output_gate off has no gate weights.
+  json q = config_of("Qwen3.5-27B");
+  auto gated = import_hf_config(q, "workload.model", "inline");
+  q["text_config"]["attn_output_gate"] = false;
+  auto plain = import_hf_config(q, "workload.model", "inline");
+  CHECK(attention_params_per_layer(gated) - attention_params_per_layer(plain) == 5120.0 * 24 * 256);
+}
