@@ -23,6 +23,7 @@ struct Family {
   bool output_gate = false;         // sigmoid-gated attention output (attn_output_gate overrides)
   bool sinks = false;               // per-head attention sink logits
   int norms_per_layer = 2;          // hidden-size RMSNorms per layer
+  bool tie_default = false;         // tie_word_embeddings when absent
   std::vector<std::string> layer_types;  // layer_types values this family may use
 };
 

@@ -24,7 +24,7 @@ const std::map<std::string, std::string>& unsupported_keys() {
 // Multimodal wrappers: their language model is text_config, of the given model_type.
 const std::map<std::string, std::string>& wrapper_text_types() {
   static const std::map<std::string, std::string> types = {
-      {"llama4", "llama4_text"}, {"qwen3_5", "qwen3_5_text"}, {"qwen3_5_moe", "qwen3_5_moe_text"}};
+      {"gemma3", "gemma3_text"}, {"llama4", "llama4_text"}, {"qwen3_5", "qwen3_5_text"}, {"qwen3_5_moe", "qwen3_5_moe_text"}};
   return types;
 }
 
@@ -100,11 +100,11 @@ void read_dimensions(HfReader& r, ModelConfig& m) {
     m.head_dim = m.hidden / m.heads;
   }
   m.max_position_embeddings = r.whole("max_position_embeddings", 0);
-  m.tie_embeddings = r.boolean("tie_word_embeddings", false);
   m.layer_specs.assign(m.layers, LayerSpec{});
 }
 
 void read_attention(HfReader& r, const Family& f, ModelConfig& m) {
+  m.tie_embeddings = r.boolean("tie_word_embeddings", f.tie_default);
   m.attention_bias = r.boolean("attention_bias", f.qkv_bias_default);
   m.attention_output_bias = m.attention_bias && f.output_bias;
   m.mlp_bias = r.boolean("mlp_bias", false);
@@ -130,11 +130,13 @@ void read_attention(HfReader& r, const Family& f, ModelConfig& m) {
 }
 
 void read_activation(HfReader& r, ModelConfig& m) {
-  const json* act = r.get("hidden_act");
-  if (!act) return;
-  std::string a = act->is_string() ? act->get<std::string>() : act->dump();
-  if (a != "silu" && a != "swish" && a.rfind("gelu", 0) != 0)
-    m.warnings.push_back(r.label("hidden_act") + ": '" + a + "' priced like SiLU (elementwise, no effect on cost)");
+  for (const char* key : {"hidden_act", "hidden_activation"}) {  // Gemma spells it hidden_activation
+    const json* act = r.get(key);
+    if (!act) continue;
+    std::string a = act->is_string() ? act->get<std::string>() : act->dump();
+    if (a != "silu" && a != "swish" && a.rfind("gelu", 0) != 0)
+      m.warnings.push_back(r.label(key) + ": '" + a + "' priced like SiLU (elementwise, no effect on cost)");
+  }
 }
 
 // Checkpoint precision (informational: the scenario chooses the precision it runs at).

@@ -8,7 +8,8 @@
 // Qwen3NextConfig / Qwen3_5TextConfig (layer_types, default linear_attention except every
 // full_attention_interval-th layer), Glm4MoeConfig (first_k_dense_replace), AfmoeConfig
 // (sliding except every global_attn_every_n_layers-th layer, RoPE on sliding layers only,
-// num_dense_layers leading dense layers).
+// num_dense_layers leading dense layers), Gemma3TextConfig (sliding except every
+// sliding_window_pattern-th layer).
 #include <algorithm>
 #include <map>
 #include <set>
@@ -52,6 +53,13 @@ std::vector<Family> make_families() {
   {
     Family f = moe_family("gpt_oss", "num_local_experts");
     f.sinks = true;
+    t.push_back(f);
+  }
+  {
+    Family f = family("gemma3_text");
+    f.qk_norm = QkNorm::always;
+    f.norms_per_layer = 4;  // input, post-attention, pre- and post-feedforward RMSNorms
+    f.tie_default = true;
     t.push_back(f);
   }
   t.push_back(family("llama"));
@@ -239,6 +247,22 @@ std::string hybrid_linear_mixers(HfReader& r, const Family& f, ModelConfig& m) {
   return "full_attention_interval";
 }
 
+// Gemma 3: sliding except every sliding_window_pattern-th layer (transformers
+// Gemma3TextConfig; re-saved configs spell it _sliding_window_pattern), unless layer_types.
+std::string gemma3_mixers(HfReader& r, const Family& f, ModelConfig& m) {
+  int pattern = 6;
+  for (const char* k : {"sliding_window_pattern", "_sliding_window_pattern"})
+    if (r.has(k)) pattern = interval_key(r, k, 6);
+    else r.use(k);
+  if (r.has("layer_types")) {
+    parse_layer_types(r, f, m);
+    return "layer_types";
+  }
+  r.use("layer_types");
+  interleave(m, pattern, Mixer::full_attention, Mixer::sliding_attention);
+  return "sliding_window_pattern";
+}
+
 // Trinity (afmoe): sliding except every global_attn_every_n_layers-th layer; RoPE on the
 // sliding (local) layers only, the global layers are NoPE.
 std::string afmoe_mixers(HfReader& r, const Family& f, ModelConfig& m) {
@@ -300,7 +324,9 @@ std::string read_mixers(HfReader& r, const Family& f, ModelConfig& m) {
     read_linear_dims(r, m);
   } else {
     const int window = r.whole("sliding_window", 0);
-    key = f.type == "afmoe" ? afmoe_mixers(r, f, m) : classic_sliding(r, f, m, window);
+    key = f.type == "afmoe"         ? afmoe_mixers(r, f, m)
+          : f.type == "gemma3_text" ? gemma3_mixers(r, f, m)
+                                    : classic_sliding(r, f, m, window);
     if (window == 0 && m.mixer_layer_count(Mixer::sliding_attention) > 0)
       throw InputError(r.path("sliding_window"), "missing, but " + key + " has sliding_attention layers");
     m.sliding_window = m.mixer_layer_count(Mixer::sliding_attention) > 0 ? window : 0;

@@ -248,7 +248,7 @@ TEST_CASE("refusals name the key the file has and list what is supported", "[mod
   std::string e = error_of(c);
   CHECK(e.find("workload.model.model_type: unsupported model_type 'llama4_txt' (did you mean 'llama4_text'?)") == 0);
   CHECK(contains(e, "afmoe"));
-  CHECK(contains(e, "multimodal wrappers (their text_config is priced): llama4, qwen3_5, qwen3_5_moe"));
+  CHECK(contains(e, "multimodal wrappers (their text_config is priced): gemma3, llama4, qwen3_5, qwen3_5_moe"));
   c["model_type"] = "qwen3_5_moe_txt";
   CHECK(contains(error_of(c), "(did you mean 'qwen3_5_moe_text'?)"));
   // A MoE family without its expert count names the family's key.
@@ -308,4 +308,37 @@ TEST_CASE("explicit layer lists override the interleaving rules", "[model]") {
   q["text_config"]["attn_output_gate"] = false;
   auto plain = import_hf_config(q, "workload.model", "inline");
   CHECK(attention_params_per_layer(gated) - attention_params_per_layer(plain) == 5120.0 * 24 * 256);
+}
+
+TEST_CASE("Gemma 3: the gemma3 wrapper, 5 sliding layers to 1 full, tied embeddings, 4 norms", "[model]") {
+  // The gemma-3-27b config as the Neuron port's test assets carry it
+  // (aws-neuron/neuronx-distributed-inference contrib/models/gemma3-vision/test/assets/
+  // gemma3_27b_config.json, a transformers 4.56 re-save), without its layer_types list: the
+  // _sliding_window_pattern derives the same layout.
+  json text = {{"_sliding_window_pattern", 6}, {"attention_bias", false}, {"attention_dropout", 0.0},
+               {"attn_logit_softcapping", nullptr}, {"final_logit_softcapping", nullptr}, {"head_dim", 128},
+               {"hidden_activation", "gelu_pytorch_tanh"}, {"hidden_size", 5376}, {"initializer_range", 0.02},
+               {"intermediate_size", 21504}, {"max_position_embeddings", 131072}, {"model_type", "gemma3_text"},
+               {"num_attention_heads", 32}, {"num_hidden_layers", 62}, {"num_key_value_heads", 16},
+               {"query_pre_attn_scalar", 168}, {"rms_norm_eps", 1e-06}, {"rope_local_base_freq", 10000.0},
+               {"rope_scaling", {{"factor", 8.0}, {"rope_type", "linear"}}}, {"rope_theta", 1000000.0},
+               {"sliding_window", 1024}, {"use_cache", true}, {"vocab_size", 262208}};
+  json wrapper = {{"architectures", {"Gemma3ForConditionalGeneration"}}, {"boi_token_index", 255999},
+                  {"dtype", "bfloat16"}, {"eoi_token_index", 256000}, {"eos_token_id", {1, 106}},
+                  {"image_token_index", 262144}, {"initializer_range", 0.02}, {"mm_tokens_per_image", 256},
+                  {"model_type", "gemma3"}, {"text_config", text}, {"transformers_version", "4.56.2"},
+                  {"vision_config", {{"hidden_size", 1152}, {"model_type", "siglip_vision_model"}, {"num_hidden_layers", 27}}}};
+  auto m = import_hf_config(wrapper, "workload.model", "inline");
+  CHECK(m.model_type == "gemma3_text");
+  CHECK(m.sliding_layer_count() == 52);  // layers 5, 11, ..., 59 are full: 10 of 62
+  CHECK(m.layer_specs[5].mixer == Mixer::full_attention);
+  CHECK(m.sliding_window == 1024);
+  CHECK(m.tie_embeddings);
+  CHECK(m.norms_per_layer == 4);
+  CHECK(m.qk_norm);
+  for (const auto& w : m.warnings) CHECK(!contains(w, "unknown field"));
+  CHECK(has_warning(m, "text_config.rope_scaling"));
+  CHECK(has_warning(m, "vision_config: the vision encoder (siglip_vision_model, 27 layers, hidden 1152) is not priced"));
+  // Google's model card: Gemma 3 27B (the language model, without its SigLIP vision encoder).
+  CHECK(matches_published(count_parameters(m).total, 27e9, 1e9));
 }
