@@ -8,6 +8,7 @@
 // the key the file actually has.
 #include <catch2/catch.hpp>
 
+#include "model/heads.h"
 #include "test_model_support.h"
 #include "test_support.h"
 
@@ -341,4 +342,40 @@ TEST_CASE("Gemma 3: the gemma3 wrapper, 5 sliding layers to 1 full, tied embeddi
   CHECK(has_warning(m, "vision_config: the vision encoder (siglip_vision_model, 27 layers, hidden 1152) is not priced"));
   // Google's model card: Gemma 3 27B (the language model, without its SigLIP vision encoder).
   CHECK(matches_published(count_parameters(m).total, 27e9, 1e9));
+}
+
+TEST_CASE("head sharding follows Neuron's padding and K/V replication", "[model]") {
+  // NxD Inference gqa.py's own example: tp 32, 56 query heads -> 64, 8 K/V heads -> 32.
+  ModelConfig m;
+  m.heads = 56;
+  m.kv_heads = 8;
+  HeadSharding s = shard_heads(m, 32);
+  CHECK(s.q_heads == 64);
+  CHECK(s.kv_heads == 32);
+  CHECK(s.kv == KvSharding::replicate_to_tp);
+  CHECK(s.padded_q_heads() == 8);
+  // Llama 4 Scout at TP16 (issue 15): 40 query heads -> 48 (3 per rank), 8 K/V -> 16 (1 per rank).
+  auto scout = bundled("Llama-4-Scout-17B-16E-Instruct");
+  s = shard_heads(scout, 16);
+  CHECK(s.q_heads_per_rank() == 3);
+  CHECK(s.kv_heads_per_rank() == 1);
+  CHECK(s.padded_q_heads() == 8);
+  CHECK(s.padded());
+  // TP8 divides both: nothing padded.
+  s = shard_heads(scout, 8);
+  CHECK(!s.padded());
+  CHECK(s.q_heads_per_rank() == 5);
+  CHECK(s.kv == KvSharding::split);
+  // tp neither divides nor is a multiple of the K/V heads: convert to MHA.
+  s = shard_heads(scout, 12);
+  CHECK(s.q_heads == 48);
+  CHECK(s.kv_heads == 48);
+  CHECK(s.kv == KvSharding::convert_to_mha);
+  // Multi-head attention pads K/V with the queries.
+  m.heads = m.kv_heads = 40;
+  s = shard_heads(m, 16);
+  CHECK(s.q_heads == 48);
+  CHECK(s.kv_heads == 48);
+  CHECK(s.kv == KvSharding::split);
+  CHECK(s.kv_heads_per_rank() == 3);
 }

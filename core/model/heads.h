@@ -1,0 +1,39 @@
+// Attention heads under tensor parallelism, sharded as Neuron shards them (NxD Inference
+// modules/attention/gqa.py, get_shardable_head_counts; optimum-neuron carries the same
+// code): query heads are padded up to a multiple of tp with zero heads; K/V heads are split
+// when tp divides them, replicated to one per rank when tp is a multiple of their count
+// (REPLICATE_TO_TP_DEGREE), and otherwise the layer becomes multi-head attention with one
+// K/V head per padded query head (CONVERT_TO_MHA). Multi-head attention (as many K/V heads as
+// query heads) pads both alike. The pricing layer reads the padded counts: padded heads cost
+// their projection weights, attention FLOPs and KV cache like real ones.
+//
+// Softmax-attention layers only: MLA's latent cache is replicated per rank whatever tp is,
+// and the Gated DeltaNet heads of linear-attention layers are not padded here.
+#pragma once
+#include "model/llm.h"
+
+namespace trnsim::model {
+
+enum class KvSharding {
+  split,            // tp divides the K/V heads: each rank holds kv_heads / tp
+  replicate_to_tp,  // tp is a multiple of them: each rank holds one (REPLICATE_TO_TP_DEGREE)
+  convert_to_mha,   // neither: one K/V head per padded query head (CONVERT_TO_MHA)
+};
+const char* kv_sharding_name(KvSharding s);
+
+struct HeadSharding {
+  int tp = 1;
+  int q_heads = 0;   // query heads after padding, all ranks together
+  int kv_heads = 0;  // K/V heads after replication or conversion, all ranks together
+  int model_q_heads = 0, model_kv_heads = 0;
+  KvSharding kv = KvSharding::split;
+  int q_heads_per_rank() const { return q_heads / tp; }
+  int kv_heads_per_rank() const { return kv_heads / tp; }
+  int padded_q_heads() const { return q_heads - model_q_heads; }  // zero heads added
+  bool padded() const { return padded_q_heads() > 0 || kv == KvSharding::convert_to_mha; }
+};
+
+// Neuron's head layout of m's softmax attention at tensor-parallel degree tp (>= 1).
+HeadSharding shard_heads(const ModelConfig& m, int tp);
+
+}  // namespace trnsim::model
