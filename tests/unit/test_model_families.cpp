@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 
 #include "model/heads.h"
+#include "model/mixer_cost.h"
 #include "test_model_support.h"
 #include "test_support.h"
 
@@ -378,4 +379,36 @@ TEST_CASE("head sharding follows Neuron's padding and K/V replication", "[model]
   CHECK(s.kv_heads == 48);
   CHECK(s.kv == KvSharding::split);
   CHECK(s.kv_heads_per_rank() == 3);
+}
+
+TEST_CASE("chunked attention scores pairs within chunks; below the chunk it is full attention", "[model]") {
+  auto m = bundled("Llama-4-Scout-17B-16E-Instruct");
+  const int chunked = 0, nope = 3;
+  REQUIRE(m.layer_specs[chunked].mixer == Mixer::chunked_attention);
+  REQUIRE(m.layer_specs[nope].mixer == Mixer::full_attention);
+  // Every context shorter than the 8192-token chunk: identical to full attention.
+  CHECK(attention_pairs(m, chunked, 5000) == attention_pairs(m, nope, 5000));
+  CHECK(attention_pairs(m, chunked, 5000) == 5000.0 * 5001 / 2);
+  // 20000 tokens: two whole chunks and 3616 tokens of a third.
+  CHECK(attention_pairs(m, chunked, 20000) == 2 * (8192.0 * 8193 / 2) + 3616.0 * 3617 / 2);
+  // Keys per token: the position within its chunk.
+  CHECK(attention_keys_at(m, chunked, 8191) == 8192);
+  CHECK(attention_keys_at(m, chunked, 8192) == 1);
+  CHECK(attention_keys_at(m, nope, 8192) == 8193);
+  // The mean over decode steps equals the sum of the keys of each step.
+  double sum = 0;
+  for (int p = 8000; p < 8400; ++p) sum += attention_keys_at(m, chunked, p);
+  CHECK(mean_attention_keys(m, chunked, 8000, 400) == Approx(sum / 400).epsilon(1e-12));
+  // Sliding windows keep their closed form too (gpt-oss, 128 tokens).
+  auto g = bundled("gpt-oss-120b");
+  CHECK(attention_pairs(g, 0, 1000) == 128.0 * 129 / 2 + (1000 - 128) * 128.0);
+}
+
+TEST_CASE("Gated DeltaNet: per-token work from its dimensions, no keys attended", "[model]") {
+  auto m = bundled("Qwen3-Next-80B-A3B-Instruct");
+  CHECK(attention_pairs(m, 0, 10000) == 0);
+  CHECK(attention_keys_at(m, 0, 10000) == 0);
+  // 32 value heads x 128 x 128 state, 7 FLOPs per element; conv of 8192 channels x 4 taps.
+  CHECK(linear_attention_core_flops_per_token(m) == 7.0 * 32 * 128 * 128 + 2.0 * 8192 * 4);
+  CHECK(linear_attention_state_elements_touched_per_token(m) == 2.0 * 32 * 128 * 128);
 }

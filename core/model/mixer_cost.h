@@ -1,0 +1,36 @@
+// Token-mixing arithmetic of one layer, per sequence, independent of hardware: how many
+// (query, key) pairs a causal softmax-attention layer scores, how many keys one new token
+// attends to, and what a Gated DeltaNet layer computes and keeps per token. The plan layer
+// turns these into operators (FLOPs, bytes moved, bytes held).
+//
+// Chunked attention (Llama 4): token p attends to the tokens of its own aligned chunk,
+// positions [C*floor(p/C), p]; so a context shorter than the chunk is plain full attention.
+// Gated DeltaNet (Yang, Kautz, Hatamizadeh, "Gated Delta Networks", ICLR 2025; the recurrent
+// form transformers' Qwen3-Next runs at decode): per value head and token, the state
+// S (key_dim x value_dim) is decayed (S *= alpha), read at k (u = S k), corrected by the delta
+// rule (S += beta (v - u) k^T) and read at q (o = S q): 7 key_dim x value_dim FLOPs, counting
+// a multiply-add as two; plus the causal depthwise conv over q, k, v (2 x kernel per channel).
+//
+// NOT modeled: the chunk-parallel (WY) form kernels use for prefill, whose intra-chunk terms
+// add roughly 2 x chunk x (key_dim + value_dim) FLOPs per head and token; elementwise gates,
+// norms and activations.
+#pragma once
+#include "model/llm.h"
+
+namespace trnsim::model {
+
+// (query, key) pairs of a causal pass over `tokens` new tokens from an empty context.
+double attention_pairs(const ModelConfig& m, int layer, double tokens);
+// Keys the token at 0-based position `position` attends to (0 for linear attention).
+double attention_keys_at(const ModelConfig& m, int layer, double position);
+// Mean keys per token over decode steps at positions start, start+1, ..., start+steps-1.
+double mean_attention_keys(const ModelConfig& m, int layer, double start, double steps);
+
+// Gated DeltaNet per token and layer, excluding the projections (those are weights):
+// the recurrent delta-rule update and readout of every value head, and the causal conv.
+double linear_attention_core_flops_per_token(const ModelConfig& m);
+// Recurrent-state elements read and written per token at decode (the whole state, once each
+// way); the conv's short window is in linear_state_elements_per_layer.
+double linear_attention_state_elements_touched_per_token(const ModelConfig& m);
+
+}  // namespace trnsim::model
