@@ -165,6 +165,19 @@ int interval_key(HfReader& r, const std::string& key, int def) {
   return n;
 }
 
+// The file's layer_types when it has them, else every `interval`-th layer `every` and the
+// others `other`. Returns the key that decided.
+std::string layer_types_or_interleave(HfReader& r, const Family& f, ModelConfig& m, int interval,
+                                      const std::string& interval_name, Mixer every, Mixer other) {
+  if (r.has("layer_types")) {
+    parse_layer_types(r, f, m);
+    return "layer_types";
+  }
+  r.use("layer_types");
+  interleave(m, interval, every, other);
+  return interval_name;
+}
+
 // Keys that only some families read: present elsewhere they describe an architecture the
 // family cannot have, so they are refused by name.
 void refuse_foreign_keys(HfReader& r, const Family& f) {
@@ -238,13 +251,8 @@ std::string hybrid_linear_mixers(HfReader& r, const Family& f, ModelConfig& m) {
   r.use("sliding_window");
   r.use("max_window_layers");
   const int interval = interval_key(r, "full_attention_interval", 4);
-  if (r.has("layer_types")) {
-    parse_layer_types(r, f, m);
-    return "layer_types";
-  }
-  r.use("layer_types");
-  interleave(m, interval, Mixer::full_attention, Mixer::linear_attention);
-  return "full_attention_interval";
+  return layer_types_or_interleave(r, f, m, interval, "full_attention_interval", Mixer::full_attention,
+                                   Mixer::linear_attention);
 }
 
 // Gemma 3: sliding except every sliding_window_pattern-th layer (transformers
@@ -254,29 +262,18 @@ std::string gemma3_mixers(HfReader& r, const Family& f, ModelConfig& m) {
   for (const char* k : {"sliding_window_pattern", "_sliding_window_pattern"})
     if (r.has(k)) pattern = interval_key(r, k, 6);
     else r.use(k);
-  if (r.has("layer_types")) {
-    parse_layer_types(r, f, m);
-    return "layer_types";
-  }
-  r.use("layer_types");
-  interleave(m, pattern, Mixer::full_attention, Mixer::sliding_attention);
-  return "sliding_window_pattern";
+  return layer_types_or_interleave(r, f, m, pattern, "sliding_window_pattern", Mixer::full_attention,
+                                   Mixer::sliding_attention);
 }
 
 // Trinity (afmoe): sliding except every global_attn_every_n_layers-th layer; RoPE on the
 // sliding (local) layers only, the global layers are NoPE.
 std::string afmoe_mixers(HfReader& r, const Family& f, ModelConfig& m) {
-  std::string key = "layer_types";
-  if (r.has("layer_types")) {
-    r.use("global_attn_every_n_layers");
-    parse_layer_types(r, f, m);
-  } else {
-    r.use("layer_types");
-    if (!r.has("global_attn_every_n_layers"))
-      throw InputError(r.path("global_attn_every_n_layers"), "missing (and no layer_types): which layers are global");
-    interleave(m, interval_key(r, "global_attn_every_n_layers", 4), Mixer::full_attention, Mixer::sliding_attention);
-    key = "global_attn_every_n_layers";
-  }
+  if (!r.has("layer_types") && !r.has("global_attn_every_n_layers"))
+    throw InputError(r.path("global_attn_every_n_layers"), "missing (and no layer_types): which layers are global");
+  const int interval = interval_key(r, "global_attn_every_n_layers", 4);
+  const std::string key = layer_types_or_interleave(r, f, m, interval, "global_attn_every_n_layers",
+                                                    Mixer::full_attention, Mixer::sliding_attention);
   for (auto& l : m.layer_specs) l.rope = l.mixer == Mixer::sliding_attention;
   return key;
 }
