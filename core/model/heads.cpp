@@ -12,14 +12,14 @@ const char* kv_sharding_name(KvSharding s) {
   return "split";
 }
 
-HeadSharding shard_heads(const ModelConfig& m, int tp) {
+HeadSharding shard_heads(int q_heads, int kv_heads, int tp) {
   HeadSharding s;
   s.tp = tp < 1 ? 1 : tp;
-  s.model_q_heads = m.heads;
-  s.model_kv_heads = m.kv_heads;
-  s.q_heads = (m.heads + s.tp - 1) / s.tp * s.tp;
-  const int kv = m.kv_heads;
-  if (kv == m.heads) {  // multi-head attention: K/V heads are padded and split with the queries
+  s.model_q_heads = q_heads;
+  s.model_kv_heads = kv_heads;
+  s.q_heads = (q_heads + s.tp - 1) / s.tp * s.tp;
+  const int kv = kv_heads;
+  if (kv == q_heads) {  // multi-head attention: K/V heads are padded and split with the queries
     s.kv_heads = s.q_heads;
     s.kv = KvSharding::split;
   } else if (kv % s.tp == 0) {
@@ -33,6 +33,12 @@ HeadSharding shard_heads(const ModelConfig& m, int tp) {
     s.kv = KvSharding::convert_to_mha;
   }
   return s;
+}
+
+HeadSharding shard_heads(const ModelConfig& m, int tp) { return shard_heads(m.heads, m.kv_heads, tp); }
+
+HeadSharding shard_linear_heads(const ModelConfig& m, int tp) {
+  return shard_heads(m.linear.value_heads, m.linear.key_heads, tp);
 }
 
 }  // namespace trnsim::model

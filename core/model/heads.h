@@ -7,8 +7,9 @@
 // query heads) pads both alike. The pricing layer reads the padded counts: padded heads cost
 // their projection weights, attention FLOPs and KV cache like real ones.
 //
-// Softmax-attention layers only: MLA's latent cache is replicated per rank whatever tp is,
-// and the Gated DeltaNet heads of linear-attention layers are not padded here.
+// MLA's latent cache is replicated per rank whatever tp is (only its query heads pad). Gated
+// DeltaNet heads follow the same rule with value heads as queries (shard_linear_heads): an
+// extension of Neuron's rule to linear attention, not taken from a Neuron source.
 #pragma once
 #include "model/llm.h"
 
@@ -33,7 +34,13 @@ struct HeadSharding {
   bool padded() const { return padded_q_heads() > 0 || kv == KvSharding::convert_to_mha; }
 };
 
-// Neuron's head layout of m's softmax attention at tensor-parallel degree tp (>= 1).
+// Neuron's layout of `q_heads` query heads sharing `kv_heads` K/V heads at degree tp (>= 1).
+HeadSharding shard_heads(int q_heads, int kv_heads, int tp);
+// m's softmax attention.
 HeadSharding shard_heads(const ModelConfig& m, int tp);
+// m's Gated DeltaNet heads, sharded alike: the value heads (one recurrent state each) play the
+// query heads' part, the q/k heads they share the K/V heads' (split, replicated or one per
+// padded value head).
+HeadSharding shard_linear_heads(const ModelConfig& m, int tp);
 
 }  // namespace trnsim::model

@@ -165,27 +165,6 @@ void read_mtp(HfReader& r, ModelConfig& m) {
   }
 }
 
-std::string layer_count(int n, const char* what) { return std::to_string(n) + " " + what + " layer" + (n == 1 ? "" : "s"); }
-
-// Until the plan layer (issue 9) prices them, the workload model treats these features
-// approximately; the report says so instead of pricing them silently as something else.
-void note_unpriced_by_workload(const std::string& label, const std::string& mixer_key, const std::string& gate_key,
-                               ModelConfig& m) {
-  const int chunked = m.mixer_layer_count(Mixer::chunked_attention);
-  const int linear = m.mixer_layer_count(Mixer::linear_attention);
-  if (chunked > 0)
-    m.warnings.push_back(label + mixer_key + ": the workload model prices the " + layer_count(chunked, "chunked-attention") +
-                         " (" + std::to_string(m.attention_chunk) + "-token chunks) as full attention: exact below " +
-                         std::to_string(m.attention_chunk) + " tokens of context, an upper bound beyond");
-  if (linear > 0)
-    m.warnings.push_back(label + mixer_key + ": the workload model prices the " +
-                         layer_count(linear, "linear-attention (Gated DeltaNet)") +
-                         " as full attention with a KV cache, not yet with their fixed-size recurrent state");
-  if (m.attention_output_gate)
-    m.warnings.push_back(label + gate_key + ": sigmoid-gated attention output; the workload model does not yet price its gate projection "
-                         "(hidden x heads*head_dim per attention layer), which is counted in the parameters");
-}
-
 ModelConfig import_language_model(HfReader& r, const Family& f, const std::string& name, bool top_level) {
   ModelConfig m;
   m.name = name;
@@ -197,7 +176,7 @@ ModelConfig import_language_model(HfReader& r, const Family& f, const std::strin
   read_attention(r, f, m);
   m.norms_per_layer = f.norms_per_layer;
   read_activation(r, m);
-  const std::string mixer_key = read_mixers(r, f, m);
+  read_mixers(r, f, m);
   read_mlp(r, f, m);
   for (int i = 0; i < m.layers; ++i) {
     m.layer_sliding.push_back(m.layer_specs[i].mixer == Mixer::sliding_attention);
@@ -205,8 +184,6 @@ ModelConfig import_language_model(HfReader& r, const Family& f, const std::strin
   }
   read_quantization(r, m);
   read_mtp(r, m);
-  const std::string gate_key = r.was_read("attn_output_gate") && r.has("attn_output_gate") ? "attn_output_gate" : "model_type";
-  note_unpriced_by_workload(top_level ? "" : r.label(""), mixer_key, gate_key, m);
   r.finish(m);
   return m;
 }

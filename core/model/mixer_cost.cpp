@@ -13,9 +13,9 @@ double triangle(double n) { return n * (n + 1) / 2; }
 
 }  // namespace
 
-double attention_pairs(const ModelConfig& m, int layer, double tokens) {
+double attention_pairs(const ModelConfig& m, Mixer mixer, double tokens) {
   if (tokens <= 0) return 0;
-  switch (m.layer_specs[layer].mixer) {
+  switch (mixer) {
     case Mixer::full_attention: return triangle(tokens);
     case Mixer::sliding_attention: {
       const double w = m.sliding_window;
@@ -30,8 +30,8 @@ double attention_pairs(const ModelConfig& m, int layer, double tokens) {
   return 0;
 }
 
-double attention_keys_at(const ModelConfig& m, int layer, double position) {
-  switch (m.layer_specs[layer].mixer) {
+double attention_keys_at(const ModelConfig& m, Mixer mixer, double position) {
+  switch (mixer) {
     case Mixer::full_attention: return position + 1;
     case Mixer::sliding_attention: return std::min(position + 1, double(m.sliding_window));
     case Mixer::chunked_attention: return std::fmod(position, double(m.attention_chunk)) + 1;
@@ -40,16 +40,22 @@ double attention_keys_at(const ModelConfig& m, int layer, double position) {
   return 0;
 }
 
-double mean_attention_keys(const ModelConfig& m, int layer, double start, double steps) {
+double mean_attention_keys(const ModelConfig& m, Mixer mixer, double start, double steps) {
   if (steps <= 0) return 0;
   // The keys seen by positions start .. start+steps-1 are a difference of prefix sums of
   // attention_keys_at, which attention_pairs gives in closed form.
-  return (attention_pairs(m, layer, start + steps) - attention_pairs(m, layer, start)) / steps;
+  return (attention_pairs(m, mixer, start + steps) - attention_pairs(m, mixer, start)) / steps;
 }
 
 double linear_attention_core_flops_per_token(const ModelConfig& m) {
   const LinearAttentionDims& g = m.linear;
   return 7.0 * g.value_heads * g.key_head_dim * g.value_head_dim + 2.0 * g.conv_channels() * g.conv_kernel;
+}
+
+double linear_attention_prefill_flops_per_token(const ModelConfig& m) {
+  const LinearAttentionDims& g = m.linear;
+  return linear_attention_core_flops_per_token(m) +
+         2.0 * kLinearAttentionChunk * g.value_heads * (g.key_head_dim + g.value_head_dim);
 }
 
 double linear_attention_state_elements_touched_per_token(const ModelConfig& m) {

@@ -11,24 +11,32 @@
 // rule (S += beta (v - u) k^T) and read at q (o = S q): 7 key_dim x value_dim FLOPs, counting
 // a multiply-add as two; plus the causal depthwise conv over q, k, v (2 x kernel per channel).
 //
-// NOT modeled: the chunk-parallel (WY) form kernels use for prefill, whose intra-chunk terms
-// add roughly 2 x chunk x (key_dim + value_dim) FLOPs per head and token; elementwise gates,
-// norms and activations.
+// Prefill runs the chunk-parallel (WY) form (flash-linear-attention's chunk_gated_delta_rule,
+// 64-token chunks): besides the state updates, each chunk scores its tokens against each other
+// over the key dimension and mixes the values, about 2 x chunk x (key_dim + value_dim) more
+// FLOPs per head and token (linear_attention_prefill_flops_per_token).
+// NOT modeled: elementwise gates, norms and activations.
 #pragma once
 #include "model/llm.h"
 
 namespace trnsim::model {
 
-// (query, key) pairs of a causal pass over `tokens` new tokens from an empty context.
-double attention_pairs(const ModelConfig& m, int layer, double tokens);
+// (query, key) pairs of a causal pass over `tokens` new tokens from an empty context, for a
+// layer whose token mixer is `mixer` (the window and chunk come from m).
+double attention_pairs(const ModelConfig& m, Mixer mixer, double tokens);
 // Keys the token at 0-based position `position` attends to (0 for linear attention).
-double attention_keys_at(const ModelConfig& m, int layer, double position);
+double attention_keys_at(const ModelConfig& m, Mixer mixer, double position);
 // Mean keys per token over decode steps at positions start, start+1, ..., start+steps-1.
-double mean_attention_keys(const ModelConfig& m, int layer, double start, double steps);
+double mean_attention_keys(const ModelConfig& m, Mixer mixer, double start, double steps);
+
+// The chunk size of the chunk-parallel Gated DeltaNet kernels (flash-linear-attention).
+constexpr double kLinearAttentionChunk = 64;
 
 // Gated DeltaNet per token and layer, excluding the projections (those are weights):
 // the recurrent delta-rule update and readout of every value head, and the causal conv.
 double linear_attention_core_flops_per_token(const ModelConfig& m);
+// The same for a prefill, run in the chunk-parallel form: plus the intra-chunk terms.
+double linear_attention_prefill_flops_per_token(const ModelConfig& m);
 // Recurrent-state elements read and written per token at decode (the whole state, once each
 // way); the conv's short window is in linear_state_elements_per_layer.
 double linear_attention_state_elements_touched_per_token(const ModelConfig& m);

@@ -2,46 +2,57 @@
 // the mean context of the response, and the bytes each chip holds.
 #include <algorithm>
 
+#include "model/mixer_cost.h"
 #include "plan/plan.h"
 
 namespace trnsim::plan {
 
 using model::AttentionKind;
+using model::Mixer;
 using model::ModelConfig;
 
 namespace {
 
-// Weights and KV cache per chip on the heaviest stage, and the widest layer's working set
-// while one request is prefilled (no chunked prefill).
+// Weights, KV cache and recurrent state per chip on the heaviest stage, and the widest
+// layer's working set while one request is prefilled (no chunked prefill). Every stream
+// holds its KV cache at full length (sliding and chunked layers at most the window or chunk)
+// and, in Gated DeltaNet layers, one fixed-size recurrent state.
 std::vector<MemoryItem> inference_memory(const Context& c, const Layout& L, double B, double S, double O) {
   const ModelConfig& m = c.m;
   const Placement& pl = c.pl;
-  const double W = m.sliding_window;
-  double weights = 0, kv = 0;
+  double weights = 0, kv = 0, state = 0;
   const double ctx_end = S + O;
+  const double state_bytes = B * pl.linear_state_elems_chip * linear_state_bytes_per_element(c);
   for (int s = 0; s < pl.pp; ++s) {
-    double ws = 0, ks = 0;
+    double ws = 0, ks = 0, rs = 0;
     for (int i = 0; i < m.layers; ++i) {
       if (L.layer_stage[i] != s) continue;
-      ws += layer_weights(c, m.layer_moe[i]).bytes(c.dt);
-      double tokens = m.layer_sliding[i] ? std::min(ctx_end, W) : ctx_end;
-      ks += B * tokens * pl.kv_cache_elems_chip * c.dt.kvb;
+      ws += layer_weights(c, m.layer_specs[i]).bytes(c.dt);
+      ks += B * model::kv_tokens_held(m, i, ctx_end) * pl.kv_cache_elems_chip * c.dt.kvb;
+      if (m.layer_specs[i].mixer == Mixer::linear_attention) rs += state_bytes;
     }
     if (s == 0) ws += double(m.vocab) * m.hidden / pl.tp * kEmbeddingBytes;
     if (s == pl.pp - 1 && (!m.tie_embeddings || pl.pp > 1)) ws += double(m.vocab) * m.hidden / pl.tp * kEmbeddingBytes;
-    if (ws + ks > weights + kv) weights = ws, kv = ks;
+    if (ws + ks + rs > weights + kv + state) weights = ws, kv = ks, state = rs;
   }
   const double T = S, d = m.hidden;
   double attn_w = m.attention == AttentionKind::mla
                       ? double(pl.heads_chip) * (2.0 * model::qk_head_dim(m) + 2.0 * m.v_head_dim)
                       : double(pl.heads_chip) * m.head_dim * 2 + 2.0 * pl.kvh_chip * m.head_dim;
   double mlp_w = 0;
-  for (int i = 0; i < m.layers; ++i) {
-    double x = m.layer_moe[i] ? 3.0 * m.experts_per_token * m.moe_intermediate / pl.tp : 3.0 * m.intermediate / pl.tp;
+  for (const auto& l : m.layer_specs) {
+    double x = l.mlp == model::MlpKind::moe ? 3.0 * m.experts_per_token * m.moe_intermediate / pl.tp
+                                            : 3.0 * l.dense_intermediate / pl.tp;
     mlp_w = std::max(mlp_w, x);
+    if (l.mixer == Mixer::linear_attention)  // q, k, v, z, b, a and the output of this chip's heads
+      attn_w = std::max(attn_w, 2.0 * pl.linear_heads.kv_heads_per_rank() * m.linear.key_head_dim +
+                                    3.0 * pl.linear_heads.q_heads_per_rank() * m.linear.value_head_dim);
   }
   double act = T * (2 * d + std::max(attn_w, mlp_w)) * c.dt.ab;
-  return {{"weights", weights}, {"kv_cache", kv}, {"activations", act}};
+  std::vector<MemoryItem> items = {{"weights", weights}, {"kv_cache", kv}};
+  if (state > 0) items.push_back({"recurrent_state", state});
+  items.push_back({"activations", act});
+  return items;
 }
 
 }  // namespace
@@ -61,6 +72,7 @@ InferencePlan plan_inference(const Context& c, const Layout& L, int batch, int i
   P.prefill_pass.new_tokens = S;
   P.prefill_pass.pairs_full = causal_pairs(S, 0);
   P.prefill_pass.pairs_sliding = causal_pairs(S, W);
+  if (c.m.attention_chunk > 0) P.prefill_pass.pairs_chunked = model::attention_pairs(c.m, Mixer::chunked_attention, S);
   P.prefill = pass_ops(c, L, P.prefill_pass);
 
   if (P.steps > 0) {
@@ -69,8 +81,11 @@ InferencePlan plan_inference(const Context& c, const Layout& L, int batch, int i
     dec.new_tokens = 1;
     dec.ctx_full = mean_context(S, P.steps, 0);
     dec.ctx_sliding = mean_context(S, P.steps, W);
+    if (c.m.attention_chunk > 0) dec.ctx_chunked = model::mean_attention_keys(c.m, Mixer::chunked_attention, S, P.steps);
     dec.pairs_full = dec.ctx_full;
     dec.pairs_sliding = dec.ctx_sliding;
+    dec.pairs_chunked = dec.ctx_chunked;
+    dec.decode = true;
     P.decode = pass_ops(c, L, dec);
   }
   P.memory = inference_memory(c, L, B, S, O);

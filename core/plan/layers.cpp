@@ -3,12 +3,18 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
+#include <tuple>
 
+#include "model/mixer_cost.h"
 #include "plan/plan.h"
 
 namespace trnsim::plan {
 
 using model::AttentionKind;
+using model::LayerSpec;
+using model::Mixer;
+using model::MlpKind;
 using model::ModelConfig;
 
 namespace {
@@ -50,21 +56,51 @@ double mean_context(double a, double n, double W) {
   return (k * a + k * (k + 1) / 2 + (n - k) * W) / n;
 }
 
+namespace {
+
+const char* mixer_short_name(Mixer mixer) {
+  switch (mixer) {
+    case Mixer::full_attention: return "full";
+    case Mixer::sliding_attention: return "sliding";
+    case Mixer::chunked_attention: return "chunked";
+    case Mixer::linear_attention: return "linear";
+  }
+  return "full";
+}
+
+// Layers of one type share MLP kind, dense width and token mixer; the key orders the types.
+using TypeKey = std::tuple<int, int, int>;  // (moe, mixer, dense width)
+TypeKey type_key(const LayerSpec& l) {
+  return {l.mlp == MlpKind::moe ? 1 : 0, static_cast<int>(l.mixer), l.dense_intermediate};
+}
+
+}  // namespace
+
 Layout make_layout(const ModelConfig& m, int pp) {
   Layout L;
-  std::map<int, int> index;  // key (moe*2 + sliding) -> type index, in key order
-  for (int i = 0; i < m.layers; ++i) index[(m.layer_moe[i] ? 2 : 0) + (m.layer_sliding[i] ? 1 : 0)] = 0;
+  std::map<TypeKey, int> index;  // type key -> type index, in key order
+  std::set<int> dense_widths;
+  for (const auto& l : m.layer_specs) {
+    index[type_key(l)] = 0;
+    if (l.mlp == MlpKind::dense) dense_widths.insert(l.dense_intermediate);
+  }
   for (auto& [key, idx] : index) {
     idx = static_cast<int>(L.type_names.size());
-    bool moe = key >= 2, sl = key % 2 == 1;
-    L.type_names.push_back(std::string(moe ? "moe" : "dense") + "/" + (sl ? "sliding" : "full"));
-    L.type_moe.push_back(moe);
-    L.type_sliding.push_back(sl);
+    LayerSpec spec;
+    spec.mlp = std::get<0>(key) ? MlpKind::moe : MlpKind::dense;
+    spec.mixer = static_cast<Mixer>(std::get<1>(key));
+    spec.dense_intermediate = std::get<2>(key);
+    std::string mlp = spec.mlp == MlpKind::moe ? "moe" : "dense";
+    if (spec.mlp == MlpKind::dense && dense_widths.size() > 1) mlp += ":" + std::to_string(spec.dense_intermediate);
+    L.type_names.push_back(mlp + "/" + mixer_short_name(spec.mixer));
+    L.type_spec.push_back(spec);
+    L.type_moe.push_back(spec.mlp == MlpKind::moe);
+    L.type_sliding.push_back(spec.mixer == Mixer::sliding_attention);
   }
   L.type_counts.assign(L.type_names.size(), 0);
   L.stage_type_counts.assign(pp, std::vector<int>(L.type_names.size(), 0));
   for (int i = 0; i < m.layers; ++i) {
-    int t = index[(m.layer_moe[i] ? 2 : 0) + (m.layer_sliding[i] ? 1 : 0)];
+    int t = index[type_key(m.layer_specs[i])];
     int stage = static_cast<int>((static_cast<long long>(i) * pp) / m.layers);
     L.layer_type.push_back(t);
     L.layer_stage.push_back(stage);
@@ -81,10 +117,16 @@ Placement make_placement(const ModelConfig& m, int tp, int pp, int dp, int ep) {
   p.dp = dp;
   p.ep = ep;
   p.etp = ep <= tp ? tp / ep : 1;
-  p.heads_chip = m.heads / tp;
-  p.kvh_chip = m.attention == AttentionKind::gqa ? std::max(1, m.kv_heads / tp) : 1;
+  p.heads = model::shard_heads(m, tp);
+  p.heads_chip = p.heads.q_heads_per_rank();
+  p.kvh_chip = m.attention == AttentionKind::gqa ? p.heads.kv_heads_per_rank() : 1;
   p.kv_cache_elems_chip = m.attention == AttentionKind::mla ? double(m.kv_lora_rank) + m.qk_rope_head_dim
                                                             : 2.0 * p.kvh_chip * m.head_dim;
+  p.linear_heads = model::shard_linear_heads(m, tp);
+  const model::LinearAttentionDims& g = m.linear;
+  const double vh = p.linear_heads.q_heads_per_rank(), kh = p.linear_heads.kv_heads_per_rank();
+  p.linear_state_elems_chip = vh * g.key_head_dim * g.value_head_dim +
+                              (2 * kh * g.key_head_dim + vh * g.value_head_dim) * std::max(0, g.conv_kernel - 1);
   return p;
 }
 
@@ -127,31 +169,78 @@ double LayerWeights::bytes(const Dtypes& d) const {
   return attn * d.awb + (dense + experts + shared) * d.wb + router * d.awb + norms * 2.0;
 }
 
-LayerWeights layer_weights(const Context& c, bool moe) {
+double linear_state_bytes_per_element(const Context& c) {
+  const std::string& t = c.m.linear_state_dtype;
+  if (t == "float32") return 4;
+  if (t == "bfloat16" || t == "float16") return 2;
+  return c.dt.kvb;
+}
+
+namespace {
+
+// One chip's share of a Gated DeltaNet layer: its value heads, the q/k heads they read.
+struct LinearShare {
+  double kw = 0, vw = 0, vh = 0, conv = 0;  // q (= k) width, v (= z = out) width, value heads, conv channels
+  explicit LinearShare(const Context& c) {
+    const model::LinearAttentionDims& g = c.m.linear;
+    vh = c.pl.linear_heads.q_heads_per_rank();
+    kw = double(c.pl.linear_heads.kv_heads_per_rank()) * g.key_head_dim;
+    vw = vh * g.value_head_dim;
+    conv = 2 * kw + vw;
+  }
+  double in_width() const { return 2 * kw + 2 * vw + 2 * vh; }  // q, k, v, z, b, a
+};
+
+double linear_attention_weights(const Context& c) {
+  const LinearShare s(c);
+  const double d = c.m.hidden;
+  return d * s.in_width() + s.conv * c.m.linear.conv_kernel + 2 * s.vh + s.vw * d;
+}
+
+double softmax_attention_weights(const Context& c, LayerWeights& w) {
+  const ModelConfig& m = c.m;
+  const Placement& pl = c.pl;
+  const double d = m.hidden;
+  double a = 0;
+  if (m.attention == AttentionKind::mla) {
+    const double qk = model::qk_head_dim(m);
+    a += m.q_lora_rank > 0 ? d * m.q_lora_rank + double(m.q_lora_rank) * pl.heads_chip * qk : d * pl.heads_chip * qk;
+    a += d * (m.kv_lora_rank + m.qk_rope_head_dim);
+    a += double(m.kv_lora_rank) * pl.heads_chip * (m.qk_nope_head_dim + m.v_head_dim);
+    a += double(pl.heads_chip) * m.v_head_dim * d;
+    w.norms += m.q_lora_rank + m.kv_lora_rank;
+  } else {
+    const double q = double(pl.heads_chip) * m.head_dim, kv = double(pl.kvh_chip) * m.head_dim;
+    a += d * (q + 2 * kv) + q * d;
+    if (m.attention_bias) a += q + 2 * kv;
+    if (m.attention_output_bias) a += d;
+  }
+  if (m.attention_output_gate) a += d * pl.heads_chip * model::v_head_dim_of(m);
+  if (m.attention_sinks) a += pl.heads_chip;
+  if (m.qk_norm) w.norms += 2.0 * m.head_dim;
+  return a;
+}
+
+}  // namespace
+
+LayerWeights layer_weights(const Context& c, const LayerSpec& layer) {
   const ModelConfig& m = c.m;
   const Placement& pl = c.pl;
   LayerWeights w;
   const double d = m.hidden;
-  if (m.attention == AttentionKind::mla) {
-    const double qk = model::qk_head_dim(m);
-    w.attn += m.q_lora_rank > 0 ? d * m.q_lora_rank + double(m.q_lora_rank) * pl.heads_chip * qk : d * pl.heads_chip * qk;
-    w.attn += d * (m.kv_lora_rank + m.qk_rope_head_dim);
-    w.attn += double(m.kv_lora_rank) * pl.heads_chip * (m.qk_nope_head_dim + m.v_head_dim);
-    w.attn += double(pl.heads_chip) * m.v_head_dim * d;
-    w.norms += m.q_lora_rank + m.kv_lora_rank;
+  if (layer.mixer == Mixer::linear_attention) {
+    w.attn = linear_attention_weights(c);
+    w.norms += m.linear.value_head_dim;  // the gated RMSNorm
   } else {
-    const double q = double(pl.heads_chip) * m.head_dim, kv = double(pl.kvh_chip) * m.head_dim;
-    w.attn += d * (q + 2 * kv) + q * d;
-    if (m.attention_bias) w.attn += q + 2 * kv + d;
+    w.attn = softmax_attention_weights(c, w);
   }
-  if (m.attention_sinks) w.attn += pl.heads_chip;
-  w.norms += 2.0 * d + (m.qk_norm ? 2.0 * m.head_dim : 0);
-  if (moe) {
+  w.norms += double(m.norms_per_layer) * d;
+  if (layer.mlp == MlpKind::moe) {
     w.experts = double(m.experts / pl.ep) * model::routed_expert_params(m) / pl.etp;
     w.shared = model::shared_expert_params_per_layer(m) / pl.tp;
     w.router = model::router_params_per_layer(m);
   } else {
-    w.dense = model::dense_mlp_params_per_layer(m) / pl.tp;
+    w.dense = model::dense_mlp_params(m, layer.dense_intermediate) / pl.tp;
   }
   return w;
 }
@@ -197,7 +286,7 @@ void mla_attention(const Context& c, const Pass& p, double pairs, double ctx, st
   ops.push_back(matmul_op(c, "attn.o_proj", T, hc * v, d, hc * v * d, c.dt.awb, dt));
 }
 
-void gqa_attention(const Context& c, const Pass& p, double pairs, double ctx, std::vector<Operator>& ops) {
+void gqa_attention(const Context& c, const Pass& p, Mixer mixer, double pairs, double ctx, std::vector<Operator>& ops) {
   const ModelConfig& m = c.m;
   const double T = p.tokens(), d = m.hidden, hc = c.pl.heads_chip;
   const double hd = m.head_dim, q = hc * hd, kv = double(c.pl.kvh_chip) * hd;
@@ -205,18 +294,46 @@ void gqa_attention(const Context& c, const Pass& p, double pairs, double ctx, st
   const bool decode = ctx > 0;
   double w = d * (q + 2 * kv) + (m.attention_bias ? q + 2 * kv : 0);
   ops.push_back(matmul_op(c, "attn.qkv_proj", T, d, q + 2 * kv, w, c.dt.awb, dt));
+  // The output gate's projection (sigmoid(W_g x) scales the attention output).
+  if (m.attention_output_gate) ops.push_back(matmul_op(c, "attn.output_gate", T, d, q, d * q, c.dt.awb, dt));
   Operator core = attention_core(dt);
   core.flops = 2.0 * p.seqs * (decode ? p.new_tokens * ctx : pairs) * hc * (2 * hd);
   core.hbm_bytes = T * (q + 2 * kv + q) * c.dt.ab;
   if (decode) core.hbm_bytes += p.seqs * ctx * 2 * kv * c.dt.kvb;
   if (p.write_kv) core.hbm_bytes += T * 2 * kv * c.dt.kvb;
-  core.seq_q = p.new_tokens;
-  core.seq_kv = decode ? ctx : p.new_tokens;
+  // The engine-level shape: a chunked prefill is one causal attention per chunk.
+  const double span = mixer == Mixer::chunked_attention && !decode ? std::min(p.new_tokens, double(m.attention_chunk))
+                                                                   : p.new_tokens;
+  core.seq_q = decode ? p.new_tokens : span;
+  core.seq_kv = decode ? ctx : span;
   core.head_dim = hd;
-  core.heads = p.seqs * hc;
+  core.heads = p.seqs * hc * (decode ? 1 : p.new_tokens / span);
   core.causal = !decode;
   ops.push_back(core);
-  ops.push_back(matmul_op(c, "attn.o_proj", T, q, d, q * d + (m.attention_bias ? d : 0), c.dt.awb, dt));
+  ops.push_back(matmul_op(c, "attn.o_proj", T, q, d, q * d + (m.attention_output_bias ? d : 0), c.dt.awb, dt));
+}
+
+// Gated DeltaNet: input projections, the causal conv and delta-rule state update (one
+// kernel: at decode it reads and writes the recurrent state of every sequence, at prefill it
+// runs the chunk-parallel form and writes the final state), the output projection.
+void linear_attention(const Context& c, const Pass& p, std::vector<Operator>& ops) {
+  const ModelConfig& m = c.m;
+  const model::LinearAttentionDims& g = m.linear;
+  const LinearShare s(c);
+  const double T = p.tokens(), d = m.hidden;
+  const std::string& dt = c.dt.matmul;
+  ops.push_back(matmul_op(c, "linear_attn.in_proj", T, d, s.in_width(), d * s.in_width(), c.dt.awb, dt));
+  Operator core = attention_core(dt);
+  core.name = "linear_attn.core";
+  const double state_update = 7.0 * s.vh * g.key_head_dim * g.value_head_dim + 2.0 * s.conv * g.conv_kernel;
+  const double intra_chunk = p.decode ? 0 : 2.0 * model::kLinearAttentionChunk * s.vh * (g.key_head_dim + g.value_head_dim);
+  core.flops = T * (state_update + intra_chunk);
+  core.hbm_bytes = T * (s.in_width() + s.vw) * c.dt.ab;  // q, k, v, z, b, a in; the output out
+  const double state = p.seqs * c.pl.linear_state_elems_chip * linear_state_bytes_per_element(c);
+  if (p.decode) core.hbm_bytes += 2 * state;  // read and write the recurrent state
+  else if (p.write_kv) core.hbm_bytes += state;
+  ops.push_back(core);  // no attention shape: priced on its FLOPs and bytes
+  ops.push_back(matmul_op(c, "linear_attn.out_proj", T, s.vw, d, s.vw * d, c.dt.awb, dt));
 }
 
 void moe_mlp(const Context& c, const Pass& p, std::vector<Operator>& ops) {
@@ -261,25 +378,32 @@ void moe_mlp(const Context& c, const Pass& p, std::vector<Operator>& ops) {
 
 }  // namespace
 
-std::vector<Operator> layer_ops(const Context& c, const Pass& p, bool moe, bool sliding) {
+std::vector<Operator> layer_ops(const Context& c, const Pass& p, const LayerSpec& layer) {
   const ModelConfig& m = c.m;
   std::vector<Operator> ops;
   const double T = p.tokens(), d = m.hidden;
-  const double pairs = sliding ? p.pairs_sliding : p.pairs_full;
-  const double ctx = sliding ? p.ctx_sliding : p.ctx_full;
+  const Mixer mixer = layer.mixer;
+  const double pairs = mixer == Mixer::sliding_attention   ? p.pairs_sliding
+                       : mixer == Mixer::chunked_attention ? p.pairs_chunked
+                                                           : p.pairs_full;
+  const double ctx = mixer == Mixer::sliding_attention   ? p.ctx_sliding
+                     : mixer == Mixer::chunked_attention ? p.ctx_chunked
+                                                         : p.ctx_full;
   const int tp = c.pl.tp;
 
-  // Two RMSNorm + residual-add kernels, each reading and writing the hidden state.
-  ops.push_back(memory_op("layer.norms_residual", 4.0 * T * d * kHiddenBytes, 2));
-  if (m.attention == AttentionKind::mla) mla_attention(c, p, pairs, ctx, ops);
-  else gqa_attention(c, p, pairs, ctx, ops);
+  // One RMSNorm (+ residual add) kernel per norm of the layer, each reading and writing the
+  // hidden state.
+  ops.push_back(memory_op("layer.norms_residual", 2.0 * m.norms_per_layer * T * d * kHiddenBytes, m.norms_per_layer));
+  if (mixer == Mixer::linear_attention) linear_attention(c, p, ops);
+  else if (m.attention == AttentionKind::mla) mla_attention(c, p, pairs, ctx, ops);
+  else gqa_attention(c, p, mixer, pairs, ctx, ops);
   if (tp > 1) ops.push_back(collective_op("attn.all_reduce", "all-reduce", T * d * kHiddenBytes, tp, 1));
 
-  if (moe) {
+  if (layer.mlp == MlpKind::moe) {
     moe_mlp(c, p, ops);
     return ops;
   }
-  const double f = double(m.intermediate) / tp;
+  const double f = double(layer.dense_intermediate) / tp;
   ops.push_back(matmul_op(c, "mlp.gate_up_proj", T, d, 2 * f, d * 2 * f, c.dt.wb, c.dt.matmul));
   ops.push_back(matmul_op(c, "mlp.down_proj", T, f, d, f * d, c.dt.wb, c.dt.matmul));
   if (tp > 1) ops.push_back(collective_op("mlp.all_reduce", "all-reduce", T * d * kHiddenBytes, tp, 1));
@@ -319,7 +443,7 @@ std::vector<Operator> scoped(std::vector<Operator> ops, Scope scope, int type) {
 PassOps pass_ops(const Context& c, const Layout& L, const Pass& p) {
   PassOps ops;
   for (std::size_t t = 0; t < L.type_names.size(); ++t)
-    ops.per_type.push_back(scoped(layer_ops(c, p, L.type_moe[t], L.type_sliding[t]), Scope::layer, static_cast<int>(t)));
+    ops.per_type.push_back(scoped(layer_ops(c, p, L.type_spec[t]), Scope::layer, static_cast<int>(t)));
   ops.first = scoped(first_stage_ops(c, p), Scope::first_stage, -1);
   ops.last = scoped(last_stage_ops(c, p), Scope::last_stage, -1);
   if (c.pl.pp > 1)

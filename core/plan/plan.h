@@ -8,8 +8,17 @@
 // Placement conventions (all per chip):
 //  - chip index = tp_rank + tp * (dp_rank + dp * pp_rank) (Megatron's tp-dp-pp order): TP groups
 //    are contiguous (stride 1), data-parallel peers tp apart, pipeline neighbours tp*dp apart.
-//  - Attention: heads split over tp; KV heads too, replicated when tp > kv heads; MLA's latent
-//    cache and its down-projections are replicated on every TP rank.
+//  - Attention: heads split over tp, padded with zero heads to a multiple of tp as Neuron
+//    does (model/heads.h); KV heads split, replicated to one per rank when tp is a multiple of
+//    them, else one per padded query head; MLA's latent cache and its down-projections are
+//    replicated on every TP rank. Padded heads cost weights, FLOPs and KV cache like real ones.
+//  - Layers by token mixer (model::Mixer): full, sliding (the window) and chunked (pairs within
+//    aligned chunks; plain full attention below the chunk) softmax attention; Gated DeltaNet
+//    linear attention (projections, causal conv, the delta-rule state update -- its recurrent
+//    state read and written once per decode step and held per sequence instead of a KV cache;
+//    value heads split over tp like query heads, their shared q/k heads like K/V heads).
+//    A sigmoid-gated attention output adds its gate projection; each layer's dense MLP has
+//    its own width.
 //  - MoE: experts split over ep ranks. ep <= tp: expert parallelism inside a replica, each expert
 //    further split over etp = tp/ep ranks. ep > tp: EP spans ep/tp replicas (DP attention + EP
 //    MoE, DeepSeek's serving layout), etp = 1. Tokens are dispatched and combined with two
@@ -26,6 +35,7 @@
 #include <vector>
 
 #include "collective/collective.h"
+#include "model/heads.h"
 #include "model/llm.h"
 
 namespace trnsim::plan {
@@ -54,10 +64,13 @@ struct Operator {
   bool causal = false;
 };
 
-// The layers grouped by type ("dense/full", "moe/sliding", ...) and their pipeline stages.
+// The layers grouped by type ("dense/full", "moe/sliding", "moe/chunked", "dense/linear", ...;
+// dense types carry their width when the model has several, "dense:16384/full") and their
+// pipeline stages.
 struct Layout {
   std::vector<std::string> type_names;  // present types
-  std::vector<bool> type_moe, type_sliding;
+  std::vector<model::LayerSpec> type_spec;  // token mixer, MLP kind and width of each type
+  std::vector<bool> type_moe, type_sliding;  // views of type_spec
   std::vector<int> layer_type;          // per layer
   std::vector<int> layer_stage;         // per layer
   std::vector<std::vector<int>> stage_type_counts;  // [stage][type]
@@ -73,8 +86,11 @@ struct Dtypes {
 
 struct Placement {
   int tp = 1, pp = 1, dp = 1, ep = 1, etp = 1;
-  int heads_chip = 1, kvh_chip = 1;
-  double kv_cache_elems_chip = 0;  // cached elements per token per layer on one chip
+  int heads_chip = 1, kvh_chip = 1;  // after Neuron's padding and replication
+  model::HeadSharding heads;         // the softmax attention's head layout
+  model::HeadSharding linear_heads;  // the Gated DeltaNet heads' (value heads as queries)
+  double kv_cache_elems_chip = 0;    // cached elements per token per softmax-attention layer on one chip
+  double linear_state_elems_chip = 0;  // recurrent state per sequence per linear-attention layer on one chip
 };
 Placement make_placement(const model::ModelConfig& m, int tp, int pp, int dp, int ep);
 
@@ -82,8 +98,9 @@ Placement make_placement(const model::ModelConfig& m, int tp, int pp, int dp, in
 struct Pass {
   double seqs = 1;        // sequences in the micro-batch
   double new_tokens = 1;  // new tokens per sequence
-  double pairs_full = 0, pairs_sliding = 0;  // attention pairs per sequence
-  double ctx_full = 0, ctx_sliding = 0;      // cached KV tokens read per sequence (decode)
+  double pairs_full = 0, pairs_sliding = 0, pairs_chunked = 0;  // attention pairs per sequence
+  double ctx_full = 0, ctx_sliding = 0, ctx_chunked = 0;        // cached KV tokens read per sequence (decode)
+  bool decode = false;    // one new token against a history (linear attention steps its state)
   bool write_kv = true;
   bool logits_all_tokens = false;
   double tokens() const { return seqs * new_tokens; }
@@ -109,7 +126,7 @@ double causal_pairs(double S, double W);
 double mean_context(double a, double n, double W);
 
 // Operators of one layer for one pass, in execution order.
-std::vector<Operator> layer_ops(const Context& c, const Pass& p, bool moe, bool sliding);
+std::vector<Operator> layer_ops(const Context& c, const Pass& p, const model::LayerSpec& layer);
 // The whole pass; `boundary_ops` adds the stage-to-stage transfers (given here so training
 // can ask for activations and gradients).
 PassOps pass_ops(const Context& c, const Layout& L, const Pass& p);
@@ -123,7 +140,10 @@ struct LayerWeights {
   double bytes(const Dtypes& d) const;
   double elems() const { return attn + dense + experts + shared + router + norms; }
 };
-LayerWeights layer_weights(const Context& c, bool moe);
+LayerWeights layer_weights(const Context& c, const model::LayerSpec& layer);
+// Bytes per element of the Gated DeltaNet recurrent state: the config's mamba_ssm_dtype when
+// it names one (Qwen3.5: float32), else the KV-cache precision.
+double linear_state_bytes_per_element(const Context& c);
 
 // Builders of single operators.
 Operator matmul_op(const Context& c, const std::string& name, double tokens, double in_dim, double out_dim,

@@ -3,11 +3,13 @@
 // FLOPs that MFU and HFU count, and the bytes each chip holds.
 #include <algorithm>
 
+#include "model/mixer_cost.h"
 #include "plan/plan.h"
 
 namespace trnsim::plan {
 
 using model::AttentionKind;
+using model::Mixer;
 using model::ModelConfig;
 
 namespace {
@@ -31,7 +33,7 @@ void stage_parameters(const Context& c, const Layout& L, TrainingPlan& P) {
     double de = 0, ee = 0, wbts = 0;
     for (int i = 0; i < m.layers; ++i) {
       if (L.layer_stage[i] != s) continue;
-      LayerWeights lw = layer_weights(c, m.layer_moe[i]);
+      LayerWeights lw = layer_weights(c, m.layer_specs[i]);
       de += lw.elems() - lw.experts;
       ee += lw.experts;
       wbts += lw.bytes(c.dt);
@@ -52,9 +54,18 @@ void stage_parameters(const Context& c, const Layout& L, TrainingPlan& P) {
 void training_flops(const Context& c, TrainingPlan& P) {
   const ModelConfig& m = c.m;
   const double S = P.sizes.sequence_length;
+  // The model's own token mixing (its heads, not the padded ones): attention scores and
+  // values over each layer's pairs, the Gated DeltaNet state updates in their prefill form.
   double attn_per_token = 0;
   for (int i = 0; i < m.layers; ++i) {
-    double pairs = m.layer_sliding[i] ? P.pass.pairs_sliding : P.pass.pairs_full;
+    const Mixer mixer = m.layer_specs[i].mixer;
+    if (mixer == Mixer::linear_attention) {
+      attn_per_token += model::linear_attention_prefill_flops_per_token(m);
+      continue;
+    }
+    double pairs = mixer == Mixer::sliding_attention   ? P.pass.pairs_sliding
+                   : mixer == Mixer::chunked_attention ? P.pass.pairs_chunked
+                                                       : P.pass.pairs_full;
     attn_per_token += 2.0 * m.heads * (model::qk_head_dim(m) + model::v_head_dim_of(m)) * pairs / S;
   }
   P.model_flops_per_token = 2.0 * model::count_parameters(m).active + attn_per_token;
@@ -74,12 +85,16 @@ void training_memory(const Context& c, const Layout& L, TrainingPlan& P) {
   double act_per_token_layer = 0;  // elements stored per token per layer (bf16), widest layer
   const double d = m.hidden;
   for (int i = 0; i < m.layers; ++i) {
-    double attn = m.attention == AttentionKind::mla
+    const model::LayerSpec& l = m.layer_specs[i];
+    double attn = l.mixer == Mixer::linear_attention
+                      ? 2.0 * pl.linear_heads.kv_heads_per_rank() * m.linear.key_head_dim +
+                            3.0 * pl.linear_heads.q_heads_per_rank() * m.linear.value_head_dim
+                  : m.attention == AttentionKind::mla
                       ? double(pl.heads_chip) * (model::qk_head_dim(m) * 2 + m.v_head_dim * 2)
                       : double(pl.heads_chip) * m.head_dim * 2 + 2.0 * pl.kvh_chip * m.head_dim;
-    double ff = m.layer_moe[i] ? double(m.experts_per_token) * m.moe_intermediate / tp +
-                                     model::shared_expert_params_per_layer(m) / (3 * d) / tp
-                               : double(m.intermediate) / tp;
+    double ff = l.mlp == model::MlpKind::moe ? double(m.experts_per_token) * m.moe_intermediate / tp +
+                                                   model::shared_expert_params_per_layer(m) / (3 * d) / tp
+                                             : double(l.dense_intermediate) / tp;
     double x;
     if (rc == "full") x = d / tp;
     else if (rc == "selective") x = 4 * d / tp + attn + 2 * ff;
@@ -113,6 +128,7 @@ TrainingPlan plan_training(const Context& c, const Layout& L, const TrainingSize
   P.pass.new_tokens = S;
   P.pass.pairs_full = causal_pairs(S, 0);
   P.pass.pairs_sliding = causal_pairs(S, W);
+  if (m.attention_chunk > 0) P.pass.pairs_chunked = model::attention_pairs(m, Mixer::chunked_attention, S);
   P.pass.write_kv = false;
   P.pass.logits_all_tokens = true;
 

@@ -113,14 +113,39 @@ plan::Dtypes resolve_dtypes(const hw::Chip& chip, const Precision& p, Result& R)
   return d;
 }
 
-void check_heads_and_domain(const ModelConfig& m, const Parallelism& p, const hw::System& sys) {
+// Without head padding (Neuron pads by default: plan/plan.h), tp must divide the heads.
+void check_unpadded_heads(const ModelConfig& m, int tp) {
   const std::string P = "workload.parallelism.";
-  const int tp = p.tp;
   if (m.heads % tp != 0)
-    throw InputError(P + "tp", "must divide the model's " + std::to_string(m.heads) + " attention heads, got " + std::to_string(tp));
+    throw InputError(P + "tp", "must divide the model's " + std::to_string(m.heads) +
+                                   " attention heads when heads are not padded, got " + std::to_string(tp));
   if (m.attention == AttentionKind::gqa && m.kv_heads % tp != 0 && tp % m.kv_heads != 0)
     throw InputError(P + "tp", "must divide the model's " + std::to_string(m.kv_heads) +
-                                   " KV heads or be a multiple of them, got " + std::to_string(tp));
+                                   " KV heads or be a multiple of them when heads are not padded, got " + std::to_string(tp));
+}
+
+// What padding the heads to tp costs, for the report (nothing when tp divides them).
+void note_head_padding(const model::HeadSharding& h, const char* what, Result& R) {
+  if (!h.padded()) return;
+  const double extra = h.model_q_heads > 0 ? 100.0 * h.padded_q_heads() / h.model_q_heads : 0;
+  std::string s = "workload.parallelism.tp: " + std::to_string(h.tp) + " does not divide the " +
+                  std::to_string(h.model_q_heads) + " " + what + "; padded to " + std::to_string(h.q_heads) +
+                  " as Neuron does (" + std::to_string(h.q_heads_per_rank()) + " per chip, " +
+                  std::to_string(h.padded_q_heads()) + " zero heads: +" + fmt::fixed(extra, 0) +
+                  "% of their projection weights, FLOPs and attention work)";
+  if (h.kv == model::KvSharding::replicate_to_tp)
+    s += "; its " + std::to_string(h.model_kv_heads) + " shared heads are replicated to " + std::to_string(h.kv_heads) +
+         " (1 per chip)";
+  if (h.kv == model::KvSharding::convert_to_mha)
+    s += "; its " + std::to_string(h.model_kv_heads) + " shared heads become " + std::to_string(h.kv_heads) +
+         " (convert-to-mha: one per padded head, " + std::to_string(h.kv_heads_per_rank()) + " per chip)";
+  R.warnings.push_back(s);
+}
+
+void check_heads_and_domain(const ModelConfig& m, const Parallelism& p, const hw::System& sys, bool pad_heads) {
+  const std::string P = "workload.parallelism.";
+  const int tp = p.tp;
+  if (!pad_heads) check_unpadded_heads(m, tp);
   const int domain = sys.chips_per_domain > 0 ? sys.chips_per_domain : sys.chips;
   if (tp > domain || domain % tp != 0)
     throw InputError(P + "tp", "a tensor-parallel group must fit in (and divide) one scale-up domain of " +
@@ -147,7 +172,10 @@ void check_experts(const ModelConfig& m, const Parallelism& p, int domain) {
 void check_placement(const ModelConfig& m, const Spec& s, const hw::System& sys, bool training) {
   const Parallelism& p = s.parallelism;
   const std::string P = "workload.parallelism.";
-  check_heads_and_domain(m, p, sys);
+  // Heads are padded to tp as Neuron does; a scenario switch to turn that off is proposed as
+  // workload.parallelism.pad_heads (issue 15) and not yet in the field table.
+  const bool pad_heads = true;
+  check_heads_and_domain(m, p, sys, pad_heads);
   const int domain = sys.chips_per_domain > 0 ? sys.chips_per_domain : sys.chips;
   check_experts(m, p, domain);
   const long long used = static_cast<long long>(p.tp) * p.pp * p.dp;
@@ -203,6 +231,9 @@ Result evaluate(const Spec& spec, const hw::System& system) {
                                             plan::make_placement(m, P.tp, P.pp, P.dp, P.ep)},
                 plan::make_layout(m, P.pp), price::make_pricer(spec.pricer, system, pricing(spec.efficiency))};
   R.kv_bytes_per_token = model::kv_bytes_per_sequence(m, 1.0, ev.ctx.dt.kvb);
+  note_head_padding(ev.ctx.pl.heads, "attention heads", R);
+  if (m.mixer_layer_count(model::Mixer::linear_attention) > 0)
+    note_head_padding(ev.ctx.pl.linear_heads, "Gated DeltaNet value heads", R);
   R.chips_used = P.tp * P.pp * P.dp;
   const int per_domain = system.chips_per_domain > 0 ? system.chips_per_domain : system.chips;
   R.domains_used = (R.chips_used + per_domain - 1) / per_domain;

@@ -233,6 +233,11 @@ void text_header(std::ostringstream& out, const Result& R) {
       << (m.attention == AttentionKind::mla ? "MLA" : "GQA") << " " << m.heads << " heads";
   if (m.attention == AttentionKind::gqa) out << " / " << m.kv_heads << " KV heads";
   if (m.sliding_window > 0) out << ", " << m.sliding_layer_count() << " sliding-window layers (" << m.sliding_window << ")";
+  if (m.attention_chunk > 0)
+    out << ", " << m.mixer_layer_count(model::Mixer::chunked_attention) << " chunked-attention layers (" << m.attention_chunk << ")";
+  if (m.mixer_layer_count(model::Mixer::linear_attention) > 0)
+    out << ", " << m.mixer_layer_count(model::Mixer::linear_attention) << " Gated DeltaNet layers";
+  if (m.nope_layer_count() > 0) out << ", " << m.nope_layer_count() << " NoPE layers";
   if (m.is_moe())
     out << ", MoE " << m.experts << " experts top-" << m.experts_per_token << " in " << m.moe_layer_count() << " layers";
   out << "\n";

@@ -37,8 +37,8 @@ expect_error() {  # expected message fragment, then arguments
 expect_error "B.json: missing argument" "$a"
 expect_error "/no/such.json: cannot open file" "$a" /no/such.json
 expect_error "unknown option (did you mean --json?)" --jsn "$a" "$b"
-sed 's/"tp": 8/"tp": 3/' "$a" > "$tmp/bad.json"
-expect_error "$tmp/bad.json: workload.parallelism.tp: must divide the model's 64 attention heads, got 3" "$a" "$tmp/bad.json"
+sed 's/"tp": 8/"tp": 5/' "$a" > "$tmp/bad.json"
+expect_error "$tmp/bad.json: workload.parallelism.tp: a tensor-parallel group must fit in (and divide) one scale-up domain" "$a" "$tmp/bad.json"
 echo '{"version": 1, "workload": {"model": "gpt-oss-120b", "kind": "infrence"}}' > "$tmp/bad2.json"
 expect_error "workload.kind: unknown value 'infrence' (did you mean 'inference'?)" "$tmp/bad2.json" "$b"
 echo "test_compare: ok"

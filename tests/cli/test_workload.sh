@@ -60,8 +60,8 @@ scenario() {  # workload JSON -> file
   printf '{"version": 1, "system": "trn3-gen2-ultraserver", "compare_system": "", "workload": %s}\n' "$1" > "$tmp/s.json"
   echo "$tmp/s.json"
 }
-expect_error "$(scenario '{"model": "gpt-oss-120b", "parallelism": {"tp": 3}}')" \
-  "workload.parallelism.tp: must divide the model's 64 attention heads, got 3"
+expect_error "$(scenario '{"model": "gpt-oss-120b", "parallelism": {"tp": 5}}')" \
+  "workload.parallelism.tp: a tensor-parallel group must fit in (and divide) one scale-up domain of 144 chips"
 expect_error "$(scenario '{"model": "gpt-oss-120b", "inference": {"bach": 4}}')" \
   "workload.inference.bach: unknown key (did you mean 'batch'?)"
 expect_error "$(scenario '{"model": "Llama-3.1-405B", "parallelism": {"tp": 1}}')" \
