@@ -79,14 +79,14 @@ await withPage(async ({ page, base, outside, consoleErrors }) => {
         "the typed page's report equals trnsim run --json of its link");
   await screenshot(page, "playground-edited");
 
-  // An invalid combination (tp 3 does not divide 64 heads): explained, not applied.
-  await clickItem(page, "workload.parallelism.tp", { modifiers: ["Control"] });
+  // An invalid combination (ep 3 does not divide the 128 experts): explained, not applied.
+  await clickItem(page, "workload.parallelism.ep", { modifiers: ["Control"] });
   await page.keyboard.press("Control+A");
   await page.keyboard.type("3");
   await page.keyboard.press("Enter");
   await frames(page, 4);
   const afterBad = JSON.parse(await page.evaluate(() => window.trnsim.scenario()));
-  check(afterBad.workload.parallelism.tp === 8, "an invalid tp is not applied (the scenario keeps tp 8)");
+  check(afterBad.workload.parallelism.ep === 1, "an invalid ep is not applied (the scenario keeps ep 1)");
   check((await page.evaluate(() => location.hash)) === hash2, "... and the URL does not change");
   check((await itemRect(page, "revert")) !== null, "... and the panel shows why, with a revert button");
   await screenshot(page, "playground-invalid-combination");
