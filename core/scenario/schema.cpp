@@ -166,7 +166,7 @@ void add_placement_fields(std::vector<Field>& t) {
                       1 << 16,
                       {"chips", "tp (tensor)",
                        "Tensor parallelism: chips sharing every layer (all-reduce after attention and MLP). Must divide "
-                       "the attention heads and fit the scale-up domain.",
+                       "the scale-up domain; heads that tp does not divide are padded (see pad heads).",
                        kPlacement, "", true}));
   t.push_back(integer("workload.parallelism.pp", [](Scenario& s) -> int& { return s.workload.parallelism.pp; }, 1, 1,
                       1 << 16,
@@ -185,6 +185,15 @@ void add_placement_fields(std::vector<Field>& t) {
                        "Expert parallelism for MoE layers: experts spread over ep chips (all-to-all dispatch and "
                        "combine).",
                        kPlacement, "", true}));
+  {
+    Field f = make("workload.parallelism.pad_heads", FieldType::boolean, true, 0, 0,
+                   {"", "pad heads",
+                    "When tp does not divide the query or KV heads, pad them with zero heads as Neuron does "
+                    "(NxD Inference's shardable head counts) and report the padding's cost; off: such a tp is an "
+                    "error.",
+                    kPlacement});
+    t.push_back(bound<bool>(f, [](Scenario& s) -> bool& { return s.workload.parallelism.pad_heads; }));
+  }
 }
 
 // The inference fields.

@@ -172,10 +172,7 @@ void check_experts(const ModelConfig& m, const Parallelism& p, int domain) {
 void check_placement(const ModelConfig& m, const Spec& s, const hw::System& sys, bool training) {
   const Parallelism& p = s.parallelism;
   const std::string P = "workload.parallelism.";
-  // Heads are padded to tp as Neuron does; a scenario switch to turn that off is proposed as
-  // workload.parallelism.pad_heads (issue 15) and not yet in the field table.
-  const bool pad_heads = true;
-  check_heads_and_domain(m, p, sys, pad_heads);
+  check_heads_and_domain(m, p, sys, p.pad_heads);
   const int domain = sys.chips_per_domain > 0 ? sys.chips_per_domain : sys.chips;
   check_experts(m, p, domain);
   const long long used = static_cast<long long>(p.tp) * p.pp * p.dp;

@@ -22,6 +22,7 @@ struct Precision {
 
 struct Parallelism {
   int tp = 0, pp = 0, dp = 0, ep = 0;
+  bool pad_heads = true;  // pad attention heads to a multiple of tp with zero heads, as Neuron does
 };
 
 struct InferenceParams {

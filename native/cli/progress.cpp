@@ -7,7 +7,16 @@
 
 namespace trnsim::cli {
 
-bool stderr_is_terminal(const std::ostream& s) { return &s == &std::cerr && isatty(STDERR_FILENO) == 1; }
+// Under node (the WebAssembly CLI) isatty cannot tell a redirected stream from a terminal,
+// so that build never draws: its output must equal the native CLI's byte for byte.
+bool stderr_is_terminal(const std::ostream& s) {
+#ifdef __EMSCRIPTEN__
+  (void)s;
+  return false;
+#else
+  return &s == &std::cerr && isatty(STDERR_FILENO) == 1;
+#endif
+}
 
 Progress::Progress(std::ostream& err, std::string label, std::string unit, std::size_t total, bool wanted,
                    double delay_s)

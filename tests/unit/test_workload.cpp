@@ -276,3 +276,18 @@ TEST_CASE("outputs are deterministic and complete", "[workload]") {
   for (const auto& e : tt["traceEvents"]) blocks += e["ph"] == "X" && e["cat"] == "forward";
   CHECK(blocks == 2 * 8);  // 8 micro-batches through 2 stages
 }
+
+TEST_CASE("pad_heads: a tp that does not divide the heads is padded, or an error when switched off", "[workload]") {
+  json w = {{"model", "Llama-4-Scout-17B-16E-Instruct"},
+            {"precision", {{"weights", "fp8"}, {"activations", "fp8"}}},
+            {"parallelism", {{"tp", 16}}},
+            {"inference", {{"batch", 1}, {"input_tokens", 128}, {"output_tokens", 8}}}};
+  Spec padded = trnsim::parse_workload(w);
+  CHECK(padded.parallelism.pad_heads);
+  Result r = evaluate(padded, trn3());
+  bool warned = false;
+  for (const auto& s : r.warnings) warned |= s.find("padded to 48") != std::string::npos;
+  CHECK(warned);
+  w["parallelism"]["pad_heads"] = false;
+  CHECK(starts_with(eval_error(trnsim::parse_workload(w), trn3()), "workload.parallelism.tp: must divide the model's 40"));
+}
