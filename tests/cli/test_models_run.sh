@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Every bundled model (examples/models/*.json) runs through `trnsim run` on a Trn2 UltraServer
+# and on a Trn3 Gen2 UltraServer (TP16, FP8 weights and matmuls, a short request): exit 0 and
+# a report with its time to first token and per-token time.
+set -euo pipefail
+: "${TRNSIM:?}" "${TRNSIM_SOURCE_DIR:?}"
+cd "$TRNSIM_SOURCE_DIR"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+n=0
+for cfg in examples/models/*.json; do
+  model=$(basename "$cfg" .json)
+  for system in trn2-ultraserver trn3-gen2-ultraserver; do
+    cat >"$tmp/s.json" <<JSON
+{"system": "$system", "compare_system": "",
+ "workload": {"model": "$model", "precision": {"weights": "fp8", "attention_weights": "fp8", "activations": "fp8"},
+              "parallelism": {"tp": 16}, "inference": {"batch": 2, "input_tokens": 512, "output_tokens": 32}}}
+JSON
+    "$TRNSIM" run "$tmp/s.json" >"$tmp/out" 2>"$tmp/err" || fail "$model on $system: $(cat "$tmp/err")"
+    grep -qE "^  TTFT +[0-9.]+ (us|ms|s)$" "$tmp/out" || fail "$model on $system: no TTFT line"
+    grep -qE "^  time per token +[0-9.]+ (us|ms|s)$" "$tmp/out" || fail "$model on $system: no time per token"
+    n=$((n + 1))
+  done
+done
+((n >= 30)) || fail "only $n runs: expected every bundled model on two systems"
+echo "models: $n runs"
