@@ -21,6 +21,16 @@ struct Layout {
   long ranks_per_server = 0;  // consecutive ranks in one server (0: not aligned)
 };
 
+// A request resolved against a system: its ranks and stride, the layout the algorithm sees
+// and the schedule -- what run() times and link_traffic() routes (collective.cpp).
+// InputError naming the bad field (bytes, stride, ranks, op, algo).
+struct Planned {
+  long ranks = 0, stride = 1;
+  Layout layout;
+  Schedule schedule;
+};
+Planned plan_request(const hw::System& system, const Request& request);
+
 // The schedule of `op` on `bytes` (nccl-tests size) with `algo` ("auto" resolved here).
 // Throws InputError when the algorithm does not apply (e.g. hierarchical in one domain).
 Schedule build_schedule(const std::string& op, const std::string& algo, double bytes, const Layout& layout);

@@ -8,29 +8,38 @@
 
 namespace trnsim::collective {
 
-Result run(const hw::System& system, const Request& req) {
-  // Validate names first so a typo is reported before anything else.
-  std::unique_ptr<Backend> backend = make_backend(req.backend);
+Planned plan_request(const hw::System& system, const Request& req) {
   if (!(req.bytes > 0) || !std::isfinite(req.bytes)) throw InputError("bytes", "must be a positive number of bytes");
   if (req.stride < 1) throw InputError("stride", "must be at least 1");
   if (req.ranks < 0) throw InputError("ranks", "must not be negative");
-  long stride = req.stride;
-  long ranks = req.ranks == 0 ? (static_cast<long>(system.chips) + stride - 1) / stride : req.ranks;
+  Planned p;
+  p.stride = req.stride;
+  p.ranks = req.ranks == 0 ? (static_cast<long>(system.chips) + p.stride - 1) / p.stride : req.ranks;
+  const long stride = p.stride, ranks = p.ranks;
   if ((ranks - 1) * stride + 1 > system.chips)
     throw InputError("ranks", std::to_string(ranks) + " ranks" + (stride > 1 ? " at stride " + std::to_string(stride) : std::string()) +
                                   " need " + std::to_string((ranks - 1) * stride + 1) + " chips but " + system.name + " has " +
                                   std::to_string(system.chips));
-  fabric::Topology topo(system);
-  Layout layout;
-  layout.ranks = ranks;
   auto per = [&](long block) -> long {
     if (block % stride == 0) return block / stride;
     if (stride % block == 0) return 1;
     return 0;
   };
-  layout.ranks_per_domain = per(system.chips_per_domain);
-  layout.ranks_per_server = per(system.chips_per_server);
-  Schedule sched = build_schedule(req.op, req.algo, req.bytes, layout);  // validates op / algo
+  p.layout.ranks = ranks;
+  p.layout.ranks_per_domain = per(system.chips_per_domain);
+  p.layout.ranks_per_server = per(system.chips_per_server);
+  p.schedule = build_schedule(req.op, req.algo, req.bytes, p.layout);  // validates op / algo
+  return p;
+}
+
+Result run(const hw::System& system, const Request& req) {
+  // Validate names first so a typo is reported before anything else.
+  std::unique_ptr<Backend> backend = make_backend(req.backend);
+  const Planned plan = plan_request(system, req);
+  fabric::Topology topo(system);
+  const long ranks = plan.ranks, stride = plan.stride;
+  const Layout& layout = plan.layout;
+  const Schedule& sched = plan.schedule;
   Result r;
   r.backend = backend->name();
   r.algorithm = sched.algorithm;

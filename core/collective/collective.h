@@ -9,9 +9,11 @@
 // Does NOT model: overlap of consecutive steps, the runtime's real chunking, stragglers,
 // other traffic on the fabric.
 #pragma once
+#include <map>
 #include <string>
 #include <vector>
 
+#include "fabric/topology.h"
 #include "hw/system.h"
 
 namespace trnsim::collective {
@@ -44,5 +46,29 @@ const std::vector<std::string>& algo_names();  // including "auto"
 const std::vector<std::string>& backend_names();
 // Times `request` on the system's fabric. Throws InputError naming the bad field.
 Result run(const hw::System& system, const Request& request);
+
+// ---- per-link traffic (traffic.cpp): what the Fabric view draws -------------------------
+// The bytes every directed link of one scale-up domain carries during the collective: the
+// same schedule run() times (plan_request), every flow of every step routed by
+// fabric::Topology::route, bytes x repeat summed over the steps. Links are Topology ids;
+// Topology::ends names their endpoints. Busy time = bytes / Topology::bandwidth; its share of
+// result.time_s is the link's utilization (at most 1 for the analytic backend).
+// The group: rank r is chip first_chip + r x stride. A group that fits in one domain is
+// placed in `domain` (first_chip = domain x chips_per_domain: every domain runs its own
+// copy of such a group, and domains are identical, so the time is run()'s); a group that
+// spans domains keeps first_chip 0 and only its flows into, out of and inside `domain`
+// count.
+struct TrafficOptions {
+  int domain = 0;
+  double max_flows = 2e6;  // more flows than this: InputError (keeps a page responsive)
+};
+struct Traffic {
+  Result result;  // run(system, request)
+  long ranks = 0, stride = 1, first_chip = 0;
+  std::map<fabric::LinkId, double> bytes;  // links of the domain that carry anything
+  double flows = 0;          // flows routed
+  double efa_bytes_out = 0;  // bytes the domain's chips send to other domains over EFA
+};
+Traffic link_traffic(const hw::System& system, const Request& request, const TrafficOptions& options = {});
 
 }  // namespace trnsim::collective

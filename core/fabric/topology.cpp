@@ -1,6 +1,29 @@
 #include "fabric/topology.h"
 
+#include <algorithm>
+
 namespace trnsim::fabric {
+
+const char* node_kind_name(NodeKind k) {
+  switch (k) {
+    case NodeKind::chip: return "chip";
+    case NodeKind::l1_switch: return "l1_switch";
+    case NodeKind::l2_switch: return "l2_switch";
+    case NodeKind::efa: return "efa";
+  }
+  return "?";
+}
+
+const char* link_kind_name(LinkKind k) {
+  switch (k) {
+    case LinkKind::torus: return "torus";
+    case LinkKind::chip_port: return "chip_port";
+    case LinkKind::lanes: return "lanes";
+    case LinkKind::uplink: return "uplink";
+    case LinkKind::efa: return "efa";
+  }
+  return "?";
+}
 
 Topology::Topology(const hw::System& system) : spec_(system.fabric_spec) {
   chips_ = system.chips;
@@ -61,7 +84,7 @@ double Topology::route_in_domain(long src, long dst, std::vector<LinkId>& links)
     // real port assignment is not published). Spreads both directions of a ring crossing a
     // server boundary, and every chip's all-to-all traffic, evenly over the switches;
     // (src + dst) % n sent every ring crossing through the same switch.
-    int k = static_cast<int>((src % per_server_) % spec_.l2_switches);
+    int k = second_level_switch(src);
     bool shared = spec_.shared_chip_port;
     links.push_back(id(src, shared ? kSwitchOut : kUpOut));
     links.push_back(id(s_server * per_server_, uplink_port(k, false)));
@@ -110,6 +133,106 @@ std::string Topology::link_name(LinkId link) const {
   bool down = (port - kTorus - 2 * kMaxTorusDims) % 2;
   std::string server = "server " + std::to_string(chip / per_server_);
   return down ? "L2 switch " + std::to_string(k) + " -> " + server : server + " -> L2 switch " + std::to_string(k);
+}
+
+}  // namespace trnsim::fabric
+
+namespace trnsim::fabric {
+
+std::vector<int> Topology::torus_coordinates(long chip) const {
+  std::vector<int> c;
+  if (kind_ != Kind::torus) return c;
+  long local = chip % per_domain_;
+  for (std::size_t d = 0; d < spec_.torus.size(); ++d)
+    c.push_back(static_cast<int>((local / dim_stride_[d]) % spec_.torus[d].size));
+  return c;
+}
+
+LinkEnds Topology::ends(LinkId link) const {
+  const long chip = static_cast<long>(link / static_cast<LinkId>(ports_));
+  const int port = static_cast<int>(link % static_cast<LinkId>(ports_));
+  const int dom = domain_of(chip);
+  const Node c{NodeKind::chip, chip, dom};
+  const Node l1{NodeKind::l1_switch, server_of(chip), dom};
+  LinkEnds e;
+  switch (port) {
+    case kEfaOut: return {c, Node{NodeKind::efa, 0, -1}, LinkKind::efa};
+    case kEfaIn: return {Node{NodeKind::efa, 0, -1}, c, LinkKind::efa};
+    case kSwitchOut: return {c, l1, LinkKind::chip_port};
+    case kSwitchIn: return {l1, c, LinkKind::chip_port};
+    case kUpOut: return {c, l1, LinkKind::lanes};
+    case kUpIn: return {l1, c, LinkKind::lanes};
+    default: break;
+  }
+  if (port < kTorus + 2 * kMaxTorusDims) {
+    const int d = (port - kTorus) / 2;
+    const bool plus = (port - kTorus) % 2 == 0;
+    const int n = spec_.torus[static_cast<std::size_t>(d)].size, st = dim_stride_[static_cast<std::size_t>(d)];
+    const int a = static_cast<int>(((chip % per_domain_) / st) % n);
+    const int b = plus ? (a + 1) % n : (a - 1 + n) % n;
+    e.from = c;
+    e.to = Node{NodeKind::chip, chip + static_cast<long>(b - a) * st, dom};
+    e.kind = LinkKind::torus;
+    e.torus_dim = d;
+    e.plus = plus;
+    return e;
+  }
+  const int k = (port - kTorus - 2 * kMaxTorusDims) / 2;
+  const bool down = (port - kTorus - 2 * kMaxTorusDims) % 2 != 0;
+  const Node l2{NodeKind::l2_switch, k, dom};
+  return down ? LinkEnds{l2, l1, LinkKind::uplink} : LinkEnds{l1, l2, LinkKind::uplink};
+}
+
+// A torus link is used when some route starts a hop on it: both directions of a ring of
+// three or more; on a ring of two only the direction the tie rule picks (+ from even).
+void Topology::torus_links(long chip, std::vector<LinkId>& out) const {
+  const std::vector<int> coord = torus_coordinates(chip);
+  for (std::size_t d = 0; d < spec_.torus.size(); ++d) {
+    const int n = spec_.torus[d].size;
+    if (n < 2) continue;
+    const int port = kTorus + 2 * static_cast<int>(d);
+    if (n > 2 || coord[d] % 2 == 0) out.push_back(id(chip, port));
+    if (n > 2 || coord[d] % 2 == 1) out.push_back(id(chip, port + 1));
+  }
+}
+
+// Switch ports: inside the server when it has several chips; toward the second level over
+// the shared port or separate lanes when the domain has several servers. A server's uplink
+// to switch k is used when some chip position maps to k.
+void Topology::switch_links(long chip, std::vector<LinkId>& out) const {
+  const bool servers = per_domain_ / per_server_ > 1;
+  const bool shared = spec_.shared_chip_port;
+  if (per_server_ > 1 || (shared && servers)) {
+    out.push_back(id(chip, kSwitchOut));
+    out.push_back(id(chip, kSwitchIn));
+  }
+  if (!servers) return;
+  if (!shared) {
+    out.push_back(id(chip, kUpOut));
+    out.push_back(id(chip, kUpIn));
+  }
+  if (chip % per_server_ != 0) return;
+  for (int k = 0; k < std::min(spec_.l2_switches, per_server_); ++k) {
+    out.push_back(id(chip, uplink_port(k, false)));
+    out.push_back(id(chip, uplink_port(k, true)));
+  }
+}
+
+std::vector<LinkId> Topology::domain_links(int domain) const {
+  if (domain < 0 || domain >= domains())
+    throw InputError("domain", "must be 0 to " + std::to_string(domains() - 1) + ", got " + std::to_string(domain));
+  std::vector<LinkId> out;
+  const long first = static_cast<long>(domain) * per_domain_;
+  for (long c = first; c < first + per_domain_; ++c) {
+    if (kind_ == Kind::torus) torus_links(c, out);
+    if (kind_ == Kind::sw) switch_links(c, out);
+    if (domains() > 1) {
+      out.push_back(id(c, kEfaOut));
+      out.push_back(id(c, kEfaIn));
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 }  // namespace trnsim::fabric

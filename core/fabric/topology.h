@@ -9,7 +9,8 @@
 //    switch (one link each way); servers reach each other through l2_switches second-
 //    level switches over per-server uplinks sized chips_per_server x inter-server
 //    bandwidth / l2_switches; a flow between servers uses second-level switch
-//    (src + dst) mod l2_switches. Switches themselves are non-blocking (assumption).
+//    (source chip's position in its server) mod l2_switches (an assumption: the port
+//    assignment is not published). Switches themselves are non-blocking (assumption).
 //    Without a shared chip port (the PCIe view of S2) traffic between servers uses its
 //    own chip links.
 //  - EFA between domains: each chip owns an egress and an ingress share of the NIC
@@ -28,6 +29,36 @@
 namespace trnsim::fabric {
 
 using LinkId = std::uint64_t;
+
+// The fabric as a graph, for views and tests: every directed link joins two nodes.
+enum class NodeKind {
+  chip,       // index: the chip
+  l1_switch,  // index: the server whose first-level switch (or PCIe switch) it is
+  l2_switch,  // index: the second-level switch of its domain, 0 .. l2_switches - 1
+  efa,        // the EFA network beyond the NICs (one node, non-blocking; domain -1)
+};
+struct Node {
+  NodeKind kind = NodeKind::chip;
+  long index = 0;
+  int domain = 0;  // the scale-up domain it belongs to (-1 for efa)
+  bool operator==(const Node& o) const { return kind == o.kind && index == o.index && domain == o.domain; }
+  bool operator!=(const Node& o) const { return !(*this == o); }
+};
+enum class LinkKind {
+  torus,      // chip -> neighbouring chip
+  chip_port,  // chip <-> its server's first-level switch (all traffic when the chip port is shared)
+  lanes,      // chip <-> its server's switch, separate lanes toward the second level (PCIe view)
+  uplink,     // first-level switch <-> second-level switch (a server's uplink share)
+  efa,        // chip <-> the EFA network (the chip's NIC share)
+};
+struct LinkEnds {
+  Node from, to;
+  LinkKind kind = LinkKind::torus;
+  int torus_dim = -1;  // torus: the dimension
+  bool plus = true;    // torus: the + direction
+};
+const char* node_kind_name(NodeKind kind);  // "chip", "l1_switch", "l2_switch", "efa"
+const char* link_kind_name(LinkKind kind);  // "torus", "chip_port", "lanes", "uplink", "efa"
 
 class Topology {
  public:
@@ -52,6 +83,20 @@ class Topology {
   // The same link in domain 0 (domains are identical; used to fold huge clusters).
   LinkId to_domain0(LinkId link) const;
 
+  // ---- the links as a graph (what the Fabric view draws; tests check it against route) ----
+  int domains() const { return static_cast<int>(chips_ / per_domain_); }
+  // The endpoints of a link: consecutive links of a route join (the first leaves the
+  // source chip, the last enters the destination chip).
+  LinkEnds ends(LinkId link) const;
+  int domain_of_link(LinkId link) const { return domain_of(static_cast<long>(link / static_cast<LinkId>(ports_))); }
+  // Exactly the links routes can use that belong to domain d: its chips' torus links or
+  // switch ports, its servers' uplinks, and (more than one domain) its chips' EFA shares.
+  // Sorted. Links no route takes (a second-level switch no chip position maps to, the +
+  // and - link of a two-chip ring the tie rule leaves unused) are not listed.
+  std::vector<LinkId> domain_links(int domain) const;
+  // Torus: the chip's coordinates in its domain, dimension 0 first; empty otherwise.
+  std::vector<int> torus_coordinates(long chip) const;
+
  private:
   enum Port : int {
     kEfaOut = 0, kEfaIn = 1,
@@ -64,6 +109,9 @@ class Topology {
   static constexpr int kMaxTorusDims = 6;
   int uplink_port(int k, bool down) const { return kTorus + 2 * kMaxTorusDims + 2 * k + (down ? 1 : 0); }
   LinkId id(long chip, int port) const { return static_cast<LinkId>(chip) * ports_ + static_cast<LinkId>(port); }
+  int second_level_switch(long src) const { return static_cast<int>((src % per_server_) % spec_.l2_switches); }
+  void torus_links(long chip, std::vector<LinkId>& out) const;
+  void switch_links(long chip, std::vector<LinkId>& out) const;
   double route_in_domain(long src, long dst, std::vector<LinkId>& links) const;
 
   hw::FabricSpec spec_;

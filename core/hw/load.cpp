@@ -54,7 +54,6 @@ double System::peak_flops(const std::string& dtype) const {
 namespace {
 
 constexpr double kBig = 1e30;
-constexpr int kMaxChips = 100000000;  // 1e8: far beyond any announced cluster
 
 enum class Kind { chip, system, cluster };
 
@@ -417,17 +416,8 @@ System with_ultraservers(const System& system, int n) {
   return s;
 }
 
-namespace {
-
-// "name[:N][+alt...]" -> parts. A path may contain ':' only before its last '/'.
-struct Spec {
-  std::string base;
-  int ultraservers = 0;  // 0 = as the file says
-  std::set<std::string> alternatives;
-};
-
-Spec parse_spec(const std::string& text) {
-  Spec spec;
+SystemName parse_system_name(const std::string& text) {
+  SystemName spec;
   std::string rest = text;
   std::size_t slash = rest.find_last_of('/');
   std::size_t from = slash == std::string::npos ? 0 : slash;
@@ -440,10 +430,12 @@ Spec parse_spec(const std::string& text) {
       std::size_t next = alts.find('+', pos);
       std::string a = alts.substr(pos, next == std::string::npos ? std::string::npos : next - pos);
       if (a.empty()) throw InputError("system", "empty alternative name in '" + text + "'");
-      spec.alternatives.insert(a);
+      spec.alternatives.push_back(a);
       if (next == std::string::npos) break;
       pos = next + 1;
     }
+    std::sort(spec.alternatives.begin(), spec.alternatives.end());
+    spec.alternatives.erase(std::unique(spec.alternatives.begin(), spec.alternatives.end()), spec.alternatives.end());
   }
   std::size_t colon = rest.find(':', from);
   if (colon != std::string::npos) {
@@ -459,11 +451,16 @@ Spec parse_spec(const std::string& text) {
   return spec;
 }
 
-}  // namespace
+std::string format_system_name(const SystemName& name) {
+  std::string s = name.base;
+  if (name.ultraservers > 0) s += ":" + std::to_string(name.ultraservers);
+  for (const auto& a : name.alternatives) s += "+" + a;
+  return s;
+}
 
 static System load_system_uncached(const std::string& name_or_path) {
-  Spec spec = parse_spec(name_or_path);
-  DataContext root(spec.alternatives);
+  SystemName spec = parse_system_name(name_or_path);
+  DataContext root(std::set<std::string>(spec.alternatives.begin(), spec.alternatives.end()));
   Source src = find_source(spec.base, "", "system");
   System s = load_any(src, root, "system", 0);
   for (const auto& a : spec.alternatives) {

@@ -136,6 +136,23 @@ struct System {
   double hbm_bandwidth_bytes_per_s() const { return chips * chip.hbm_bandwidth_bytes_per_s; }
 };
 
+// The largest system the model accepts (chips), far beyond any announced cluster.
+constexpr long long kMaxChips = 100000000;
+
+// The system-name grammar, parsed here and nowhere else (load_system, the playground's
+// system picker): "base[:N][+alt[+alt...]]" -- a built-in name or a file path (':' and '+'
+// count only after its last '/'), N scale-up domains (UltraServers) joined by EFA, and the
+// named data alternatives to choose where sources disagree.
+struct SystemName {
+  std::string base;
+  int ultraservers = 0;                  // 0: as the data says
+  std::vector<std::string> alternatives; // sorted, without repeats
+};
+// InputError("system", ...) for an empty base or alternative, or a bad count.
+SystemName parse_system_name(const std::string& text);
+// The canonical text: parse_system_name(format_system_name(n)) == n.
+std::string format_system_name(const SystemName& name);
+
 // Names of the built-in chips and systems, sorted.
 std::vector<std::string> system_names();
 // A built-in chip or system by name (a chip alone is a one-chip system), or a path to a

@@ -1,0 +1,253 @@
+// The fabric as a graph and the per-link traffic of a collective (what the playground's
+// Fabric view draws): a domain's links are exactly the links routes use, link endpoints
+// chain along every route, traffic follows the router (also on a two-level NeuronSwitch
+// with an odd number of chips per server), any domain of a cluster, and the system-name
+// grammar.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <set>
+
+#include "collective/collective.h"
+#include "fabric/topology.h"
+#include "hw/system.h"
+#include "test_support.h"
+
+using test_support::contains;
+using test_support::error_of;
+using namespace trnsim;
+using fabric::LinkId;
+using fabric::NodeKind;
+
+namespace {
+
+#ifdef __EMSCRIPTEN__
+const std::string kTempPrefix = "test_traffic_wasm_";
+#else
+const std::string kTempPrefix = "test_traffic_native_";
+#endif
+
+// A Trainium3 NeuronSwitch domain of `servers` servers with `per_server` chips and
+// `l2` second-level switches (a user data file).
+std::string switch_file(int per_server, int servers, int l2, bool shared = true) {
+  const std::string name = "odd" + std::to_string(per_server) + "x" + std::to_string(servers) + (shared ? "" : "-lanes");
+  const std::string text = R"({
+  "format": "trnsim-system-1", "name": ")" + name + R"(", "display_name": "test switch domain", "chip": "trainium3",
+  "chips_per_server": {"value": )" + std::to_string(per_server) + R"(, "source": "assumption: test"},
+  "servers": {"value": )" + std::to_string(servers) + R"(, "source": "assumption: test"},
+  "fabric": {"kind": "switch", "l2_switches": {"value": )" + std::to_string(l2) + R"(, "source": "assumption: test"},
+    "shared_chip_port": {"value": )" + (shared ? "true" : "false") + R"(, "source": "assumption: test"},
+    "intra_server_bandwidth": {"value": 256, "unit": "GB/s", "source": "assumption: test"},
+    "inter_server_bandwidth": {"value": 128, "unit": "GB/s", "source": "assumption: test"},
+    "l1_latency": {"value": 0.25, "unit": "us", "source": "assumption: test"},
+    "l2_latency": {"value": 0.25, "unit": "us", "source": "assumption: test"}},
+  "efa": {"bandwidth_per_domain": {"value": 1000, "unit": "Gbps", "source": "assumption: test"},
+          "latency": {"value": 14, "unit": "us", "source": "assumption: test"}},
+  "collective_software": {"launch_overhead": {"value": 8, "unit": "us", "source": "assumption: test"},
+    "step_overhead": {"value": 1, "unit": "us", "source": "assumption: test"},
+    "reduce_bandwidth": {"value": 0, "unit": "B/s", "source": "assumption: test"}}
+})";
+  const std::string path = std::string(TRNSIM_SOURCE_DIR) + "/build/" + kTempPrefix + name + ".json";
+  std::ofstream(path) << text;
+  return path;
+}
+
+// Every route between two chips of domain d (and, in a cluster, to and from the next
+// domain), checked link by link: endpoints chain from the source chip to the destination.
+std::set<LinkId> routed_links(const fabric::Topology& topo, int d) {
+  std::set<LinkId> used;
+  const long per = topo.chips_per_domain(), lo = static_cast<long>(d) * per;
+  std::vector<LinkId> route;
+  auto check_route = [&](long src, long dst) {
+    route.clear();
+    topo.route(src, dst, route);
+    REQUIRE(!route.empty());
+    fabric::Node at{NodeKind::chip, src, topo.domain_of(src)};
+    for (LinkId id : route) {
+      fabric::LinkEnds e = topo.ends(id);
+      CHECK(e.from == at);
+      at = e.to;
+      if (topo.domain_of_link(id) == d) used.insert(id);
+    }
+    CHECK(at == fabric::Node{NodeKind::chip, dst, topo.domain_of(dst)});
+  };
+  for (long s = lo; s < lo + per; ++s)
+    for (long t = lo; t < lo + per; ++t)
+      if (s != t) check_route(s, t);
+  if (topo.domains() > 1) {
+    const long other = (lo + per) % topo.chips();
+    for (long s = lo; s < lo + per; ++s) check_route(s, other), check_route(other, s);
+  }
+  return used;
+}
+
+collective::Request request(const std::string& op, double bytes, int ranks, const std::string& algo = "auto",
+                            int stride = 1) {
+  collective::Request r;
+  r.op = op;
+  r.bytes = bytes;
+  r.ranks = ranks;
+  r.algo = algo;
+  r.stride = stride;
+  return r;
+}
+
+double uplink_bytes(const fabric::Topology& topo, const collective::Traffic& t, int l2_switch) {
+  double sum = 0;
+  for (const auto& [id, b] : t.bytes) {
+    fabric::LinkEnds e = topo.ends(id);
+    if (e.kind == fabric::LinkKind::uplink && e.to.kind == NodeKind::l2_switch && e.to.index == l2_switch) sum += b;
+  }
+  return sum;
+}
+
+const double MiB = 1048576.0;
+
+}  // namespace
+
+TEST_CASE("a domain's links are exactly the links its routes use, and their ends chain") {
+  const std::vector<std::string> systems = {
+      "trn2-48xlarge", "trn2-ultraserver", "trn3-gen1-ultraserver", "trn3-gen2-ultraserver",
+      "trn3-gen2-ultraserver+pcie-switch-view", "trn2-ultracluster:3", "trn3-gen2-ultracluster:2",
+      switch_file(3, 5, 2), switch_file(3, 4, 2, false), switch_file(1, 6, 2), switch_file(5, 3, 3)};
+  for (const auto& name : systems) {
+    INFO(name);
+    const hw::System s = hw::load_system(name);
+    const fabric::Topology topo(s);
+    for (int d : {0, topo.domains() - 1}) {
+      const std::vector<LinkId> listed = topo.domain_links(d);
+      CHECK(std::set<LinkId>(listed.begin(), listed.end()) == routed_links(topo, d));
+      for (LinkId id : listed) CHECK(topo.bandwidth(id) > 0);
+    }
+  }
+  CHECK(contains(error_of([] { fabric::Topology(hw::load_system("trn2-ultraserver")).domain_links(1); }), "domain"));
+}
+
+TEST_CASE("a torus link's ends are neighbours; coordinates follow dimension 0 first") {
+  const fabric::Topology topo(hw::load_system("trn2-ultraserver"));  // 4 x 4 x 4
+  CHECK(topo.torus_coordinates(0) == std::vector<int>{0, 0, 0});
+  CHECK(topo.torus_coordinates(1 + 4 * 2 + 16 * 3) == std::vector<int>{1, 2, 3});
+  for (LinkId id : topo.domain_links(0)) {
+    fabric::LinkEnds e = topo.ends(id);
+    REQUIRE(e.kind == fabric::LinkKind::torus);
+    std::vector<int> a = topo.torus_coordinates(e.from.index), b = topo.torus_coordinates(e.to.index);
+    int differing = 0;
+    for (std::size_t k = 0; k < a.size(); ++k)
+      if (a[k] != b[k]) {
+        ++differing;
+        CHECK(static_cast<int>(k) == e.torus_dim);
+        CHECK(b[k] == (e.plus ? (a[k] + 1) % 4 : (a[k] + 3) % 4));
+      }
+    CHECK(differing == 1);
+  }
+}
+
+TEST_CASE("traffic of a ring all-gather along a torus dimension: (n-1)/n of the buffer per link") {
+  const hw::System s = hw::load_system("trn2-48xlarge");  // 4 x 4
+  const fabric::Topology topo(s);
+  const double B = 64 * MiB;
+  collective::Traffic t = collective::link_traffic(s, request("all-gather", B, 4, "ring"));
+  REQUIRE(t.bytes.size() == 4);  // chips 0..3: one + link each (3 -> 0 wraps around)
+  for (const auto& [id, bytes] : t.bytes) {
+    fabric::LinkEnds e = topo.ends(id);
+    CHECK(e.kind == fabric::LinkKind::torus);
+    CHECK(e.torus_dim == 0);
+    CHECK(e.plus);
+    CHECK(e.from.index < 4);
+    CHECK(bytes == Approx(3.0 / 4 * B));
+  }
+  CHECK(t.flows == 4);  // one step (repeated 3 times) of 4 flows
+  CHECK(t.efa_bytes_out == 0);
+  CHECK(t.result.time_s == collective::run(s, request("all-gather", B, 4, "ring")).time_s);
+}
+
+TEST_CASE("no link is busy longer than the collective takes (analytic backend)") {
+  for (const char* name : {"trn2-ultraserver", "trn3-gen2-ultraserver", "trn3-gen2-ultraserver+pcie-switch-view"}) {
+    const hw::System s = hw::load_system(name);
+    const fabric::Topology topo(s);
+    for (const char* op : {"all-reduce", "all-gather", "all-to-all", "permute"})
+      for (double b : {64 * 1024.0, 64 * MiB}) {
+        INFO(name << " " << op << " " << b);
+        collective::Traffic t = collective::link_traffic(s, request(op, b, 0));
+        CHECK(!t.bytes.empty());
+        for (const auto& [id, bytes] : t.bytes) CHECK(bytes / topo.bandwidth(id) <= t.result.time_s * 1.000001);
+      }
+  }
+}
+
+TEST_CASE("a NeuronSwitch with an odd number of chips per server: uplinks follow the router") {
+  // 3 chips per server, 2 second-level switches: the router sends chip positions 0 and 2
+  // through switch 0 and position 1 through switch 1, so an all-to-all loads them 2 : 1.
+  // ((src + dst) mod 2, the rule the router replaced, would load them evenly.)
+  const hw::System s = hw::load_system(switch_file(3, 5, 2));
+  const fabric::Topology topo(s);
+  collective::Traffic t = collective::link_traffic(s, request("all-to-all", 15 * MiB, 0, "mesh"));
+  const double up0 = uplink_bytes(topo, t, 0), up1 = uplink_bytes(topo, t, 1);
+  REQUIRE(up1 > 0);
+  CHECK(up0 / up1 == Approx(2.0));
+  // One chip per server: every flow between servers takes switch 0; switch 1 has no links.
+  const hw::System one = hw::load_system(switch_file(1, 6, 2));
+  const fabric::Topology topo1(one);
+  collective::Traffic t1 = collective::link_traffic(one, request("all-to-all", 6 * MiB, 0, "mesh"));
+  CHECK(uplink_bytes(topo1, t1, 0) > 0);
+  CHECK(uplink_bytes(topo1, t1, 1) == 0);
+  for (LinkId id : topo1.domain_links(0)) {
+    fabric::LinkEnds e = topo1.ends(id);
+    CHECK_FALSE((e.from.kind == NodeKind::l2_switch && e.from.index == 1));
+  }
+}
+
+TEST_CASE("any domain of a cluster: a group inside a domain moves there, a spanning group shows its part") {
+  const hw::System c = hw::load_system("trn2-ultracluster:4");
+  const fabric::Topology topo(c);
+  const long per = c.chips_per_domain;
+  const collective::Request tp = request("all-reduce", 64 * MiB, 16);
+  collective::Traffic t0 = collective::link_traffic(c, tp, {0});
+  collective::Traffic t2 = collective::link_traffic(c, tp, {2});
+  CHECK(t0.first_chip == 0);
+  CHECK(t2.first_chip == 2 * per);
+  REQUIRE(t0.bytes.size() == t2.bytes.size());
+  for (const auto& [id, bytes] : t2.bytes) {
+    CHECK(topo.domain_of_link(id) == 2);
+    auto it = t0.bytes.find(topo.to_domain0(id));
+    REQUIRE(it != t0.bytes.end());
+    CHECK(it->second == bytes);
+  }
+  CHECK(t2.result.time_s == t0.result.time_s);
+
+  // Data parallel across the UltraServers (one rank per domain): domain 1's chip 64 sends
+  // and receives over its EFA share, nothing else of domain 1 is used.
+  collective::Traffic dp = collective::link_traffic(c, request("all-reduce", 64 * MiB, 4, "ring", static_cast<int>(per)), {1});
+  CHECK(dp.first_chip == 0);
+  CHECK(dp.efa_bytes_out > 0);
+  for (const auto& [id, bytes] : dp.bytes) {
+    fabric::LinkEnds e = topo.ends(id);
+    CHECK(e.kind == fabric::LinkKind::efa);
+    CHECK((e.from.index == per || e.to.index == per));
+  }
+  CHECK(dp.bytes.size() == 2);
+  CHECK(contains(error_of([&] { collective::link_traffic(c, tp, {4}); }), "domain"));
+  collective::TrafficOptions small;
+  small.max_flows = 10;
+  CHECK(contains(error_of([&] { collective::link_traffic(c, tp, small); }), "flows"));
+}
+
+TEST_CASE("the system-name grammar round-trips and names its errors") {
+  hw::SystemName n = hw::parse_system_name("trn3-gen2-ultracluster:12+pcie-switch-view+nki-guide+nki-guide");
+  CHECK(n.base == "trn3-gen2-ultracluster");
+  CHECK(n.ultraservers == 12);
+  CHECK(n.alternatives == std::vector<std::string>{"nki-guide", "pcie-switch-view"});
+  CHECK(hw::format_system_name(n) == "trn3-gen2-ultracluster:12+nki-guide+pcie-switch-view");
+  CHECK(hw::parse_system_name(hw::format_system_name(n)).alternatives == n.alternatives);
+  hw::SystemName p = hw::parse_system_name("dir:1/x+y/my.json:3+alt");
+  CHECK(p.base == "dir:1/x+y/my.json");
+  CHECK(p.ultraservers == 3);
+  CHECK(p.alternatives == std::vector<std::string>{"alt"});
+  CHECK(hw::parse_system_name("trainium3").ultraservers == 0);
+  CHECK(contains(error_of([] { hw::parse_system_name("trn2-ultraserver:0"); }), "at least 1"));
+  CHECK(contains(error_of([] { hw::parse_system_name("trn2-ultraserver:x"); }), "whole number"));
+  CHECK(contains(error_of([] { hw::parse_system_name("trn2-ultraserver+"); }), "empty alternative"));
+  CHECK(contains(error_of([] { hw::parse_system_name(":4"); }), "missing system name"));
+  // load_system reads the same grammar: alternatives in any order give the same system.
+  CHECK(hw::load_system("trn3-gen2-ultraserver+pcie-switch-view").fabric_spec.shared_chip_port == false);
+}
