@@ -59,7 +59,7 @@ std::string percent(double f, int decimals) { return fixed(f * 100.0, decimals) 
 
 std::string ratio(double r) {
   if (!std::isfinite(r)) return "n/a";
-  return fixed(r, std::fabs(r) >= 10 ? 1 : 2) + "x";
+  return fixed(r, 2) + "x";
 }
 
 std::string count(double v) {

@@ -20,7 +20,7 @@ std::string time(double seconds);
 std::string bytes(double b);
 std::string gib(double b, int decimals = 1);    // "15.8 GiB"
 std::string percent(double fraction, int decimals = 1);  // "14.1%"
-std::string ratio(double r);                    // "1.63x", "12.3x"
+std::string ratio(double r);                    // "1.63x", "12.34x" (reports, compare, the page)
 std::string count(double v);                    // "36,290" (rounded, thousands separators)
 // A figure of any size: 3 significant digits below 1000, whole with separators above.
 std::string number(double v);

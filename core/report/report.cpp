@@ -128,7 +128,7 @@ std::string report_to_text(const Report& r) {
       o << "  " << group << "\n";
       for (auto it = rat[group].begin(); it != rat[group].end(); ++it)
         o << "    " << fmt::pad(it.key(), 32)
-          << (it->is_number() ? fmt::fixed(it->get<double>(), 2) + "x" : std::string("n/a")) << "\n";
+          << (it->is_number() ? fmt::ratio(it->get<double>()) : std::string("n/a")) << "\n";
     }
     if (rat.contains("workload")) {
       o << "  workload\n";
@@ -137,7 +137,7 @@ std::string report_to_text(const Report& r) {
         std::string text = "n/a", side;
         if (it->is_number()) {
           double q = it->get<double>();
-          text = fmt::fixed(q, 2) + "x";
+          text = fmt::ratio(q);
           std::string w = better_side(m, q);
           side = w == "A" ? "  (" + a + " better)" : w == "B" ? "  (" + b + " better)" : "";
         }

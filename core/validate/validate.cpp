@@ -239,13 +239,6 @@ Row read_row(Evaluator& ev, const json& j, const std::string& file, const std::s
   return row;
 }
 
-std::string show(double v, const std::string& unit) {
-  if (unit == "x") return fmt::fixed(v, 2) + "x";
-  if (v >= 1000) return fmt::fixed(v, 0) + " " + unit;
-  if (v >= 100) return fmt::fixed(v, 1) + " " + unit;
-  return fmt::fixed(v, 2) + " " + unit;
-}
-
 // The calibrated defaults, from the field table: "efficiency.compute = 0.5 and ...".
 std::string calibrated_defaults() {
   std::string out;
@@ -326,6 +319,20 @@ json to_json(const std::vector<Row>& rows) {
   return out;
 }
 
+std::string value_text(double v, const std::string& unit) {
+  if (unit == "x") return fmt::ratio(v);
+  if (v >= 1000) return fmt::fixed(v, 0) + " " + unit;
+  if (v >= 100) return fmt::fixed(v, 1) + " " + unit;
+  return fmt::fixed(v, 2) + " " + unit;
+}
+
+std::string error_text(const Row& r) {
+  if (!r.modeled) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%+.0f%%", 100.0 * r.error());
+  return buf;
+}
+
 std::string to_text(const std::vector<Row>& rows) {
   using fmt::lpad;
   auto pad = [](const std::string& s, std::size_t w) { return s.size() >= w ? s + " " : s + std::string(w - s.size(), ' '); };
@@ -336,15 +343,10 @@ std::string to_text(const std::vector<Row>& rows) {
       "claims (C*) are explained, not fitted. Error = (model - published) / published.\n\n";
   o += pad("#", 5) + pad("figure", 64) + lpad("published", 12) + lpad("model", 12) + lpad("error", 9) + "  note\n";
   for (const auto& r : rows) {
-    std::string model = r.modeled ? show(r.model, r.unit) : "n/a";
-    std::string err = "-";
-    if (r.modeled) {
-      char buf[32];
-      std::snprintf(buf, sizeof buf, "%+.0f%%", 100.0 * r.error());
-      err = buf;
-    }
+    std::string model = r.modeled ? value_text(r.model, r.unit) : "n/a";
+    std::string err = error_text(r);
     std::string note = (r.calibration ? std::string("cal") + (r.note.empty() ? "" : "; ") : "") + r.note;
-    o += pad(r.id, 5) + pad(r.figure, 64) + lpad(show(r.published, r.unit), 12) + lpad(model, 12) + lpad(err, 9) + "  " +
+    o += pad(r.id, 5) + pad(r.figure, 64) + lpad(value_text(r.published, r.unit), 12) + lpad(model, 12) + lpad(err, 9) + "  " +
          note + "\n";
   }
   Summary s = summarize(rows);

@@ -48,5 +48,9 @@ std::vector<Row> rows(const std::function<void(std::size_t, std::size_t)>& progr
 Summary summarize(const std::vector<Row>& rows);
 json to_json(const std::vector<Row>& rows);
 std::string to_text(const std::vector<Row>& rows);  // what `trnsim validate` prints
+// A row's published or modeled value in its unit ("19.60 ms", "1.63x") and its error
+// ("+12%", "-" when not modeled): the texts `trnsim validate` and the Validation panel show.
+std::string value_text(double value, const std::string& unit);
+std::string error_text(const Row& row);
 
 }  // namespace trnsim::validate

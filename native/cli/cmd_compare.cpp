@@ -89,7 +89,7 @@ int run_compare(const std::vector<std::string>& raw, trnsim::cli::Io& io) {
     if (!a && !b) continue;
     std::string ratio = "-", better = "-";
     if (a && b && *a > 0 && *b > 0) {
-      ratio = trnsim::fmt::fixed(*a / *b, 2) + "x";
+      ratio = trnsim::fmt::ratio(*a / *b);
       better = trnsim::better_side(m, *a / *b);
     }
     io.out << pad("  " + m.label, 30) << pad(a ? trnsim::format_metric(m, *a) : "-", 18)

@@ -5,7 +5,6 @@
 // grammar.
 #include <catch2/catch.hpp>
 
-#include <fstream>
 #include <set>
 
 #include "collective/collective.h"
@@ -21,35 +20,10 @@ using fabric::NodeKind;
 
 namespace {
 
-#ifdef __EMSCRIPTEN__
-const std::string kTempPrefix = "test_traffic_wasm_";
-#else
-const std::string kTempPrefix = "test_traffic_native_";
-#endif
-
-// A Trainium3 NeuronSwitch domain of `servers` servers with `per_server` chips and
-// `l2` second-level switches (a user data file).
-std::string switch_file(int per_server, int servers, int l2, bool shared = true) {
-  const std::string name = "odd" + std::to_string(per_server) + "x" + std::to_string(servers) + (shared ? "" : "-lanes");
-  const std::string text = R"({
-  "format": "trnsim-system-1", "name": ")" + name + R"(", "display_name": "test switch domain", "chip": "trainium3",
-  "chips_per_server": {"value": )" + std::to_string(per_server) + R"(, "source": "assumption: test"},
-  "servers": {"value": )" + std::to_string(servers) + R"(, "source": "assumption: test"},
-  "fabric": {"kind": "switch", "l2_switches": {"value": )" + std::to_string(l2) + R"(, "source": "assumption: test"},
-    "shared_chip_port": {"value": )" + (shared ? "true" : "false") + R"(, "source": "assumption: test"},
-    "intra_server_bandwidth": {"value": 256, "unit": "GB/s", "source": "assumption: test"},
-    "inter_server_bandwidth": {"value": 128, "unit": "GB/s", "source": "assumption: test"},
-    "l1_latency": {"value": 0.25, "unit": "us", "source": "assumption: test"},
-    "l2_latency": {"value": 0.25, "unit": "us", "source": "assumption: test"}},
-  "efa": {"bandwidth_per_domain": {"value": 1000, "unit": "Gbps", "source": "assumption: test"},
-          "latency": {"value": 14, "unit": "us", "source": "assumption: test"}},
-  "collective_software": {"launch_overhead": {"value": 8, "unit": "us", "source": "assumption: test"},
-    "step_overhead": {"value": 1, "unit": "us", "source": "assumption: test"},
-    "reduce_bandwidth": {"value": 0, "unit": "B/s", "source": "assumption: test"}}
-})";
-  const std::string path = std::string(TRNSIM_SOURCE_DIR) + "/build/" + kTempPrefix + name + ".json";
-  std::ofstream(path) << text;
-  return path;
+// A Trainium3 NeuronSwitch test domain (tests/unit/data/switch-PxS[-lanes].json: P chips per
+// server, S servers; 2 second-level switches, 3 for switch-5x3).
+std::string switch_file(const std::string& name) {
+  return std::string(TRNSIM_SOURCE_DIR) + "/tests/unit/data/" + name + ".json";
 }
 
 // Every route between two chips of domain d (and, in a cluster, to and from the next
@@ -109,7 +83,7 @@ TEST_CASE("a domain's links are exactly the links its routes use, and their ends
   const std::vector<std::string> systems = {
       "trn2-48xlarge", "trn2-ultraserver", "trn3-gen1-ultraserver", "trn3-gen2-ultraserver",
       "trn3-gen2-ultraserver+pcie-switch-view", "trn2-ultracluster:3", "trn3-gen2-ultracluster:2",
-      switch_file(3, 5, 2), switch_file(3, 4, 2, false), switch_file(1, 6, 2), switch_file(5, 3, 3)};
+      switch_file("switch-3x5"), switch_file("switch-3x4-lanes"), switch_file("switch-1x6"), switch_file("switch-5x3")};
   for (const auto& name : systems) {
     INFO(name);
     const hw::System s = hw::load_system(name);
@@ -179,14 +153,14 @@ TEST_CASE("a NeuronSwitch with an odd number of chips per server: uplinks follow
   // 3 chips per server, 2 second-level switches: the router sends chip positions 0 and 2
   // through switch 0 and position 1 through switch 1, so an all-to-all loads them 2 : 1.
   // ((src + dst) mod 2, the rule the router replaced, would load them evenly.)
-  const hw::System s = hw::load_system(switch_file(3, 5, 2));
+  const hw::System s = hw::load_system(switch_file("switch-3x5"));
   const fabric::Topology topo(s);
   collective::Traffic t = collective::link_traffic(s, request("all-to-all", 15 * MiB, 0, "mesh"));
   const double up0 = uplink_bytes(topo, t, 0), up1 = uplink_bytes(topo, t, 1);
   REQUIRE(up1 > 0);
   CHECK(up0 / up1 == Approx(2.0));
   // One chip per server: every flow between servers takes switch 0; switch 1 has no links.
-  const hw::System one = hw::load_system(switch_file(1, 6, 2));
+  const hw::System one = hw::load_system(switch_file("switch-1x6"));
   const fabric::Topology topo1(one);
   collective::Traffic t1 = collective::link_traffic(one, request("all-to-all", 6 * MiB, 0, "mesh"));
   CHECK(uplink_bytes(topo1, t1, 0) > 0);

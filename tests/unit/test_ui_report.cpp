@@ -1,0 +1,77 @@
+// The Report, Compare and Timeline panels' data (ui/view/metric_rows.h, timeline_view.h):
+// metrics, texts and ratios are the core's (the JSON report's ratios, format_metric);
+// the timeline lanes hold exactly the schedule's spans.
+#include <catch2/catch.hpp>
+
+#include "embedded.h"
+#include "report/report.h"
+#include "scenario/scenario.h"
+#include "ui/view/metric_rows.h"
+#include "ui/view/timeline_view.h"
+
+using namespace trnsim;
+using namespace trnsim::ui;
+
+TEST_CASE("metric rows: the core's table, texts and ratio convention (first / second)") {
+  const Report rep = evaluate(default_scenario());
+  REQUIRE(rep.primary.result);
+  REQUIRE(rep.compare);
+  REQUIRE(rep.compare->result);
+  const auto rows = metric_rows(*rep.primary.result, &*rep.compare->result);
+  const json ratios = report_to_json(rep)["ratios"]["workload"];
+  std::size_t with_ratio = 0;
+  for (const auto& r : rows) {
+    REQUIRE(r.metric);
+    INFO(r.metric->key);
+    REQUIRE(r.first);
+    CHECK(r.first_text == format_metric(*r.metric, *r.first));
+    if (!r.ratio) continue;
+    CHECK(*r.ratio == *r.first / *r.second);
+    CHECK(r.better == better_side(*r.metric, *r.ratio));
+    if (r.metric->better != Better::neither) {
+      ++with_ratio;
+      REQUIRE(ratios.contains(r.metric->key));
+      CHECK(ratios[r.metric->key].get<double>() == *r.ratio);  // the report's own ratio
+    }
+  }
+  CHECK(with_ratio == ratios.size());
+  const auto tpot = std::find_if(rows.begin(), rows.end(), [](const MetricRow& r) { return r.metric->key == "tpot_s"; });
+  REQUIRE(tpot != rows.end());
+  CHECK(tpot->better == "A");  // Trn3 decodes faster than Trn2
+  CHECK(better_text(*tpot, "Trn3", "Trn2") == "Trn3 better");
+  // One result: no ratios; training metrics absent for inference.
+  for (const auto& r : metric_rows(*rep.primary.result, nullptr)) {
+    CHECK(!r.ratio);
+    CHECK(r.metric->key != "step_time_s");
+  }
+}
+
+TEST_CASE("timeline lanes hold exactly the schedule's spans, in time order") {
+  for (const char* example : {"examples/default.json", "examples/llama-3.1-70b-training-ultracluster.json"}) {
+    INFO(example);
+    const Report rep = evaluate(parse_scenario(*find_embedded(example), example));
+    REQUIRE(rep.primary.result);
+    const schedule::Timeline& tl = rep.primary.result->timeline;
+    const TimelineView v = timeline_view(tl);
+    std::size_t spans = 0;
+    double busy = 0;
+    for (const auto& lane : v.lanes) {
+      CHECK(!lane.spans.empty());
+      for (std::size_t i = 0; i < lane.spans.size(); ++i) {
+        CHECK(lane.spans[i].lane == lane.lane);
+        CHECK(lane.spans[i].stage == lane.stage);
+        if (i) CHECK(lane.spans[i - 1].start_s <= lane.spans[i].start_s);
+        busy += lane.spans[i].dur_s;
+      }
+      spans += lane.spans.size();
+    }
+    CHECK(spans == tl.spans.size());
+    CHECK(v.end_s == Approx(tl.end_s));
+    double summed = 0;
+    for (const auto& row : busy_in_window(v, 0, v.end_s * 2)) summed += row.busy_s;
+    CHECK(summed == Approx(busy));
+    if (rep.primary.result->kind == "training") CHECK(v.end_s == Approx(rep.primary.result->step_time_s));
+  }
+  CHECK(op_family("forward mb 12") == "forward mb ");
+  CHECK(op_family("attn.core") == "attn.core");
+}

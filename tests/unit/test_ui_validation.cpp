@@ -1,0 +1,59 @@
+// The Validation panel's data (ui/view/validation_view.h): the rows of `trnsim validate`
+// with its texts, filtered and sorted.
+#include <catch2/catch.hpp>
+
+#include <cctype>
+#include <cmath>
+
+#include "ui/view/validation_view.h"
+
+using namespace trnsim;
+using namespace trnsim::ui;
+
+TEST_CASE("the Validation table is validate::rows with its texts, filtered and sorted") {
+  const ValidationTable t = validation_table();
+  REQUIRE(t.error.empty());
+  const auto rows = validate::rows();
+  REQUIRE(t.rows.size() == rows.size());
+  REQUIRE(!rows.empty());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    CHECK(cell_text(t.rows[i], ValidationColumn::error) == validate::error_text(rows[i]));
+    CHECK(cell_text(t.rows[i], ValidationColumn::published) == validate::value_text(rows[i].published, rows[i].unit));
+    // Every text the panel shows is in what `trnsim validate` prints.
+    CHECK(validate::to_text(rows).find(cell_text(t.rows[i], ValidationColumn::figure)) != std::string::npos);
+  }
+  CHECK(t.summary.modeled == validate::summarize(rows).modeled);
+
+  ValidationFilter all;
+  CHECK(validation_order(t.rows, all, ValidationColumn::id, true).size() == rows.size());
+  ValidationFilter cal;
+  cal.calibration_only = true;
+  const auto c = validation_order(t.rows, cal, ValidationColumn::id, true);
+  CHECK(!c.empty());
+  for (auto i : c) CHECK(t.rows[i].calibration);
+  ValidationFilter text;
+  text.text = "tpot";
+  const auto found = validation_order(t.rows, text, ValidationColumn::id, true);
+  CHECK(!found.empty());
+  CHECK(found.size() < rows.size());
+  for (auto i : found) {
+    std::string all_text = t.rows[i].id + t.rows[i].figure + t.rows[i].source + t.rows[i].note;
+    for (auto& ch : all_text) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    CHECK(all_text.find("tpot") != std::string::npos);
+  }
+
+  const auto by_error = validation_order(t.rows, all, ValidationColumn::error, true);
+  bool unmodeled = false;
+  double last = 0;
+  for (auto i : by_error) {
+    if (!t.rows[i].modeled) {
+      unmodeled = true;
+      continue;
+    }
+    CHECK_FALSE(unmodeled);  // rows without a model value come last
+    CHECK(std::fabs(t.rows[i].error()) >= last);
+    last = std::fabs(t.rows[i].error());
+  }
+  const auto desc = validation_order(t.rows, all, ValidationColumn::error, false);
+  CHECK(std::fabs(t.rows[desc.front()].error()) >= std::fabs(t.rows[by_error.front()].error()));
+}
