@@ -7,7 +7,6 @@
 
 #include "embedded.h"
 #include "link/link.h"
-#include "ui/format.h"
 #include "ui/widgets.h"
 
 namespace trnsim::ui {
@@ -39,14 +38,25 @@ const std::vector<Example>& examples() {
   return list;
 }
 
+namespace {
+
+std::vector<std::pair<int, PanelFactory>>& panel_registry() {
+  static std::vector<std::pair<int, PanelFactory>> registry;
+  return registry;
+}
+
+}  // namespace
+
+bool register_panel(int order, PanelFactory factory) {
+  panel_registry().emplace_back(order, factory);
+  return true;
+}
+
 App::App() {
   scenario_panel_ = make_scenario_panel();
-  panels_.push_back(make_report_panel());
-  panels_.push_back(make_fabric_panel());
-  panels_.push_back(make_timeline_panel());
-  panels_.push_back(make_roofline_panel());
-  panels_.push_back(make_mx_panel());
-  panels_.push_back(make_compare_panel());
+  auto registry = panel_registry();
+  std::stable_sort(registry.begin(), registry.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& r : registry) panels_.push_back(r.second());
   std::string error;
   if (!apply(default_scenario(), error)) set_message("default scenario: " + error);
 }
@@ -65,7 +75,8 @@ bool App::apply(const Scenario& s, std::string& error) {
     double t1 = now_ms();
     scenario_ = s;
     report_ = std::move(r);
-    editing_ = scenario_to_json(scenario_);
+    editing_ = scenario_;
+    refused_.clear();
     edit_error_.clear();
     edit_error_field_.clear();
     ++generation_;
@@ -167,63 +178,75 @@ void App::load_fragment(const std::string& fragment_in) {
   set_message("This link could not be opened (" + error + "). Showing the default scenario.");
 }
 
-bool App::set_scenario_json(const json& j, const std::string& what) {
+bool App::set_scenario(const Scenario& s, const std::string& what) {
   std::string error;
-  try {
-    if (apply(scenario_from_json(j), error)) {
-      set_message("");
-      interaction_open_ = false;
-      if (on_scenario_changed) on_scenario_changed(fragment(), true);
-      return true;
-    }
-  } catch (const InputError& e) {
-    error = e.what();
+  if (apply(s, error)) {
+    set_message("");
+    interaction_open_ = false;
+    if (on_scenario_changed) on_scenario_changed(fragment(), true);
+    return true;
   }
   set_message(what + ": " + error);
   return false;
 }
 
-bool App::set_field(const std::string& path, const json& value) {
-  json j = scenario_to_json(scenario_);
-  json* node = &j;
-  std::size_t pos = 0;
-  while (pos <= path.size()) {
-    std::size_t dot = path.find('.', pos);
-    std::string key = path.substr(pos, dot == std::string::npos ? std::string::npos : dot - pos);
-    node = &(*node)[key];
-    if (dot == std::string::npos) break;
-    pos = dot + 1;
+bool App::set_scenario_json(const json& j, const std::string& what) {
+  try {
+    return set_scenario(scenario_from_json(j), what);
+  } catch (const InputError& e) {
+    set_message(what + ": " + e.what());
+    return false;
   }
-  *node = value;
-  return set_scenario_json(j, path);
+}
+
+bool App::set_field(const std::string& path, const json& value) {
+  Scenario s = scenario_;
+  try {
+    trnsim::set_field(s, path, value);
+  } catch (const InputError& e) {
+    set_message(path + ": " + e.what());
+    return false;
+  }
+  return set_scenario(s, path);
+}
+
+json App::field_value(const std::string& path) const {
+  auto it = refused_.find(path);
+  return it != refused_.end() ? it->second : get_field(editing_, path);
+}
+
+void App::edit_field(const std::string& path, const json& value) {
+  Scenario s = editing_;
+  try {
+    trnsim::set_field(s, path, value);
+    editing_ = std::move(s);
+    refused_.erase(path);
+  } catch (const InputError& e) {
+    refused_[path] = value;
+    edit_error_ = e.what();
+    edit_error_field_ = e.field().empty() ? path : e.field();
+  }
 }
 
 void App::commit_edit(bool changed, bool active) {
-  if (changed) {
+  if (changed && refused_.empty()) {
     std::string error;
-    try {
-      Scenario s = scenario_from_json(editing_);
-      json keep = editing_;
-      if (apply(s, error)) {
-        editing_ = keep;  // keep the user's text while typing (e.g. "1e-5" vs 1e-05)
-        set_message("");
-        // One history entry per interaction: the first change pushes, the rest of a
-        // drag (or of typing into a field) replaces it.
-        if (on_scenario_changed) on_scenario_changed(fragment(), !interaction_open_);
-        interaction_open_ = active;
-      } else {
-        edit_error_ = error;
-      }
-    } catch (const InputError& e) {
-      edit_error_ = e.what();
-      edit_error_field_ = e.field();
+    if (apply(editing_, error)) {
+      set_message("");
+      // One history entry per interaction: the first change pushes, the rest of a
+      // drag (or of typing into a field) replaces it.
+      if (on_scenario_changed) on_scenario_changed(fragment(), !interaction_open_);
+      interaction_open_ = active;
+    } else {
+      edit_error_ = error;
     }
   }
   if (!active) interaction_open_ = false;
 }
 
 void App::revert_edit() {
-  editing_ = scenario_to_json(scenario_);
+  editing_ = scenario_;
+  refused_.clear();
   edit_error_.clear();
   edit_error_field_.clear();
 }

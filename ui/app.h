@@ -9,10 +9,14 @@
 //
 // Layout: a toolbar (Copy link, gallery, back/forward, messages), the Scenario panel on
 // the left, and the views as tabs on the right: Report, Fabric, Timeline, Roofline,
-// MX lab, Compare -- one file per panel under ui/.
+// MX lab, Compare, Validation -- one file per panel under ui/, each registering itself
+// with TRNSIM_PANEL(order, factory) (the order is the tab's place). What a panel turns
+// the Scenario and Report into (fabric loads, timeline lanes, metric rows, validation
+// rows, the Scenario panel's sections) lives in ui/view/, a library without ImGui.
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -29,6 +33,15 @@ class Panel {
   virtual const char* name() const = 0;  // tab label
   virtual void draw(class App& app) = 0;
 };
+
+// The view tabs register themselves, one line at the end of each panel file:
+//   TRNSIM_PANEL(30, make_timeline_panel);
+// Tabs are ordered by `order` (Report 10, Fabric 20, Timeline 30, Roofline 40, MX lab 50,
+// Compare 60, Validation 70; a new panel picks a free number).
+using PanelFactory = std::unique_ptr<Panel> (*)();
+bool register_panel(int order, PanelFactory factory);
+#define TRNSIM_PANEL(order, factory) \
+  static const bool trnsim_panel_##factory##_registered = ::trnsim::ui::register_panel(order, factory)
 
 // An example bundled with the core (examples/*.json).
 struct Example {
@@ -51,7 +64,9 @@ class App {
   // Replaces the scenario (gallery, pasted JSON, other panels); pushes a history entry.
   // Returns false and sets the message on error.
   bool set_scenario_json(const json& j, const std::string& what);
-  // Changes one field of the canonical scenario JSON (path like "workload.precision.weights").
+  bool set_scenario(const Scenario& s, const std::string& what);
+  // Changes one field of the scenario through the field table (trnsim::set_field, path
+  // like "workload.precision.weights") and applies it: other panels' buttons.
   bool set_field(const std::string& path, const json& value);
 
   const Scenario& scenario() const { return scenario_; }
@@ -65,8 +80,16 @@ class App {
   void set_message(const std::string& m);
 
   // ---- editing (the Scenario panel) ----------------------------------------------
-  json& editing() { return editing_; }
-  // After the controls of a frame: `changed` if any control wrote into editing(),
+  // The working copy the Scenario panel's controls edit, field by field through the
+  // field table. It may not evaluate (tp 3 with 64 heads): then the error is shown next
+  // to the control and the applied scenario stays.
+  const Scenario& editing() const { return editing_; }
+  // What a control shows: the value last entered for `path` when the table refused it
+  // (kept, with its error), else the working copy's.
+  json field_value(const std::string& path) const;
+  // trnsim::set_field on the working copy; a refused value is kept for its control.
+  void edit_field(const std::string& path, const json& value);
+  // After the controls of a frame: `changed` if any control called edit_field,
   // `active` if a control is still held (a drag or typing goes on).
   void commit_edit(bool changed, bool active);
   void revert_edit();
@@ -110,7 +133,8 @@ class App {
   Scenario scenario_;
   Report report_;
   std::uint64_t generation_ = 0;
-  json editing_;                 // working copy of the scenario JSON, may be invalid
+  Scenario editing_;             // working copy, may not evaluate
+  std::map<std::string, json> refused_;  // values the field table refused, by path
   std::string edit_error_, edit_error_field_;
   std::string message_;
   mutable std::string scenario_text_, report_text_;
@@ -125,13 +149,7 @@ class App {
   std::string current_panel_ = "Report", requested_panel_;
 };
 
-// Panel factories (one file each).
+// The Scenario panel (the left column; ui/panel_scenario.cpp).
 std::unique_ptr<Panel> make_scenario_panel();
-std::unique_ptr<Panel> make_report_panel();
-std::unique_ptr<Panel> make_fabric_panel();
-std::unique_ptr<Panel> make_timeline_panel();
-std::unique_ptr<Panel> make_roofline_panel();
-std::unique_ptr<Panel> make_mx_panel();
-std::unique_ptr<Panel> make_compare_panel();
 
 }  // namespace trnsim::ui

@@ -5,87 +5,76 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ui/format.h"
 #include "ui/widgets.h"
 
 namespace trnsim::ui {
 
-std::vector<Figure> key_figures(const workload::Result& r) {
-  std::vector<Figure> f;
-  auto add = [&](const char* label, double v, std::string text, bool higher, const char* help) {
-    f.push_back(Figure{label, v, std::move(text), higher, help});
-  };
-  if (r.kind == "inference") {
-    add("time to first token", r.ttft_s, fmt_time(r.ttft_s), false, "prefill of one request, all pipeline stages");
-    add("time per output token", r.tpot_s, fmt_time(r.tpot_s), false, "one decode step of a micro-batch at the mean context");
-    add("request latency", r.request_latency_s, fmt_time(r.request_latency_s), false,
-        "own prefill + decode + the other streams' prefills (continuous batching)");
-    add("output tokens/s per chip", r.output_tokens_per_s_per_chip, fmt_count(r.output_tokens_per_s_per_chip), true,
-        "prefills included");
-    add("output tokens/s per system", r.output_tokens_per_s_per_system, fmt_count(r.output_tokens_per_s_per_system), true,
-        "every replica that fits the system");
-  } else {
-    add("step time", r.step_time_s, fmt_time(r.step_time_s), false, "one optimizer step of the global batch");
-    add("training tokens/s", r.training_tokens_per_s, fmt_si(r.training_tokens_per_s, ""), true, "whole placement");
-    add("tokens/s per chip", r.training_tokens_per_s_per_chip, fmt_count(r.training_tokens_per_s_per_chip), true, "");
-    add("MFU", r.mfu, fmt_percent(r.mfu), true, "model FLOPs / (chips x peak x step time)");
-    add("HFU", r.hfu, fmt_percent(r.hfu), true, "hardware FLOPs (recompute included) / peak");
-    add("pipeline bubble", r.pipeline_bubble_fraction, fmt_percent(r.pipeline_bubble_fraction), false, "1F1B: (pp-1)/(m+pp-1)");
+namespace {
+
+const char* direction(Better b) {
+  switch (b) {
+    case Better::higher: return "higher is better";
+    case Better::lower: return "lower is better";
+    case Better::neither: return "neither direction is better";
   }
-  add("chips used", r.chips_used, fmt_count(r.chips_used) + " of " + fmt_count(r.system_chips), false, "tp x pp x dp");
-  add("HBM used per chip", r.hbm_used_bytes,
-      fmt_bytes(r.hbm_used_bytes) + " of " + fmt_bytes(r.hbm_capacity_bytes), false, "weights, KV cache, activations, reserve");
-  add("tokens/s per MW", r.tokens_per_s_per_megawatt, fmt_count(r.tokens_per_s_per_megawatt), true,
-      "all-in power: chips + hosts, times PUE");
-  char usd[64];
-  std::snprintf(usd, sizeof usd, "$%.3f", r.usd_per_million_tokens);
-  add("cost per million tokens", r.usd_per_million_tokens, usd, false, "at the scenario's price per chip-hour");
-  add("compute share", r.compute_share, fmt_percent(r.compute_share), true, "share of the headline time");
-  add("HBM share", r.hbm_share, fmt_percent(r.hbm_share), false, "");
-  add("fabric share", r.fabric_share, fmt_percent(r.fabric_share), false, "");
-  add("kernel overhead share", r.overhead_share, fmt_percent(r.overhead_share), false, "");
-  return f;
+  return "";
 }
 
-void figure_rows(const std::vector<Figure>& a, const std::vector<Figure>* b, bool a_over_b, const char* probe_prefix) {
-  for (const auto& fa : a) {
-    const Figure* fb = nullptr;
-    if (b)
-      for (const auto& x : *b)
-        if (x.label == fa.label) fb = &x;
+// The ratio, coloured by the side that wins, and a bar on a log2 scale centred on 1x.
+void ratio_cell(const MetricRow& r, const std::string& first_name, const std::string& second_name) {
+  if (!r.ratio) {
+    ImGui::TextDisabled("-");
+    return;
+  }
+  const ImVec4 c = r.better == "A"   ? ImVec4(0.45f, 0.85f, 0.5f, 1)
+                   : r.better == "B" ? ImVec4(1.0f, 0.5f, 0.45f, 1)
+                                     : ImVec4(0.7f, 0.7f, 0.7f, 1);
+  ImGui::TextColored(c, "%s", r.ratio_text.c_str());
+  const std::string side = better_text(r, first_name, second_name);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("%s / %s = %s; %s%s", first_name.c_str(), second_name.c_str(), r.ratio_text.c_str(),
+                      direction(r.metric->better), side.empty() ? "" : (": " + side).c_str());
+  ImGui::SameLine();
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  const float w = std::min(90.0f, ImGui::GetContentRegionAvail().x), h = ImGui::GetTextLineHeight();
+  if (w <= 20) return;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float mid = p.x + w / 2, len = static_cast<float>(std::clamp(std::log2(*r.ratio) / 4.0, -1.0, 1.0)) * (w / 2);
+  dl->AddRectFilled(ImVec2(std::min(mid, mid + len), p.y + h * 0.25f), ImVec2(std::max(mid, mid + len), p.y + h * 0.75f),
+                    ImGui::GetColorU32(ImVec4(c.x, c.y, c.z, 0.6f)));
+  dl->AddLine(ImVec2(mid, p.y), ImVec2(mid, p.y + h), IM_COL32(140, 140, 150, 160));
+  ImGui::Dummy(ImVec2(w, h));
+}
+
+}  // namespace
+
+void metric_table(const char* id, const std::vector<MetricRow>& rows, const std::string& first_name,
+                  const std::string& second_name, bool two, const char* probe_prefix, const char* ratio_header) {
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp;
+  if (!ImGui::BeginTable(id, two ? 4 : 2, flags)) return;
+  ImGui::TableSetupColumn("metric", ImGuiTableColumnFlags_WidthStretch, 1.3f);
+  ImGui::TableSetupColumn(first_name.c_str(), ImGuiTableColumnFlags_WidthStretch, 1.1f);
+  if (two) {
+    ImGui::TableSetupColumn(second_name.c_str(), ImGuiTableColumnFlags_WidthStretch, 1.1f);
+    ImGui::TableSetupColumn(ratio_header, ImGuiTableColumnFlags_WidthStretch, 0.9f);
+  }
+  ImGui::TableHeadersRow();
+  for (const auto& r : rows) {
     ImGui::TableNextRow();
     ImGui::TableSetColumnIndex(0);
-    ImGui::TextUnformatted(fa.label.c_str());
-    if (!fa.help.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", fa.help.c_str());
+    ImGui::TextUnformatted(r.metric->label.c_str());
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s\n(%s; key %s)", r.metric->help.c_str(), direction(r.metric->better), r.metric->key.c_str());
     ImGui::TableSetColumnIndex(1);
-    ImGui::TextUnformatted(fa.text.c_str());
-    if (probe_prefix) probe((std::string(probe_prefix) + fa.label).c_str());
-    if (!b) continue;
+    ImGui::TextUnformatted(r.first_text.c_str());
+    if (probe_prefix) probe((std::string(probe_prefix) + r.metric->key).c_str());
+    if (!two) continue;
     ImGui::TableSetColumnIndex(2);
-    ImGui::TextUnformatted(fb ? fb->text.c_str() : "-");
+    ImGui::TextUnformatted(r.second_text.c_str());
     ImGui::TableSetColumnIndex(3);
-    if (fb && fa.value > 0 && fb->value > 0) {
-      double r = a_over_b ? fa.value / fb->value : fb->value / fa.value;
-      bool better = fa.higher_is_better ? r > 1.0005 : r < 0.9995;
-      bool worse = fa.higher_is_better ? r < 0.9995 : r > 1.0005;
-      ImVec4 c = better ? ImVec4(0.45f, 0.85f, 0.5f, 1) : worse ? ImVec4(1.0f, 0.5f, 0.45f, 1) : ImVec4(0.7f, 0.7f, 0.7f, 1);
-      ImGui::TextColored(c, "%s", fmt_ratio(r).c_str());
-      // A bar on a log2 scale centred on 1x: to the right when the ratio is above 1.
-      ImGui::SameLine();
-      ImVec2 p = ImGui::GetCursorScreenPos();
-      float w = std::min(90.0f, ImGui::GetContentRegionAvail().x), h = ImGui::GetTextLineHeight();
-      if (w > 20) {
-        ImDrawList* dl = ImGui::GetWindowDrawList();
-        float mid = p.x + w / 2, len = static_cast<float>(std::clamp(std::log2(r) / 4.0, -1.0, 1.0)) * (w / 2);
-        dl->AddRectFilled(ImVec2(std::min(mid, mid + len), p.y + h * 0.25f), ImVec2(std::max(mid, mid + len), p.y + h * 0.75f),
-                          ImGui::GetColorU32(ImVec4(c.x, c.y, c.z, 0.6f)));
-        dl->AddLine(ImVec2(mid, p.y), ImVec2(mid, p.y + h), IM_COL32(140, 140, 150, 160));
-        ImGui::Dummy(ImVec2(w, h));
-      }
-    } else {
-      ImGui::TextDisabled("-");
-    }
+    ratio_cell(r, first_name, second_name);
   }
+  ImGui::EndTable();
 }
 
 }  // namespace trnsim::ui

@@ -1,27 +1,18 @@
-// The key figures of a workload result, as the Report and Compare panels list them:
-// label, value, display text and which direction is better, so two results can be
-// put side by side with ratios. Values come straight from workload::Result.
+// The metric table the Report and Compare panels draw (ImGui): rows from ui/view/
+// metric_rows.h -- the core's metric table, values formatted by the core, ratios first /
+// second coloured by which side the metric's better direction favours.
 #pragma once
 #include <string>
 #include <vector>
 
-#include "workload/workload.h"
+#include "ui/view/metric_rows.h"
 
 namespace trnsim::ui {
 
-struct Figure {
-  std::string label;   // "time to first token"
-  double value = 0;    // SI units
-  std::string text;    // "28.9 ms"
-  bool higher_is_better = false;
-  std::string help;    // tooltip: what it is, from which model quantity
-};
-
-std::vector<Figure> key_figures(const workload::Result& r);
-
-// Draws rows "label | a | b | ratio" for two lists (aligned by label) in the current
-// ImGui table (4 columns; 2 when b is null). The ratio is a / b when `a_over_b`, else
-// b / a, coloured green when the numerator side is better. Missing values show "-".
-void figure_rows(const std::vector<Figure>& a, const std::vector<Figure>* b, bool a_over_b, const char* probe_prefix);
+// A table "metric | first | second | first / second" (two columns when `two` is false).
+// Probes: probe_prefix + metric key on each first value.
+void metric_table(const char* id, const std::vector<MetricRow>& rows, const std::string& first_name,
+                  const std::string& second_name, bool two, const char* probe_prefix,
+                  const char* ratio_header = "first / second");
 
 }  // namespace trnsim::ui

@@ -1,8 +1,10 @@
 // The Compare panel: two scenarios side by side -- A, the current scenario, and B, a
 // second one pinned from the current scenario, opened from the gallery or pasted (JSON
-// or link) -- with what differs between them (field by field) and every key figure
-// with the ratio B / A. B is view state: it is not in the page's link, which holds
-// exactly one scenario (the link codec's format); "Swap" and "Open B" move it there.
+// or link) -- with what differs between them (field by field, through the core's field
+// table) and every metric of the core's metric table with the ratio A / B (first /
+// second, as `trnsim compare A B` prints it). B is view state: it is not in the page's
+// link, which holds exactly one scenario (the link codec's format); "Swap" and "Open B"
+// move it there.
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
@@ -10,23 +12,13 @@
 
 #include "link/link.h"
 #include "ui/app.h"
+#include "ui/view/scenario_form.h"
 #include "ui/figures.h"
-#include "ui/format.h"
 #include "ui/widgets.h"
 
 namespace trnsim::ui {
 
 namespace {
-
-void flatten(const json& j, const std::string& path, std::vector<std::pair<std::string, std::string>>& out) {
-  if (j.is_object() && !(path == "workload.model")) {
-    for (auto it = j.begin(); it != j.end(); ++it) flatten(it.value(), path.empty() ? it.key() : path + "." + it.key(), out);
-  } else {
-    std::string v = j.dump();
-    if (v.size() > 60) v = v.substr(0, 57) + "...";
-    out.push_back({path, v});
-  }
-}
 
 void summary(const char* id, const Scenario& s, const Report* r, const std::string& error) {
   ImGui::PushID(id);
@@ -101,33 +93,20 @@ class ComparePanel : public Panel {
     }
 
     // What differs.
-    std::vector<std::pair<std::string, std::string>> fa, fb;
-    flatten(scenario_to_json(app.scenario()), "", fa);
-    flatten(scenario_to_json(*b_), "", fb);
-    std::vector<std::string> diffs;
-    for (const auto& x : fa)
-      for (const auto& y : fb)
-        if (x.first == y.first && x.second != y.second) diffs.push_back(x.first + ": " + x.second + " -> " + y.second);
+    const std::vector<std::string> diffs = scenario_differences(app.scenario(), *b_);
     section("What differs (A -> B)");
     if (diffs.empty()) dim_text("Nothing: B is the same scenario as A. Change A in the Scenario panel to compare.");
     for (const auto& d : diffs) ImGui::BulletText("%s", d.c_str());
     probe("compare:diffs");
 
-    section("Key figures on each scenario's system (ratio B / A)");
+    section("Every metric on each scenario's system (ratio A / B)");
     if (!ra.primary.result || !b_report_ || !b_report_->primary.result) {
       if (!b_error_.empty()) error_text("B: " + b_error_);
       return;
     }
-    std::vector<Figure> a = key_figures(*ra.primary.result), b = key_figures(*b_report_->primary.result);
-    if (ImGui::BeginTable("figures", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) {
-      ImGui::TableSetupColumn("figure", 0, 1.3f);
-      ImGui::TableSetupColumn(("A: " + ra.primary.system.display_name).c_str(), 0, 1.2f);
-      ImGui::TableSetupColumn(("B: " + b_report_->primary.system.display_name).c_str(), 0, 1.2f);
-      ImGui::TableSetupColumn("B / A", 0, 0.6f);
-      ImGui::TableHeadersRow();
-      figure_rows(a, &b, false, "compare:");
-      ImGui::EndTable();
-    }
+    metric_table("figures", metric_rows(*ra.primary.result, &*b_report_->primary.result),
+                 "A: " + ra.primary.system.display_name, "B: " + b_report_->primary.system.display_name, true, "compare:", "A / B");
+    ImGui::TextDisabled("each ratio is A / B of the metric, as `trnsim compare A B` prints it; green where A is better");
   }
 
  private:
@@ -151,5 +130,6 @@ class ComparePanel : public Panel {
 }  // namespace
 
 std::unique_ptr<Panel> make_compare_panel() { return std::make_unique<ComparePanel>(); }
+TRNSIM_PANEL(60, make_compare_panel);
 
 }  // namespace trnsim::ui

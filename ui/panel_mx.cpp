@@ -14,8 +14,9 @@
 #include "common/splitmix64.h"
 #include "mx/mx.h"
 #include "ui/app.h"
-#include "ui/format.h"
+#include "common/format.h"
 #include "ui/plot.h"
+#include "ui/view/precision_variants.h"
 #include "ui/widgets.h"
 
 namespace trnsim::ui {
@@ -29,13 +30,6 @@ struct FormatResult {
   mx::ErrorStats stats;
   std::vector<float> q;
   std::vector<std::uint64_t> codes;
-};
-
-struct Variant {  // the scenario with one precision changed
-  std::string precision;
-  std::string error;
-  double weights_bytes = 0, hbm_bytes = 0, peak = 0, latency_s = 0, tokens_per_s_chip = 0;
-  bool current = false;
 };
 
 void histogram_plot(const char* id, const char* title, const std::vector<const std::vector<float>*>& series,
@@ -53,7 +47,7 @@ void histogram_plot(const char* id, const char* title, const std::vector<const s
   ay.lo = log_y ? 0.8 : 0;
   ay.hi = log_y ? top * 2 : top * 1.1;
   ay.label = "count";
-  ay.fmt = [](double v) { return v >= 1e4 ? fmt_si(v, "") : fmt_g(v, 4); };
+  ay.fmt = [](double v) { return v >= 1e4 ? fmt::si(v, "") : fmt::general(v, 4); };
   PlotFrame plot(id, size, ax, ay, title);
   probe(id);
   ImDrawList* dl = plot.draw_list();
@@ -80,7 +74,7 @@ void histogram_plot(const char* id, const char* title, const std::vector<const s
   plot.pop_clip();
   if (hover_bin >= 0 && hover_bin < bins) {
     ImGui::BeginTooltip();
-    ImGui::Text("[%s, %s)", fmt_g(lo + hover_bin * w, 4).c_str(), fmt_g(lo + (hover_bin + 1) * w, 4).c_str());
+    ImGui::Text("[%s, %s)", fmt::general(lo + hover_bin * w, 4).c_str(), fmt::general(lo + (hover_bin + 1) * w, 4).c_str());
     for (std::size_t s = 0; s < hs.size(); ++s)
       ImGui::Text("%s: %llu", names[s].c_str(), static_cast<unsigned long long>(hs[s].counts[hover_bin]));
     ImGui::EndTooltip();
@@ -95,7 +89,7 @@ class MxPanel : public Panel {
  private:
   void recompute();
   void recompute_variants(App& app);
-  void variant_table(App& app, const char* id, const char* field, const std::vector<Variant>& rows, const char* what);
+  void variant_table(App& app, const char* id, const char* field, const std::vector<PrecisionVariant>& rows, const char* what);
 
   int dist_ = 0, rule_ = 0, overflow_ = 0, shown_ = 0;
   int n_ = 16384, seed_ = 1;
@@ -107,7 +101,7 @@ class MxPanel : public Panel {
   std::vector<FormatResult> results_;
   double xmax_ = 1;
   std::uint64_t variants_generation_ = 0;
-  std::vector<Variant> weights_, activations_;
+  std::vector<PrecisionVariant> weights_, activations_;
 };
 
 void MxPanel::recompute() {
@@ -151,39 +145,8 @@ void MxPanel::recompute_variants(App& app) {
   // Eight evaluations: not on every frame of a drag, once it ends.
   if (app.interacting() && variants_generation_ != 0) return;
   variants_generation_ = app.generation();
-  weights_.clear();
-  activations_.clear();
-  const Scenario& base = app.scenario();
-  const hw::System& sys = app.report().primary.system;
-  for (int which = 0; which < 2; ++which) {
-    for (const auto& p : workload::precision_names()) {
-      Variant v;
-      v.precision = p;
-      Scenario s = base;
-      std::string& field = which == 0 ? s.workload.precision.weights : s.workload.precision.activations;
-      v.current = field == p;
-      field = p;
-      try {
-        workload::Result r = workload::evaluate(s.workload, sys);
-        for (const auto& m : r.memory)
-          if (m.name == "weights") v.weights_bytes = m.bytes;
-        const std::string hot = r.kind == "inference" ? "decode" : "";
-        for (const auto& ph : r.phases)
-          if (hot.empty() || ph.name == hot)
-            for (const auto& o : ph.ops) v.hbm_bytes += o.count * o.hbm_bytes;
-        v.peak = sys.chip.peak(r.matmul_dtype);
-        v.latency_s = r.kind == "inference" ? r.tpot_s : r.step_time_s;
-        v.tokens_per_s_chip = r.kind == "inference" ? r.output_tokens_per_s_per_chip : r.training_tokens_per_s_per_chip;
-        if (r.matmul_dtype != s.workload.precision.activations && which == 1)
-          v.error = "runs as " + r.matmul_dtype + " on " + sys.chip.display_name;
-        if (r.weights_dtype != s.workload.precision.weights && which == 0)
-          v.error = "stored as " + r.weights_dtype + " on " + sys.chip.display_name;
-      } catch (const InputError& e) {
-        v.error = e.what();
-      }
-      (which == 0 ? weights_ : activations_).push_back(v);
-    }
-  }
+  weights_ = precision_variants(app.scenario(), app.report().primary.system, "workload.precision.weights");
+  activations_ = precision_variants(app.scenario(), app.report().primary.system, "workload.precision.activations");
 }
 
 const char* mx_format_of(const std::string& precision) {
@@ -192,7 +155,7 @@ const char* mx_format_of(const std::string& precision) {
   return nullptr;
 }
 
-void MxPanel::variant_table(App& app, const char* id, const char* field, const std::vector<Variant>& rows, const char* what) {
+void MxPanel::variant_table(App& app, const char* id, const char* field, const std::vector<PrecisionVariant>& rows, const char* what) {
   const bool inference = app.report().primary.result && app.report().primary.result->kind == "inference";
   if (!ImGui::BeginTable(id, 8, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp))
     return;
@@ -218,7 +181,7 @@ void MxPanel::variant_table(App& app, const char* id, const char* field, const s
     }
     ImGui::TableSetColumnIndex(1);
     ImGui::Text("%.4g", workload::bytes_per_element(v.precision));
-    if (!v.error.empty() && v.latency_s <= 0) {
+    if (!v.evaluated) {
       ImGui::TableSetColumnIndex(2);
       ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.5f, 0.45f, 1));
       ImGui::TextWrapped("%s", v.error.c_str());
@@ -226,19 +189,19 @@ void MxPanel::variant_table(App& app, const char* id, const char* field, const s
       continue;
     }
     ImGui::TableSetColumnIndex(2);
-    ImGui::TextUnformatted(fmt_bytes(v.weights_bytes).c_str());
+    ImGui::TextUnformatted(fmt::bytes(v.weights_bytes).c_str());
     ImGui::TableSetColumnIndex(3);
-    ImGui::TextUnformatted(fmt_bytes(v.hbm_bytes).c_str());
+    ImGui::TextUnformatted(fmt::bytes(v.hbm_bytes).c_str());
     ImGui::TableSetColumnIndex(4);
-    ImGui::TextUnformatted(fmt_flops_rate(v.peak).c_str());
+    ImGui::TextUnformatted(fmt::si(v.peak_flops, "FLOP/s").c_str());
     if (!v.error.empty()) {
       ImGui::SameLine();
       ImGui::TextDisabled("(%s)", v.error.c_str());
     }
     ImGui::TableSetColumnIndex(5);
-    ImGui::TextUnformatted(fmt_time(v.latency_s).c_str());
+    ImGui::TextUnformatted(fmt::time(v.time_s).c_str());
     ImGui::TableSetColumnIndex(6);
-    ImGui::TextUnformatted(fmt_count(v.tokens_per_s_chip).c_str());
+    ImGui::TextUnformatted(fmt::count(v.tokens_per_s_chip).c_str());
     ImGui::TableSetColumnIndex(7);
     if (!v.current) {
       ImGui::PushID((std::string(field) + v.precision).c_str());
@@ -400,5 +363,6 @@ void MxPanel::draw(App& app) {
 }  // namespace
 
 std::unique_ptr<Panel> make_mx_panel() { return std::make_unique<MxPanel>(); }
+TRNSIM_PANEL(50, make_mx_panel);
 
 }  // namespace trnsim::ui

@@ -9,7 +9,8 @@
 
 #include "ui/app.h"
 #include "ui/figures.h"
-#include "ui/format.h"
+#include "ui/view/scenario_form.h"
+#include "common/format.h"
 #include "ui/plot.h"
 #include "ui/widgets.h"
 
@@ -35,7 +36,7 @@ void memory_bar(const char* id, const workload::Result& r) {
   for (const auto& m : r.memory) {
     f.push_back(static_cast<float>(m.bytes / cap));
     names.push_back(m.name);
-    tips.push_back(fmt_bytes(m.bytes));
+    tips.push_back(fmt::bytes(m.bytes));
     cols.push_back(series_colour(i++, 0.9f));
   }
   std::vector<const char*> l, t;
@@ -58,14 +59,14 @@ void system_block(const char* id, const SystemReport& sr) {
   const auto& r = *sr.result;
   ImGui::TextDisabled("time shares of the headline figure");
   shares_bar("shares", r);
-  ImGui::TextDisabled("HBM per chip: %s of %s", fmt_bytes(r.hbm_used_bytes).c_str(), fmt_bytes(r.hbm_capacity_bytes).c_str());
+  ImGui::TextDisabled("HBM per chip: %s of %s", fmt::bytes(r.hbm_used_bytes).c_str(), fmt::bytes(r.hbm_capacity_bytes).c_str());
   memory_bar("memory", r);
   ImGui::PopID();
 }
 
 void ops_table(const workload::Result& r) {
   for (const auto& ph : r.phases) {
-    std::string head = ph.name + ": " + fmt_time(ph.time_s) + "  (" + ph.unit + ")";
+    std::string head = ph.name + ": " + fmt::time(ph.time_s) + "  (" + ph.unit + ")";
     if (!ImGui::TreeNode(ph.name.c_str(), "%s", head.c_str())) continue;
     std::vector<const workload::OpRecord*> ops;
     for (const auto& o : ph.ops) ops.push_back(&o);
@@ -85,17 +86,17 @@ void ops_table(const workload::Result& r) {
         if (ImGui::IsItemHovered()) {
           ImGui::BeginTooltip();
           ImGui::Text("%s (%s), per chip and occurrence:", o->name.c_str(), plan::scope_name(o->scope));
-          if (o->flops > 0) ImGui::Text("  %s", fmt_flops(o->flops).c_str());
-          if (o->hbm_bytes > 0) ImGui::Text("  HBM %s", fmt_bytes(o->hbm_bytes).c_str());
-          if (o->fabric_bytes > 0) ImGui::Text("  fabric %s", fmt_bytes(o->fabric_bytes).c_str());
-          ImGui::Text("  compute %s, memory %s, fabric %s, overhead %s", fmt_time(o->compute_s).c_str(),
-                      fmt_time(o->memory_s).c_str(), fmt_time(o->fabric_s).c_str(), fmt_time(o->overhead_s).c_str());
+          if (o->flops > 0) ImGui::Text("  %s", fmt::si(o->flops, "FLOP").c_str());
+          if (o->hbm_bytes > 0) ImGui::Text("  HBM %s", fmt::bytes(o->hbm_bytes).c_str());
+          if (o->fabric_bytes > 0) ImGui::Text("  fabric %s", fmt::bytes(o->fabric_bytes).c_str());
+          ImGui::Text("  compute %s, memory %s, fabric %s, overhead %s", fmt::time(o->compute_s).c_str(),
+                      fmt::time(o->memory_s).c_str(), fmt::time(o->fabric_s).c_str(), fmt::time(o->overhead_s).c_str());
           ImGui::EndTooltip();
         }
         ImGui::TableSetColumnIndex(1);
-        ImGui::Text("%s", fmt_g(o->count, 4).c_str());
+        ImGui::Text("%s", fmt::general(o->count, 4).c_str());
         ImGui::TableSetColumnIndex(2);
-        ImGui::TextUnformatted(fmt_time(o->total_s()).c_str());
+        ImGui::TextUnformatted(fmt::time(o->total_s()).c_str());
         ImGui::TableSetColumnIndex(3);
         float share = ph.time_s > 0 ? static_cast<float>(o->total_s() / ph.time_s) : 0;
         ImVec2 p = ImGui::GetCursorScreenPos();
@@ -133,28 +134,16 @@ class ReportPanel : public Panel {
                                std::to_string(ra.spec.training.sequence_length) + " tokens per step")
                                   .c_str());
 
-    std::vector<Figure> fa = key_figures(ra), fb;
-    bool have_b = b && b->result;
-    if (have_b) fb = key_figures(*b->result);
+    const bool have_b = b && b->result;
     ImGui::Spacing();
-    int cols = have_b ? 4 : 2;
-    if (ImGui::BeginTable("figures", cols, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) {
-      ImGui::TableSetupColumn("figure", ImGuiTableColumnFlags_WidthStretch, 1.3f);
-      ImGui::TableSetupColumn(a.system.display_name.c_str(), ImGuiTableColumnFlags_WidthStretch, 1.2f);
-      if (have_b) {
-        ImGui::TableSetupColumn(b->system.display_name.c_str(), ImGuiTableColumnFlags_WidthStretch, 1.2f);
-        ImGui::TableSetupColumn("ratio", ImGuiTableColumnFlags_WidthStretch, 0.6f);
-      }
-      ImGui::TableHeadersRow();
-      figure_rows(fa, have_b ? &fb : nullptr, true, "figure:");
-      ImGui::EndTable();
-    }
+    metric_table("figures", metric_rows(ra, have_b ? &*b->result : nullptr), a.system.display_name,
+                 have_b ? b->system.display_name : "", have_b, "figure:");
     if (have_b)
-      ImGui::TextDisabled("ratio = %s / %s, green where the %s is better", a.system.display_name.c_str(),
-                          b->system.display_name.c_str(), a.system.display_name.c_str());
+      ImGui::TextDisabled("each ratio is %s / %s of the metric (as `trnsim run` reports it), green where %s is better",
+                          a.system.display_name.c_str(), b->system.display_name.c_str(), a.system.display_name.c_str());
     if (b && !b->result) error_text("On " + b->system.display_name + ": " + b->error);
     if (!b) {
-      std::string other = a.system.chip.name == "trainium3" ? "trn2-ultraserver" : "trn3-gen2-ultraserver";
+      const std::string other = other_system(rep.scenario.system);
       if (ImGui::Button(("Compare with " + other).c_str())) app.set_field("compare_system", other);
       probe("compare-other-generation");
     }
@@ -197,7 +186,7 @@ class ReportPanel : public Panel {
           ImGui::TableSetColumnIndex(0);
           ImGui::TextUnformatted(as.name.c_str());
           ImGui::TableSetColumnIndex(1);
-          ImGui::Text("%s %s", fmt_g(as.value, 4).c_str(), as.unit.c_str());
+          ImGui::Text("%s %s", fmt::general(as.value, 4).c_str(), as.unit.c_str());
           ImGui::TableSetColumnIndex(2);
           ImGui::TextWrapped("%s", as.source.c_str());
         }
@@ -221,5 +210,6 @@ class ReportPanel : public Panel {
 }  // namespace
 
 std::unique_ptr<Panel> make_report_panel() { return std::make_unique<ReportPanel>(); }
+TRNSIM_PANEL(10, make_report_panel);
 
 }  // namespace trnsim::ui

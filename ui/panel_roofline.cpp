@@ -11,21 +11,14 @@
 #include <cmath>
 
 #include "ui/app.h"
-#include "ui/format.h"
+#include "common/format.h"
 #include "ui/plot.h"
+#include "ui/view/roofline_points.h"
 #include "ui/widgets.h"
 
 namespace trnsim::ui {
 
 namespace {
-
-struct Point {
-  double x = 0, y = 0, y_roof = 0;
-  const workload::OpRecord* op = nullptr;
-  std::string phase;
-  int phase_index = 0;
-  double share = 0;
-};
 
 class RooflinePanel : public Panel {
  public:
@@ -50,32 +43,13 @@ class RooflinePanel : public Panel {
     const hw::Chip& chip = sr.system.chip;
     const double bw = chip.hbm_bandwidth_bytes_per_s;
 
-    std::vector<Point> pts;
-    std::vector<std::string> skipped;
-    for (std::size_t pi = 0; pi < r.phases.size(); ++pi) {
-      const auto& ph = r.phases[pi];
-      for (const auto& o : ph.ops) {
-        if (o.category == price::Category::fabric) continue;
-        if (o.flops <= 0 || o.hbm_bytes <= 0 || o.time_s <= 0) {
-          if (std::find(skipped.begin(), skipped.end(), o.name) == skipped.end()) skipped.push_back(o.name);
-          continue;
-        }
-        Point p;
-        p.x = o.flops / o.hbm_bytes;
-        p.y = o.flops / o.time_s;
-        double roof = std::max(o.compute_s, o.memory_s);
-        p.y_roof = roof > 0 ? o.flops / roof : p.y;
-        p.op = &o;
-        p.phase = ph.name;
-        p.phase_index = static_cast<int>(pi);
-        p.share = ph.time_s > 0 ? o.total_s() / ph.time_s : 0;
-        pts.push_back(p);
-      }
-    }
+    RooflinePoints rp = roofline_points(r);
+    std::vector<RooflinePoint>& pts = rp.points;
+    const std::vector<std::string>& skipped = rp.skipped;
     double peak_max = 0;
     for (const auto& kv : chip.peak_flops) peak_max = std::max(peak_max, kv.second);
     double xlo = 1e9, xhi = 0, ylo = 1e30;
-    for (const auto& p : pts) xlo = std::min(xlo, p.x), xhi = std::max(xhi, p.x), ylo = std::min(ylo, p.y);
+    for (const auto& p : pts) xlo = std::min(xlo, p.intensity), xhi = std::max(xhi, p.intensity), ylo = std::min(ylo, p.flops_per_s);
     double ridge = bw > 0 ? peak_max / bw : 100;
     if (pts.empty()) xlo = 0.1, xhi = ridge * 10, ylo = peak_max / 1e4;
     Axis ax, ay;
@@ -90,12 +64,12 @@ class RooflinePanel : public Panel {
       if (v >= 1e4) {
         char b[16];
         std::snprintf(b, sizeof b, "1e%d", static_cast<int>(std::lround(std::log10(v))));
-        return std::string(std::fabs(v - std::pow(10.0, std::lround(std::log10(v)))) < v * 1e-6 ? b : fmt_g(v, 2).c_str());
+        return std::string(std::fabs(v - std::pow(10.0, std::lround(std::log10(v)))) < v * 1e-6 ? b : fmt::general(v, 2).c_str());
       }
-      return fmt_g(v, 4);
+      return fmt::general(v, 4);
     };
-    ay.fmt = [](double v) { return fmt_flops_rate(v); };
-    std::string title = chip.display_name + ": HBM " + fmt_rate_bytes(bw) + "; " + r.model.name + " " + r.kind;
+    ay.fmt = [](double v) { return fmt::si(v, "FLOP/s"); };
+    std::string title = chip.display_name + ": HBM " + fmt::si(bw, "B/s") + "; " + r.model.name + " " + r.kind;
     PlotFrame plot("roofline", ImVec2(0, -ImGui::GetTextLineHeightWithSpacing() * 3.6f), ax, ay, title.c_str());
     probe("roofline:plot");
     ImDrawList* dl = plot.draw_list();
@@ -116,13 +90,13 @@ class RooflinePanel : public Panel {
       ImU32 c = series_colour(4 + i++, 0.85f);
       dl->AddLine(plot.to_screen(ax.lo, bw * ax.lo), plot.to_screen(knee, roof.first), IM_COL32(200, 200, 210, 200), 2);
       dl->AddLine(plot.to_screen(knee, roof.first), plot.to_screen(ax.hi, roof.first), c, 2);
-      std::string lab = roof.second + " peak " + fmt_flops_rate(roof.first);
+      std::string lab = roof.second + " peak " + fmt::si(roof.first, "FLOP/s");
       ImVec2 lp = plot.to_screen(ax.hi, roof.first);
       dl->AddText(ImVec2(lp.x - ImGui::CalcTextSize(lab.c_str()).x - 4, lp.y - ImGui::GetTextLineHeight() - 1), c, lab.c_str());
     }
     {
       // The memory roof's label, along the slope near its foot.
-      std::string lab = "HBM " + fmt_rate_bytes(bw);
+      std::string lab = "HBM " + fmt::si(bw, "B/s");
       ImVec2 a = plot.to_screen(ax.lo * 3, bw * ax.lo * 3);
       dl->AddText(ImVec2(a.x + 6, a.y - ImGui::GetTextLineHeight() - 4), IM_COL32(200, 200, 210, 220), lab.c_str());
     }
@@ -143,20 +117,20 @@ class RooflinePanel : public Panel {
         };
         dashed(ax.lo, b * ax.lo, knee, peak);
         dashed(knee, peak, ax.hi, peak);
-        std::string lab = r.matmul_dtype + " x " + fmt_g(r.spec.efficiency.compute, 2) + ", HBM x " +
-                          fmt_g(r.spec.efficiency.hbm, 2);
+        std::string lab = r.matmul_dtype + " x " + fmt::general(r.spec.efficiency.compute, 2) + ", HBM x " +
+                          fmt::general(r.spec.efficiency.hbm, 2);
         ImVec2 lp = plot.to_screen(ax.hi, peak);
         dl->AddText(ImVec2(lp.x - ImGui::CalcTextSize(lab.c_str()).x - 4, lp.y + 2), c, lab.c_str());
       }
     }
     // Operators.
-    const Point* hit = nullptr;
+    const RooflinePoint* hit = nullptr;
     float best = 10;
     // Later phases first: where a backward operator sits on its forward twin, the forward
     // dot stays visible (and the ring of the other marks the overlap).
-    std::stable_sort(pts.begin(), pts.end(), [](const Point& a, const Point& b) { return a.phase_index > b.phase_index; });
+    std::stable_sort(pts.begin(), pts.end(), [](const RooflinePoint& a, const RooflinePoint& b) { return a.phase_index > b.phase_index; });
     for (const auto& p : pts) {
-      ImVec2 a = plot.to_screen(p.x, p.y), b = plot.to_screen(p.x, p.y_roof);
+      ImVec2 a = plot.to_screen(p.intensity, p.flops_per_s), b = plot.to_screen(p.intensity, p.roof_flops_per_s);
       float rad = 3.5f + 6.0f * static_cast<float>(std::sqrt(std::max(0.0, p.share)));
       ImU32 c = series_colour(p.phase_index);
       if (std::fabs(b.y - a.y) > 2) {
@@ -195,14 +169,14 @@ class RooflinePanel : public Panel {
       ImGui::BeginTooltip();
       ImGui::Text("%s (%s)", o.name.c_str(), hit->phase.c_str());
       ImGui::TextDisabled("%s, %s-bound", o.detail.c_str(), price::category_name(o.category));
-      ImGui::Text("intensity %s FLOP/byte: %s over %s of HBM traffic", fmt_g(hit->x, 3).c_str(), fmt_flops(o.flops).c_str(),
-                  fmt_bytes(o.hbm_bytes).c_str());
-      ImGui::Text("runs at %s (%s of the %s peak)", fmt_flops_rate(hit->y).c_str(),
-                  fmt_percent(chip.peak(r.matmul_dtype) > 0 ? hit->y / chip.peak(r.matmul_dtype) : 0).c_str(),
+      ImGui::Text("intensity %s FLOP/byte: %s over %s of HBM traffic", fmt::general(hit->intensity, 3).c_str(), fmt::si(o.flops, "FLOP").c_str(),
+                  fmt::bytes(o.hbm_bytes).c_str());
+      ImGui::Text("runs at %s (%s of the %s peak)", fmt::si(hit->flops_per_s, "FLOP/s").c_str(),
+                  fmt::percent(chip.peak(r.matmul_dtype) > 0 ? hit->flops_per_s / chip.peak(r.matmul_dtype) : 0).c_str(),
                   r.matmul_dtype.c_str());
       ImGui::Text("roofline alone: %s; time %s = max(compute %s, memory %s) + overhead %s",
-                  fmt_flops_rate(hit->y_roof).c_str(), fmt_time(o.time_s).c_str(), fmt_time(o.compute_s).c_str(),
-                  fmt_time(o.memory_s).c_str(), fmt_time(o.overhead_s).c_str());
+                  fmt::si(hit->roof_flops_per_s, "FLOP/s").c_str(), fmt::time(o.time_s).c_str(), fmt::time(o.compute_s).c_str(),
+                  fmt::time(o.memory_s).c_str(), fmt::time(o.overhead_s).c_str());
       ImGui::EndTooltip();
     }
   }
@@ -215,5 +189,6 @@ class RooflinePanel : public Panel {
 }  // namespace
 
 std::unique_ptr<Panel> make_roofline_panel() { return std::make_unique<RooflinePanel>(); }
+TRNSIM_PANEL(40, make_roofline_panel);
 
 }  // namespace trnsim::ui

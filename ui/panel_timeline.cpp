@@ -1,6 +1,7 @@
 // The Timeline panel: the step (training) or the request (inference: prefill, then the
-// first decode steps) as a Gantt chart, from the same Chrome trace `trnsim run --trace`
-// writes (workload::chrome_trace): per pipeline stage a compute (tensor engine), an HBM
+// first decode steps) as a Gantt chart of the schedule's typed timeline
+// (workload::Result::timeline, read through ui/view/timeline_view.h -- the spans
+// `trnsim run --trace` writes): per pipeline stage a compute (tensor engine), an HBM
 // and a fabric lane. Mouse wheel zooms around the cursor, dragging pans, double-click
 // fits; hovering a span shows the operator, its phase, start, duration, FLOPs and bytes.
 #include <imgui.h>
@@ -10,102 +11,14 @@
 #include <map>
 
 #include "ui/app.h"
-#include "ui/format.h"
+#include "common/format.h"
 #include "ui/plot.h"
+#include "ui/view/timeline_view.h"
 #include "ui/widgets.h"
 
 namespace trnsim::ui {
 
 namespace {
-
-struct Span {
-  double t0 = 0, t1 = 0;  // seconds
-  std::string name, phase, detail;
-  double flops = 0, hbm_bytes = 0, fabric_bytes = 0;
-};
-
-struct Lane {
-  int pid = 0, tid = 0;
-  std::string label;
-  std::string category;  // compute | hbm | fabric
-  std::vector<Span> spans;
-};
-
-struct PhaseRange {
-  std::string name;  // "prefill", "decode step 1", "forward", ...
-  double t0 = 0, t1 = 0;
-};
-
-struct Trace {
-  std::vector<Lane> lanes;
-  std::vector<PhaseRange> phases;  // empty when phases interleave (pipelined training)
-  double end_s = 0;
-  std::string note;
-  bool truncated = false;
-};
-
-Trace load_trace(const workload::Result& r) {
-  Trace t;
-  json tr = workload::chrome_trace(r);
-  std::map<int, std::string> process;
-  std::map<std::pair<int, int>, std::string> thread;
-  std::map<std::pair<int, int>, Lane> lanes;
-  for (const auto& e : tr["traceEvents"]) {
-    std::string ph = e.value("ph", "");
-    int pid = e.value("pid", 0), tid = e.value("tid", 0);
-    if (ph == "M") {
-      std::string what = e.value("name", ""), name = e["args"].value("name", "");
-      if (what == "process_name") process[pid] = name;
-      if (what == "thread_name") thread[{pid, tid}] = name;
-      continue;
-    }
-    if (ph != "X") continue;
-    Span s;
-    s.t0 = e.value("ts", 0.0) * 1e-6;
-    s.t1 = s.t0 + e.value("dur", 0.0) * 1e-6;
-    s.name = e.value("name", "");
-    s.phase = e.value("cat", "");
-    if (e.contains("args")) {
-      const json& a = e["args"];
-      s.detail = a.value("detail", "");
-      s.flops = a.value("flops", 0.0);
-      s.hbm_bytes = a.value("hbm_bytes", 0.0);
-      s.fabric_bytes = a.value("fabric_bytes", 0.0);
-      if (a.contains("phase")) s.phase = a.value("phase", s.phase);
-    }
-    t.end_s = std::max(t.end_s, s.t1);
-    lanes[{pid, tid}].spans.push_back(std::move(s));
-  }
-  for (auto& kv : lanes) {
-    Lane& l = kv.second;
-    l.pid = kv.first.first;
-    l.tid = kv.first.second;
-    std::string th = thread.count(kv.first) ? thread[kv.first] : "lane " + std::to_string(l.tid);
-    l.category = l.tid == 1 ? "compute" : l.tid == 2 ? "hbm" : "fabric";
-    l.label = "stage " + std::to_string(l.pid) + " " + th;
-    std::stable_sort(l.spans.begin(), l.spans.end(), [](const Span& a, const Span& b) { return a.t0 < b.t0; });
-    t.lanes.push_back(std::move(l));
-  }
-  // Phase bands: spans grouped by their phase label without the layer ("prefill layer 3").
-  std::map<std::string, PhaseRange> ranges;
-  for (const auto& l : t.lanes)
-    for (const auto& s : l.spans) {
-      std::string name = s.phase.substr(0, s.phase.find(" layer "));
-      auto it = ranges.find(name);
-      if (it == ranges.end()) ranges[name] = PhaseRange{name, s.t0, s.t1};
-      else it->second.t0 = std::min(it->second.t0, s.t0), it->second.t1 = std::max(it->second.t1, s.t1);
-    }
-  for (const auto& kv : ranges) t.phases.push_back(kv.second);
-  std::sort(t.phases.begin(), t.phases.end(), [](const PhaseRange& a, const PhaseRange& b) { return a.t0 < b.t0; });
-  for (std::size_t i = 1; i < t.phases.size(); ++i)
-    if (t.phases[i].t0 < t.phases[i - 1].t1 - 1e-12) {
-      t.phases.clear();
-      break;
-    }
-  t.note = tr["otherData"].value("note", "");
-  t.truncated = tr["otherData"].value("truncated", false);
-  return t;
-}
 
 std::uint32_t name_hash(const std::string& s) {
   std::uint32_t h = 2166136261u;
@@ -122,7 +35,7 @@ class TimelinePanel : public Panel {
   int which_ = 0;  // 0 primary, 1 comparison
   std::uint64_t generation_ = 0;
   int loaded_which_ = -1;
-  Trace trace_;
+  TimelineView trace_;
   double v0_ = 0, v1_ = 1;  // visible time range, seconds
 };
 
@@ -138,7 +51,7 @@ void TimelinePanel::draw(App& app) {
   const workload::Result* r = which_ == 0 ? (rep.primary.result ? &*rep.primary.result : nullptr) : &*rep.compare->result;
   if (!r) return;
   if (generation_ != app.generation() || loaded_which_ != which_) {
-    trace_ = load_trace(*r);
+    trace_ = timeline_view(r->timeline);
     generation_ = app.generation();
     loaded_which_ = which_;
     v0_ = 0;
@@ -153,9 +66,9 @@ void TimelinePanel::draw(App& app) {
   ImGui::SameLine();
   bool zout = ImGui::Button("Zoom out");
   ImGui::SameLine();
-  ImGui::TextDisabled("wheel: zoom, drag: pan, double-click: fit | showing %s of %s", fmt_time(v1_ - v0_).c_str(),
-                      fmt_time(trace_.end_s).c_str());
-  if (!trace_.note.empty()) dim_text("%s%s", trace_.note.c_str(), trace_.truncated ? " (trace truncated)" : "");
+  ImGui::TextDisabled("wheel: zoom, drag: pan, double-click: fit | showing %s of %s", fmt::time(v1_ - v0_).c_str(),
+                      fmt::time(trace_.end_s).c_str());
+  if (!trace_.note.empty()) dim_text("%s", trace_.note.c_str());
 
   // Geometry.
   const float line = ImGui::GetTextLineHeight();
@@ -207,14 +120,14 @@ void TimelinePanel::draw(App& app) {
   for (double t : major) {
     float x = to_px(t);
     dl->AddLine(ImVec2(x, pmin.y - 4), ImVec2(x, pmax.y), IM_COL32(70, 76, 88, 140));
-    std::string s = fmt_time(t);
+    std::string s = fmt::si(t, "s");  // axis ticks: "5.00 ms", "0 s"
     dl->AddText(ImVec2(x - ImGui::CalcTextSize(s.c_str()).x / 2, p0.y), dim, s.c_str());
   }
 
   // Phase band, then the lanes.
-  const Span* hit = nullptr;
-  const Lane* hit_lane = nullptr;
-  const PhaseRange* hit_phase = nullptr;
+  const schedule::Span* hit = nullptr;
+  const TimelineLane* hit_lane = nullptr;
+  const TimelinePhase* hit_phase = nullptr;
   dl->PushClipRect(ImVec2(p0.x, pmin.y), pmax, true);
   if (band_h > 0) {
     float y0 = pmin.y + 3, y1 = pmin.y + band_h - 3;
@@ -234,14 +147,15 @@ void TimelinePanel::draw(App& app) {
     }
   }
   for (std::size_t li = 0; li < trace_.lanes.size(); ++li) {
-    const Lane& lane = trace_.lanes[li];
+    const TimelineLane& lane = trace_.lanes[li];
     float y0 = pmin.y + band_h + 4 + li * lane_h, y1 = y0 + lane_h - 4;
     if (li % 2 == 0) dl->AddRectFilled(ImVec2(pmin.x, y0 - 2), ImVec2(pmax.x, y1 + 2), IM_COL32(28, 31, 37, 255));
     dl->AddText(ImVec2(p0.x, y0 + (y1 - y0 - line) / 2), text, lane.label.c_str());
     float last_px = -1e9f;
     for (const auto& s : lane.spans) {
-      if (s.t1 < v0_ || s.t0 > v1_) continue;
-      float a = std::max(to_px(s.t0), pmin.x - 2), b = std::min(to_px(s.t1), pmax.x + 2);
+      const double s0 = s.start_s, s1 = s.start_s + s.dur_s;
+      if (s1 < v0_ || s0 > v1_) continue;
+      float a = std::max(to_px(s0), pmin.x - 2), b = std::min(to_px(s1), pmax.x + 2);
       if (b - a < 1.0f) {
         if (std::floor(a) <= last_px) continue;  // many tiny spans in one pixel: draw it once
         b = a + 1.0f;
@@ -249,7 +163,7 @@ void TimelinePanel::draw(App& app) {
       last_px = std::floor(b);
       // Shade by operator name without a trailing number ("forward mb 3" -> "forward mb "),
       // so forward and backward blocks differ and consecutive operators alternate.
-      std::uint32_t h = name_hash(s.name.substr(0, s.name.find_last_not_of("0123456789") + 1));
+      std::uint32_t h = name_hash(op_family(s.name));
       float shade = 0.70f + 0.30f * ((h % 5) / 4.0f);
       ImVec4 c = ImGui::ColorConvertU32ToFloat4(category_colour(lane.category));
       ImU32 col = ImGui::GetColorU32(ImVec4(c.x * shade, c.y * shade, c.z * shade, 1.0f));
@@ -287,11 +201,11 @@ void TimelinePanel::draw(App& app) {
   for (const auto& lane : trace_.lanes) {
     float last = -1e9f;
     for (const auto& s : lane.spans) {
-      float a = ov(s.t0);
+      float a = ov(s.start_s);
       if (a - last < 1) continue;
       last = a;
-      float y = o0.y + 3 + (lane.tid - 1) * (o1.y - o0.y - 6) / 3.0f;
-      dl->AddRectFilled(ImVec2(a, y), ImVec2(std::max(a + 1, ov(s.t1)), y + (o1.y - o0.y - 6) / 3.0f),
+      float y = o0.y + 3 + (static_cast<int>(lane.lane) - 1) * (o1.y - o0.y - 6) / 3.0f;
+      dl->AddRectFilled(ImVec2(a, y), ImVec2(std::max(a + 1, ov(s.start_s + s.dur_s)), y + (o1.y - o0.y - 6) / 3.0f),
                         category_colour(lane.category, 0.6f));
     }
   }
@@ -300,25 +214,10 @@ void TimelinePanel::draw(App& app) {
 
   // What the visible window holds: busy time per operator and lane, clipped to the view.
   ImGui::SetCursorScreenPos(ImVec2(p0.x, o1.y + 8));
-  struct Busy {
-    double s = 0;
-    long spans = 0;
-  };
-  std::map<std::pair<std::string, std::string>, Busy> busy;
-  for (const auto& lane : trace_.lanes)
-    for (const auto& sp : lane.spans) {
-      double a = std::max(sp.t0, v0_), b = std::min(sp.t1, v1_);
-      if (b <= a) continue;
-      std::string op = sp.name.substr(0, sp.name.find_last_not_of("0123456789") + 1);
-      Busy& x = busy[{op, lane.category}];
-      x.s += b - a;
-      x.spans += 1;
-    }
-  std::vector<std::pair<std::pair<std::string, std::string>, Busy>> rows(busy.begin(), busy.end());
-  std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.second.s > b.second.s; });
+  const std::vector<BusyRow> rows = busy_in_window(trace_, v0_, v1_);
   const double view = v1_ - v0_;
-  ImGui::TextDisabled("In view (%s to %s): busy time per operator and lane, all stages", fmt_time(std::max(0.0, v0_)).c_str(),
-                      fmt_time(v1_).c_str());
+  ImGui::TextDisabled("In view (%s to %s): busy time per operator and lane, all stages", fmt::time(std::max(0.0, v0_)).c_str(),
+                      fmt::time(v1_).c_str());
   if (!rows.empty() &&
       ImGui::BeginTable("in-view", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_ScrollY,
                         ImVec2(0, std::max(line * 4, ImGui::GetContentRegionAvail().y - 4)))) {
@@ -329,40 +228,42 @@ void TimelinePanel::draw(App& app) {
     ImGui::TableSetupColumn("spans", 0, 0.5f);
     ImGui::TableSetupColumn("share of the view (per lane)", 0, 1.6f);
     ImGui::TableHeadersRow();
+    const std::size_t stages = std::max<std::size_t>(1, trace_.lanes.empty() ? 1 : trace_.lanes.back().stage + 1);
     for (const auto& r : rows) {
       ImGui::TableNextRow();
       ImGui::TableSetColumnIndex(0);
-      ImGui::TextUnformatted(r.first.first.c_str());
+      ImGui::TextUnformatted(r.op.c_str());
       ImGui::TableSetColumnIndex(1);
-      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(category_colour(r.first.second)), "%s", r.first.second.c_str());
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(category_colour(r.category)), "%s", r.category.c_str());
       ImGui::TableSetColumnIndex(2);
-      ImGui::TextUnformatted(fmt_time(r.second.s).c_str());
+      ImGui::TextUnformatted(fmt::time(r.busy_s).c_str());
       ImGui::TableSetColumnIndex(3);
-      ImGui::Text("%ld", r.second.spans);
+      ImGui::Text("%ld", r.spans);
       ImGui::TableSetColumnIndex(4);
-      float share = view > 0 ? static_cast<float>(r.second.s / view / std::max<std::size_t>(1, trace_.lanes.size() / 3)) : 0;
+      float share = view > 0 ? static_cast<float>(r.busy_s / view / stages) : 0;
       ImVec2 bp = ImGui::GetCursorScreenPos();
       float bw = ImGui::GetContentRegionAvail().x;
       ImGui::GetWindowDrawList()->AddRectFilled(bp, ImVec2(bp.x + bw * std::min(1.0f, share), bp.y + line),
-                                                category_colour(r.first.second, 0.55f));
+                                                category_colour(r.category, 0.55f));
       ImGui::Text("%.1f%%", share * 100);
     }
     ImGui::EndTable();
   }
 
   if (!hit && hit_phase) {
-    ImGui::SetTooltip("%s: %s to %s (%s)", hit_phase->name.c_str(), fmt_time(hit_phase->t0).c_str(),
-                      fmt_time(hit_phase->t1).c_str(), fmt_time(hit_phase->t1 - hit_phase->t0).c_str());
+    ImGui::SetTooltip("%s: %s to %s (%s)", hit_phase->name.c_str(), fmt::time(hit_phase->t0).c_str(),
+                      fmt::time(hit_phase->t1).c_str(), fmt::time(hit_phase->t1 - hit_phase->t0).c_str());
   }
   if (hit) {
     ImGui::BeginTooltip();
     ImGui::Text("%s", hit->name.c_str());
     ImGui::TextDisabled("%s | %s", hit_lane->label.c_str(), hit->phase.c_str());
-    ImGui::Text("start %s, duration %s", fmt_time(hit->t0).c_str(), fmt_time(hit->t1 - hit->t0).c_str());
+    if (!hit_lane->stage_name.empty()) ImGui::TextDisabled("%s", hit_lane->stage_name.c_str());
+    ImGui::Text("start %s, duration %s", fmt::time(hit->start_s).c_str(), fmt::time(hit->dur_s).c_str());
     if (!hit->detail.empty()) ImGui::Text("%s", hit->detail.c_str());
-    if (hit->flops > 0) ImGui::Text("%s", fmt_flops(hit->flops).c_str());
-    if (hit->hbm_bytes > 0) ImGui::Text("HBM %s", fmt_bytes(hit->hbm_bytes).c_str());
-    if (hit->fabric_bytes > 0) ImGui::Text("fabric %s", fmt_bytes(hit->fabric_bytes).c_str());
+    if (hit->flops > 0) ImGui::Text("%s", fmt::si(hit->flops, "FLOP").c_str());
+    if (hit->hbm_bytes > 0) ImGui::Text("HBM %s", fmt::bytes(hit->hbm_bytes).c_str());
+    if (hit->fabric_bytes > 0) ImGui::Text("fabric %s", fmt::bytes(hit->fabric_bytes).c_str());
     ImGui::EndTooltip();
   }
 }
@@ -370,5 +271,6 @@ void TimelinePanel::draw(App& app) {
 }  // namespace
 
 std::unique_ptr<Panel> make_timeline_panel() { return std::make_unique<TimelinePanel>(); }
+TRNSIM_PANEL(30, make_timeline_panel);
 
 }  // namespace trnsim::ui

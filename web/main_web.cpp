@@ -10,6 +10,7 @@
 //                                    "tab:Fabric", "copy-link", ... (probes() lists them)
 //   window.trnsim.show(panel)     -> selects a tab ("Report", "Fabric", "Timeline", ...)
 //   window.trnsim.panels(), currentPanel(), probes()
+//   window.trnsim.fields()        -> the Scenario panel's fields in order: [{path, section, label, shown}]
 //   window.trnsim.stats()         -> {evaluate_ms, apply_ms, first_frame_ms, frames (loop iterations),
 //                                     drawn (frames drawn: idle frames are skipped), frame_cpu_ms, ui_ms,
 //                                     apply_ms_median, apply_ms_max (edit -> report and link, last 64)}
@@ -30,6 +31,7 @@
 #include <string>
 
 #include "ui/app.h"
+#include "ui/view/scenario_form.h"
 #include "ui/widgets.h"
 
 namespace {
@@ -128,6 +130,7 @@ EM_JS(void, js_install_api, (), {
   api.panels = function() { return UTF8ToString(Module._trnsim_panels()).split(","); };
   api.currentPanel = str(Module._trnsim_current_panel);
   api.probes = function() { return UTF8ToString(Module._trnsim_probes()).split(","); };
+  api.fields = function() { return JSON.parse(UTF8ToString(Module._trnsim_fields())); };
   api.stats = function() { return JSON.parse(UTF8ToString(Module._trnsim_stats())); };
   api.timeEvaluate = function(n) { return Module._trnsim_time_evaluate(n | 0); };
   window.trnsimPaste = function(text) { withString(Module._trnsim_paste, text); };
@@ -169,6 +172,11 @@ EMSCRIPTEN_KEEPALIVE const char* trnsim_current_panel() { return g_app->current_
 
 EMSCRIPTEN_KEEPALIVE const char* trnsim_probes() {
   g_out = trnsim::ui::probe_ids();
+  return g_out.c_str();
+}
+
+EMSCRIPTEN_KEEPALIVE const char* trnsim_fields() {
+  g_out = trnsim::ui::form_json(g_app->editing()).dump();
   return g_out.c_str();
 }
 

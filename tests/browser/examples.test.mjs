@@ -1,9 +1,12 @@
 // The gallery: every scenario in examples/*.json opens in the playground (by the page's
 // "#example=NAME" link, by one click in the in-app gallery, and from the site's
 // gallery.html), and for EACH one window.trnsim.report() equals `trnsim run --json` and
-// the address becomes the scenario's own link (`trnsim link encode`).
+// the address becomes the scenario's own link (`trnsim link encode`). The about page lists
+// the source keys of core/data/sources.json.
+import fs from "node:fs";
+import path from "node:path";
 import {
-  check, cli, clickItem, exampleStems, finish, frames, openPlayground, screenshot, withPage,
+  SOURCE_DIR, check, cli, clickItem, exampleStems, finish, frames, openPlayground, screenshot, withPage,
 } from "./lib.mjs";
 
 const stems = exampleStems();
@@ -52,9 +55,18 @@ await withPage(async ({ page, base, outside, consoleErrors }) => {
   check((await page.evaluate(() => window.trnsim.report())) === cli("run", "--json", `examples/${last}.json`),
         `clicking '${last}' on gallery.html opens it in the playground`);
 
-  // The about page is there, linked, and local.
+  // The about page is there, linked, and local; its table of source keys is generated from
+  // core/data/sources.json (web/about.cmake): every key with its document, nothing else.
   await page.goto(base + "about.html");
   check((await page.locator("h1").count()) > 0, "about.html loads");
+  const sources = JSON.parse(fs.readFileSync(path.join(SOURCE_DIR, "core/data/sources.json"), "utf8")).sources;
+  const rows = await page.locator("table.sources tr").evaluateAll((trs) =>
+    trs.slice(1).map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent)));
+  check(rows.length === sources.length, `about.html lists ${rows.length} source keys, core/data/sources.json ${sources.length}`);
+  check(sources.every((src, i) => rows[i] && rows[i][0] === src.key && rows[i][1] === src.repository &&
+                                  rows[i][2] === src.document && rows[i][3] === src.used_for),
+        "... each with its repository, document and use, in the data file's order");
+  await screenshot(page, "about-page");
   check(outside.length === 0, `no request outside the site's folder (${outside.join(", ") || "none"})`);
   check(consoleErrors.length === 0, `no errors in the console (${consoleErrors.join(" | ") || "none"})`);
 });

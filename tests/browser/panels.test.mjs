@@ -1,9 +1,12 @@
 // Every panel, as a person uses it, with a screenshot of each written to $TRNSIM_ARTIFACTS
-// (panel-*.png): the default scenario's Report, Fabric, Timeline, Roofline, MX lab and
-// Compare, and the training example's. Interactions: hovering the fabric shows a
-// tooltip, the timeline zooms with the wheel, pans by dragging and fits again with "Fit",
-// the MX lab's "use" buttons change the scenario (and its report stays the CLI's), the
-// Compare panel lists what differs after an edit.
+// (panel-*.png): the default scenario's Report, Fabric, Timeline, Roofline, MX lab,
+// Compare and Validation, and the training example's. Interactions: the Scenario panel
+// shows a control for every field of the core's field table (a field from every section,
+// for inference and for training); hovering the fabric shows a tooltip, and on a cluster
+// the Fabric panel switches to another scale-up domain; the timeline zooms with the
+// wheel, pans by dragging and fits again with "Fit"; the MX lab's "use" buttons change
+// the scenario (and its report stays the CLI's); the Compare panel lists what differs
+// after an edit; the Validation panel shows the table and filters it.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -18,13 +21,47 @@ const clipOf = (r) => ({ x: Math.round(r.x), y: Math.round(r.y), width: Math.rou
 await withPage(async ({ page, base, consoleErrors }) => {
   await openPlayground(page, base);
   const panels = await page.evaluate(() => window.trnsim.panels());
-  check(["Report", "Fabric", "Timeline", "Roofline", "MX lab", "Compare"].every((p) => panels.includes(p)),
+  check(["Report", "Fabric", "Timeline", "Roofline", "MX lab", "Compare", "Validation"].every((p) => panels.includes(p)),
         `the views are ${panels.join(", ")}`);
   for (const p of panels) {
     await showPanel(page, p);
     const ink = await inkOf(page, await screenshot(page, `panel-${p.replace(/ /g, "-").toLowerCase()}`));
     check(ink > 0.08, `${p} draws (${(ink * 100).toFixed(1)}% of the pixels differ from the background)`);
   }
+
+  // Scenario: a control for every field the table shows for this scenario, so one from
+  // every section (the list is the core's field table, window.trnsim.fields()).
+  const scenarioControls = async (what) => {
+    const fields = await page.evaluate(() => window.trnsim.fields());
+    const probes = new Set(await page.evaluate(() => window.trnsim.probes()));
+    const shown = fields.filter((f) => f.shown);
+    const missing = shown.filter((f) => !probes.has(f.path)).map((f) => f.path);
+    check(missing.length === 0, `${what}: the Scenario panel has a control for each of the ${shown.length} fields shown (missing: ${missing.join(", ") || "none"})`);
+    const sections = [...new Set(fields.map((f) => f.section))];
+    const withShown = sections.filter((sec) => shown.some((f) => f.section === sec));
+    const covered = withShown.filter((sec) => shown.some((f) => f.section === sec && probes.has(f.path)));
+    check(covered.length === withShown.length && withShown.length >= sections.length - 1,
+          `${what}: a field from every section (${covered.map((c) => c || "(top)").join(" | ")}; hidden: ` +
+          `${sections.filter((x) => !withShown.includes(x)).join(", ") || "none"})`);
+    return shown;
+  };
+  const inferenceFields = await scenarioControls("inference");
+  check(inferenceFields.some((f) => f.path === "workload.inference.batch") && !inferenceFields.some((f) => f.path.startsWith("workload.training.")),
+        "inference shows the inference sizes and hides the training sizes");
+
+  // Validation: the table of `trnsim validate`, filtered by text.
+  await showPanel(page, "Validation");
+  await frames(page, 4);
+  const table = await itemRect(page, "validation:table");
+  check(table !== null && (await itemRect(page, "validation:summary")) !== null, "the Validation panel shows its summary and table");
+  await screenshot(page, "panel-validation-table");
+  const tableShot = await page.screenshot({ clip: clipOf(table) });
+  await clickItem(page, "validation:filter");
+  await page.keyboard.type("DeepSeek");
+  await frames(page, 4);
+  check((await pixelsChanged(page, tableShot, await page.screenshot({ clip: clipOf(table) }))) > 0.01,
+        "typing a filter narrows the Validation table");
+  await screenshot(page, "panel-validation-filtered");
 
   // Fabric: both sides drawn; hovering shows a tooltip.
   await showPanel(page, "Fabric");
@@ -96,12 +133,32 @@ await withPage(async ({ page, base, consoleErrors }) => {
   await page.evaluate(() => { location.hash = "#example=llama-3.1-70b-training-ultracluster"; });
   await page.waitForFunction(() => location.hash.startsWith("#s=1."));
   await frames(page, 3);
+  const trainingFields = await scenarioControls("training");
+  check(trainingFields.some((f) => f.path === "workload.training.zero_stage") && !trainingFields.some((f) => f.path.startsWith("workload.inference.")),
+        "training shows the training sizes and hides the inference sizes");
+  await screenshot(page, "panel-training-scenario");
   for (const p of ["Report", "Fabric", "Timeline", "Roofline"]) {
     await showPanel(page, p);
     if (p === "Fabric") await clickItem(page, "fabric:mode-step");
     const ink = await inkOf(page, await screenshot(page, `panel-training-${p.toLowerCase()}`));
     check(ink > 0.08, `training example: ${p} draws`);
   }
+
+  // Fabric on a cluster: any scale-up domain (typing 5 into the left side's domain slider).
+  await showPanel(page, "Fabric");
+  const chipsText = await itemRect(page, "fabric:domain-chips:left");
+  check(chipsText !== null, "on a cluster the Fabric panel offers a choice of domain");
+  const chipsBefore = await page.screenshot({ clip: clipOf(chipsText) });
+  await clickItem(page, "fabric:domain:left", { modifiers: ["Control"] });
+  await page.keyboard.press("Control+A");
+  await page.keyboard.type("5");
+  await page.keyboard.press("Enter");
+  await frames(page, 4);
+  check((await pixelsChanged(page, chipsBefore, await page.screenshot({ clip: clipOf(chipsText) }))) > 0.02,
+        "the left side switches to domain 5 (its chip range changes)");
+  const leftSide = await itemRect(page, "fabric:left");
+  check((await canvasInk(page, clipOf(leftSide))) > 0.02, "... and domain 5 is drawn");
+  await screenshot(page, "panel-training-fabric-domain-5");
   check(consoleErrors.length === 0, `no errors in the console (${consoleErrors.join(" | ") || "none"})`);
 });
 finish();

@@ -1,12 +1,16 @@
-// The Report, Compare and Timeline panels' data (ui/view/metric_rows.h, timeline_view.h):
-// metrics, texts and ratios are the core's (the JSON report's ratios, format_metric);
-// the timeline lanes hold exactly the schedule's spans.
+// The Report, Compare, Timeline, Roofline and MX lab panels' data (ui/view/metric_rows.h,
+// timeline_view.h, roofline_points.h, precision_variants.h): metrics, texts and ratios
+// are the core's (the JSON report's ratios, format_metric); the timeline lanes hold
+// exactly the schedule's spans; points and variants come from the core's results.
 #include <catch2/catch.hpp>
 
 #include "embedded.h"
 #include "report/report.h"
 #include "scenario/scenario.h"
+#include "hw/system.h"
 #include "ui/view/metric_rows.h"
+#include "ui/view/precision_variants.h"
+#include "ui/view/roofline_points.h"
 #include "ui/view/timeline_view.h"
 
 using namespace trnsim;
@@ -74,4 +78,47 @@ TEST_CASE("timeline lanes hold exactly the schedule's spans, in time order") {
   }
   CHECK(op_family("forward mb 12") == "forward mb ");
   CHECK(op_family("attn.core") == "attn.core");
+}
+
+TEST_CASE("precision variants: the scenario evaluated with each value of a precision field") {
+  const Scenario base = default_scenario();
+  const Report rep = evaluate(base);
+  const auto v = precision_variants(base, rep.primary.system, "workload.precision.weights");
+  REQUIRE(v.size() == workload::precision_names().size());
+  int current = 0;
+  for (const auto& x : v) {
+    INFO(x.precision);
+    current += x.current;
+    if (!x.current) continue;
+    // The scenario's own value gives the report's own figures.
+    REQUIRE(x.evaluated);
+    CHECK(x.time_s == rep.primary.result->tpot_s);
+    CHECK(x.tokens_per_s_chip == rep.primary.result->output_tokens_per_s_per_chip);
+  }
+  CHECK(current == 1);
+  const auto bf16 = std::find_if(v.begin(), v.end(), [](const PrecisionVariant& x) { return x.precision == "bf16"; });
+  const auto fp4 = std::find_if(v.begin(), v.end(), [](const PrecisionVariant& x) { return x.precision == "mxfp4"; });
+  REQUIRE(bf16->evaluated);
+  REQUIRE(fp4->evaluated);
+  CHECK(fp4->weights_bytes < bf16->weights_bytes);
+  // On Trainium2 mxfp4 weights fall back: the core's warning says so.
+  const auto t2 = precision_variants(base, hw::load_system("trn2-ultraserver"), "workload.precision.weights");
+  const auto t2fp4 = std::find_if(t2.begin(), t2.end(), [](const PrecisionVariant& x) { return x.precision == "mxfp4"; });
+  CHECK(t2fp4->error.find("modeled as") != std::string::npos);
+}
+
+TEST_CASE("roofline points: every compute or memory operator at its intensity, achieved under the roof") {
+  const Report rep = evaluate(default_scenario());
+  const auto& r = *rep.primary.result;
+  const RooflinePoints rp = roofline_points(r);
+  REQUIRE(!rp.points.empty());
+  std::size_t ops = 0;
+  for (const auto& ph : r.phases)
+    for (const auto& o : ph.ops)
+      if (o.category != price::Category::fabric && o.flops > 0 && o.hbm_bytes > 0 && o.time_s > 0) ++ops;
+  CHECK(rp.points.size() == ops);
+  for (const auto& p : rp.points) {
+    CHECK(p.intensity == p.op->flops / p.op->hbm_bytes);
+    CHECK(p.flops_per_s <= p.roof_flops_per_s * (1 + 1e-12));  // overhead only slows it down
+  }
 }

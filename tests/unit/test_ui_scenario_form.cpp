@@ -33,6 +33,16 @@ TEST_CASE("every field of the table is in one section, sections in the table's o
   CHECK(std::vector<std::string>(order.begin() + 1, order.end()) == first_seen);
 }
 
+TEST_CASE("the form as data lists every field with its section and whether it is shown") {
+  const json f = form_json(default_scenario());
+  REQUIRE(f.size() == scenario_fields().size() - 1);  // without the format version
+  for (const auto& x : f) {
+    const Field& field = find_field(x["path"].get<std::string>());
+    CHECK(x["section"] == field.section);
+    CHECK(x["shown"] == field_shown(field, default_scenario()));
+  }
+}
+
 TEST_CASE("shown_when follows the scenario's kind") {
   Scenario s = default_scenario();
   const Field& batch = find_field("workload.inference.batch");
@@ -43,6 +53,17 @@ TEST_CASE("shown_when follows the scenario's kind") {
   CHECK_FALSE(field_shown(batch, s));
   CHECK(field_shown(zero, s));
   CHECK(field_shown(find_field("system"), s));
+}
+
+TEST_CASE("differences between two scenarios are listed field by field") {
+  Scenario a = default_scenario(), b = a;
+  CHECK(scenario_differences(a, b).empty());
+  set_field(b, "workload.inference.batch", 64);
+  set_field(b, "compare_system", "");
+  const auto d = scenario_differences(a, b);
+  REQUIRE(d.size() == 2);
+  CHECK(d[0] == "compare_system: \"trn2-ultraserver\" -> \"\"");
+  CHECK(d[1] == "workload.inference.batch: 16 -> 64");
 }
 
 TEST_CASE("a control's range, scale and unit are the table's") {

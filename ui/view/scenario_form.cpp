@@ -31,6 +31,27 @@ bool field_shown(const Field& f, const Scenario& s) {
   return v.is_string() ? v.get<std::string>() == want : v.dump() == want;
 }
 
+json form_json(const Scenario& s) {
+  json out = json::array();
+  for (const auto& sec : form_sections())
+    for (const Field* f : sec.fields)
+      out.push_back({{"path", f->path}, {"section", sec.name}, {"label", f->label}, {"shown", field_shown(*f, s)}});
+  return out;
+}
+
+std::vector<std::string> scenario_differences(const Scenario& a, const Scenario& b) {
+  std::vector<std::string> out;
+  auto shown = [](const json& v) {
+    std::string t = v.dump();
+    return t.size() > 60 ? t.substr(0, 57) + "..." : t;
+  };
+  for (const auto& f : scenario_fields()) {
+    const json x = f.get(a), y = f.get(b);
+    if (x != y) out.push_back(f.path + ": " + shown(x) + " -> " + shown(y));
+  }
+  return out;
+}
+
 namespace {
 
 std::string escaped(const std::string& unit) {
@@ -116,6 +137,11 @@ std::string with_ultraservers(const std::string& name, int n) {
   } catch (const InputError&) {
     return name;
   }
+}
+
+std::string other_system(const std::string& system) {
+  const std::string compare = find_field("compare_system").default_value.get<std::string>();
+  return system == compare ? find_field("system").default_value.get<std::string>() : compare;
 }
 
 std::string with_alternative(const std::string& name, const std::string& alternative, bool on) {

@@ -28,6 +28,13 @@ const std::vector<FormSection>& form_sections();
 // The field's shown_when ("workload.kind=training") holds for the scenario ("" always).
 bool field_shown(const Field& field, const Scenario& scenario);
 
+// "path: a -> b" for every field of the table whose values differ (Compare's list).
+std::vector<std::string> scenario_differences(const Scenario& a, const Scenario& b);
+
+// The form as data for the page's tests (window.trnsim.fields()): every field of every
+// section in order, {path, section, label, shown} with shown for this scenario.
+json form_json(const Scenario& scenario);
+
 // A numeric field's control: the table's range in display units.
 struct FieldControl {
   double lo = 0, hi = 0;  // display units
@@ -59,6 +66,9 @@ const SystemChoice* find_system_choice(const std::string& base);
 // name; a cluster keeps ":N"), or an alternative chosen or dropped. Through the core's
 // grammar; a name it cannot parse is returned unchanged.
 std::string with_ultraservers(const std::string& name, int n);
+// A system to show beside `system` when the scenario names none: the field table's default
+// comparison system, or its default system when `system` is that one.
+std::string other_system(const std::string& system);
 std::string with_alternative(const std::string& name, const std::string& alternative, bool on);
 
 }  // namespace trnsim::ui

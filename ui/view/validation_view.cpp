@@ -34,7 +34,7 @@ std::string cell_text(const validate::Row& r, ValidationColumn c) {
     case ValidationColumn::model: return r.modeled ? validate::value_text(r.model, r.unit) : "n/a";
     case ValidationColumn::error: return validate::error_text(r);
     case ValidationColumn::source: return r.source;
-    case ValidationColumn::calibration: return r.calibration ? "calibrated" : "";
+    case ValidationColumn::calibration: return r.calibration ? "yes" : "";
     case ValidationColumn::note: return r.note;
   }
   return "";

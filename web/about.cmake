@@ -1,0 +1,30 @@
+# Script mode (cmake -DSOURCES=<core/data/sources.json> -DIN=<site/about.html> -DOUT=<site>/about.html
+# -P about.cmake): the about page with its table of source keys generated from the data
+# file every number cites (core/data/sources.json, checked by the core whenever a data file
+# is read; `trnsim describe --sources` prints the same list). The page's
+# "<!-- trnsim:sources -->" line is replaced by the table.
+file(READ "${SOURCES}" text)
+file(READ "${IN}" page)
+function(escape out value)
+  string(REPLACE "&" "&amp;" value "${value}")
+  string(REPLACE "<" "&lt;" value "${value}")
+  string(REPLACE ">" "&gt;" value "${value}")
+  set(${out} "${value}" PARENT_SCOPE)
+endfunction()
+string(JSON count LENGTH "${text}" sources)
+set(rows "")
+math(EXPR last "${count} - 1")
+foreach(i RANGE ${last})
+  foreach(part key repository document used_for)
+    string(JSON ${part} GET "${text}" sources ${i} ${part})
+    escape(${part} "${${part}}")
+  endforeach()
+  string(APPEND rows "<tr><td>${key}</td><td><code>${repository}</code></td><td>${document}</td><td>${used_for}</td></tr>\n")
+endforeach()
+set(table "<table class=\"sources\">\n<tr><th>key</th><th>repository</th><th>document</th><th>used for</th></tr>\n${rows}</table>")
+string(FIND "${page}" "<!-- trnsim:sources -->" at)
+if(at EQUAL -1)
+  message(FATAL_ERROR "${IN} has no <!-- trnsim:sources --> line for the source table")
+endif()
+string(REPLACE "<!-- trnsim:sources -->" "${table}" page "${page}")
+file(WRITE "${OUT}" "${page}")
