@@ -7,22 +7,15 @@ namespace trnsim::ui {
 
 namespace {
 
-const char* lane_category(schedule::Lane l) {
-  switch (l) {
-    case schedule::Lane::compute: return "compute";
-    case schedule::Lane::hbm: return "hbm";
-    case schedule::Lane::fabric: return "fabric";
-  }
-  return "compute";
-}
-
-const char* lane_title(schedule::Lane l) {
-  switch (l) {
-    case schedule::Lane::compute: return "compute";
-    case schedule::Lane::hbm: return "HBM";
-    case schedule::Lane::fabric: return "fabric";
-  }
-  return "";
+// A lane's colour category (plot.h) and its title.
+struct LaneName {
+  const char* category;
+  const char* title;
+};
+LaneName lane_name(schedule::Lane l) {
+  if (l == schedule::Lane::hbm) return {"hbm", "HBM"};
+  if (l == schedule::Lane::fabric) return {"fabric", "fabric"};
+  return {"compute", "compute"};
 }
 
 std::vector<TimelinePhase> phase_bands(const std::vector<TimelineLane>& lanes) {
@@ -57,8 +50,8 @@ TimelineView timeline_view(const schedule::Timeline& tl) {
       l.stage = static_cast<int>(st);
       l.lane = k;
       l.stage_name = st < tl.stage_names.size() ? tl.stage_names[st] : "";
-      l.label = "stage " + std::to_string(st) + " " + lane_title(k);
-      l.category = lane_category(k);
+      l.label = "stage " + std::to_string(st) + " " + lane_name(k).title;
+      l.category = lane_name(k).category;
       lanes.push_back(std::move(l));
     }
   for (const auto& s : tl.spans) {
