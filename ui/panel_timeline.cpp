@@ -51,7 +51,7 @@ void TimelinePanel::draw(App& app) {
   const workload::Result* r = which_ == 0 ? (rep.primary.result ? &*rep.primary.result : nullptr) : &*rep.compare->result;
   if (!r) return;
   if (generation_ != app.generation() || loaded_which_ != which_) {
-    trace_ = timeline_view(r->timeline);
+    trace_ = timeline_view(r->timeline());
     generation_ = app.generation();
     loaded_which_ = which_;
     v0_ = 0;

@@ -148,13 +148,13 @@ InferenceTimes inference_times(const plan::InferencePlan& P, const PricedPass& p
   return r;
 }
 
-Timeline inference_timeline(const plan::InferencePlan& P, const plan::Layout& L, const PricedPass& pre,
+Timeline inference_timeline(int decode_steps, const plan::Layout& L, const PricedPass& pre,
                             const PricedPass* dec, const plan::Placement& pl) {
   Timeline tl;
   tl.stage_names = stage_names(pl);
   double t = replay_pass(tl, L, pre, pl.pp, 0, "prefill");
   if (dec) {
-    int steps = std::min(3, static_cast<int>(P.steps));
+    int steps = std::min(3, decode_steps);
     for (int i = 0; i < steps; ++i) t = replay_pass(tl, L, *dec, pl.pp, t, "decode step " + std::to_string(i + 1));
   }
   tl.end_s = t;

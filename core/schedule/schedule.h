@@ -64,7 +64,7 @@ struct InferenceTimes {
 };
 InferenceTimes inference_times(const plan::InferencePlan& P, const PricedPass& prefill, const PricedPass* decode, int pp);
 // The prefill of one request, then the first decode steps of micro-batch 0 (at most three).
-Timeline inference_timeline(const plan::InferencePlan& P, const plan::Layout& L, const PricedPass& prefill,
+Timeline inference_timeline(int decode_steps, const plan::Layout& L, const PricedPass& prefill,
                             const PricedPass* decode, const plan::Placement& pl);
 
 // ---- training -----------------------------------------------------------------------------

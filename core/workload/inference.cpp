@@ -1,5 +1,6 @@
 // Inference: the plan's prefill and decode passes, priced and scheduled (workload.h).
 #include <cmath>
+#include <memory>
 
 #include "schedule/schedule.h"
 #include "workload/evaluate_parts.h"
@@ -48,7 +49,6 @@ void evaluate_inference(const Evaluation& ev, Result& R) {
   }
   const schedule::InferenceTimes t = schedule::inference_times(P, pre, decodes ? &dec : nullptr, pl.pp);
   fill_throughput(ev, t, R);
-  R.timeline = schedule::inference_timeline(P, L, pre, decodes ? &dec : nullptr, pl);
 
   std::vector<std::pair<const Phase*, double>> w = {{&R.phases[0], P.batch}};
   if (R.phases.size() > 1) w.push_back({&R.phases[1], P.steps});
@@ -56,6 +56,18 @@ void evaluate_inference(const Evaluation& ev, Result& R) {
 
   hold_memory(ev, P.memory, R);
   fill_economics(ev, R, R.output_tokens_per_s_per_chip);
+  struct Kept {
+    plan::Layout layout;
+    plan::Placement placement;
+    int steps;
+    schedule::PricedPass prefill, decode;
+    bool decodes;
+  };
+  auto kept = std::make_shared<const Kept>(Kept{L, pl, static_cast<int>(P.steps), std::move(pre), std::move(dec), decodes});
+  R.make_timeline = [kept] {
+    return schedule::inference_timeline(kept->steps, kept->layout, kept->prefill,
+                                        kept->decodes ? &kept->decode : nullptr, kept->placement);
+  };
 }
 
 }  // namespace trnsim::workload::detail

@@ -352,7 +352,7 @@ json chrome_trace(const Result& R) {
   // pipeline stage, one thread per lane. At most kLimit events (a huge model's prefill
   // would otherwise make a file no viewer opens); "truncated" says when the cut applied.
   constexpr std::size_t kLimit = 20000;
-  const schedule::Timeline& tl = R.timeline;
+  const schedule::Timeline tl = R.timeline();
   json events = json::array();
   auto meta = [&](int pid, int tid, const char* what, const std::string& name) {
     events.push_back({{"ph", "M"}, {"pid", pid}, {"tid", tid}, {"name", what}, {"args", {{"name", name}}}});

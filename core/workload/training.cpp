@@ -141,7 +141,9 @@ void evaluate_training(const Evaluation& ev, Result& R) {
   R.training_tokens_per_s_per_chip = R.training_tokens_per_s / R.chips_used;
   add_phases(ev, P, fwd, bwd, st, R);
   fill_flops(ev, P, R);
-  R.timeline = schedule::training_timeline(st.stages, st.times, P.micro_batches, pl);
+  R.make_timeline = [stages = st.stages, times = st.times, m = P.micro_batches, pl] {
+    return schedule::training_timeline(stages, times, m, pl);
+  };
 
   hold_memory(ev, P.memory, R);
   fill_scaling(ev, P, fwd, bwd, R);

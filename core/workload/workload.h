@@ -35,6 +35,7 @@
 // router load imbalance (uniform routing); prefix caching (the serving layer's business);
 // numerics; optimizer arithmetic beyond its HBM traffic; failures and checkpointing.
 #pragma once
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -138,8 +139,10 @@ struct Result {
   double usd_per_million_tokens = 0;      // output tokens (inference) or training tokens
   std::vector<Assumption> assumptions;
 
-  // the schedule as a timeline (what the trace writer and the Timeline panel draw)
-  schedule::Timeline timeline;
+  // The schedule as a timeline (what the trace writer and the Timeline panel draw), built
+  // on request from the priced passes the evaluation kept: most callers never draw it.
+  std::function<schedule::Timeline()> make_timeline;
+  schedule::Timeline timeline() const { return make_timeline ? make_timeline() : schedule::Timeline{}; }
 };
 
 // Pure. Throws InputError for impossible placements (tp not dividing heads or the scale-up
@@ -148,7 +151,7 @@ Result evaluate(const Spec& spec, const hw::System& system);
 
 json result_to_json(const Result& result);       // deterministic
 std::string result_to_text(const Result& result);  // the human report section
-json chrome_trace(const Result& result);         // Chrome trace / Perfetto JSON of result.timeline
+json chrome_trace(const Result& result);         // Chrome trace / Perfetto JSON of result.timeline()
 
 
 }  // namespace trnsim::workload

@@ -55,7 +55,7 @@ TEST_CASE("timeline lanes hold exactly the schedule's spans, in time order") {
     INFO(example);
     const Report rep = evaluate(parse_scenario(*find_embedded(example), example));
     REQUIRE(rep.primary.result);
-    const schedule::Timeline& tl = rep.primary.result->timeline;
+    const schedule::Timeline tl = rep.primary.result->timeline();
     const TimelineView v = timeline_view(tl);
     std::size_t spans = 0;
     double busy = 0;
