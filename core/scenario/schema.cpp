@@ -258,7 +258,7 @@ void add_assumptions_fields(std::vector<Field>& t) {
                      {"", "HBM efficiency", "Achievable fraction of the HBM bandwidth (an assumption).", kAssumptions}));
   {
     Field f = number("workload.efficiency.kernel_overhead_s",
-                     [](Scenario& s) -> double& { return s.workload.efficiency.kernel_overhead_s; }, 20e-6, 0.0, 1.0,
+                     [](Scenario& s) -> double& { return s.workload.efficiency.kernel_overhead_s; }, 20e-6, 0.0, 0.01,
                      {"s", "kernel overhead", "Fixed cost per kernel: launch, synchronisation, DMA set-up.",
                       kAssumptions});
     f.calibrated =
