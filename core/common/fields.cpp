@@ -4,6 +4,8 @@
 #include <cmath>
 #include <sstream>
 
+#include "common/limits.h"
+
 namespace trnsim {
 
 std::size_t edit_distance(const std::string& a, const std::string& b) {
@@ -32,9 +34,65 @@ std::string closest_name(const std::string& word, const std::vector<std::string>
   return best_d <= limit ? best : std::string();
 }
 
+namespace {
+
+// nlohmann's DOM builder behind a depth counter: parsing stops at the first object or
+// array nested deeper than the limit. The binary readers recurse once per level, so the
+// counter also bounds their stack.
+class DepthLimitedSax {
+ public:
+  explicit DepthLimitedSax(json& result) : dom_(result, true) {}
+  bool too_deep() const { return too_deep_; }
+
+  bool null() { return dom_.null(); }
+  bool boolean(bool v) { return dom_.boolean(v); }
+  bool number_integer(json::number_integer_t v) { return dom_.number_integer(v); }
+  bool number_unsigned(json::number_unsigned_t v) { return dom_.number_unsigned(v); }
+  bool number_float(json::number_float_t v, const json::string_t& s) { return dom_.number_float(v, s); }
+  bool string(json::string_t& v) { return dom_.string(v); }
+  bool binary(json::binary_t& v) { return dom_.binary(v); }
+  bool start_object(std::size_t n) { return enter() && dom_.start_object(n); }
+  bool key(json::string_t& k) { return dom_.key(k); }
+  bool end_object() { return --depth_, dom_.end_object(); }
+  bool start_array(std::size_t n) { return enter() && dom_.start_array(n); }
+  bool end_array() { return --depth_, dom_.end_array(); }
+  template <class Exception>  // the parser passes the concrete type (json::parse_error, ...)
+  bool parse_error(std::size_t pos, const std::string& token, const Exception& e) {
+    return dom_.parse_error(pos, token, e);  // throws it
+  }
+
+ private:
+  bool enter() {
+    if (++depth_ <= limits::kMaxJsonDepth) return true;
+    too_deep_ = true;
+    return false;
+  }
+  nlohmann::detail::json_sax_dom_parser<json> dom_;
+  std::size_t depth_ = 0;
+  bool too_deep_ = false;
+};
+
+InputError too_deep_error(const std::string& what) {
+  return InputError(what, "nested deeper than " + std::to_string(limits::kMaxJsonDepth) + " levels (the limit)");
+}
+
+}  // namespace
+
+json parse_msgpack_bounded(const std::string& bytes, const std::string& what) {
+  json result;
+  DepthLimitedSax sax(result);
+  json::sax_parse(bytes, &sax, nlohmann::detail::input_format_t::msgpack);
+  if (sax.too_deep()) throw too_deep_error(what);
+  return result;
+}
+
 json parse_json_text(const std::string& text, const std::string& what) {
   try {
-    return json::parse(text);
+    json result;
+    DepthLimitedSax sax(result);
+    json::sax_parse(text, &sax);
+    if (sax.too_deep()) throw too_deep_error(what);
+    return result;
   } catch (const json::parse_error& e) {
     std::ostringstream msg;
     msg << "not valid JSON at byte " << e.byte;
@@ -42,6 +100,12 @@ json parse_json_text(const std::string& text, const std::string& what) {
     auto pos = detail.find("syntax error");
     if (pos != std::string::npos) msg << " (" << detail.substr(pos) << ")";
     throw InputError(what, msg.str());
+  } catch (const json::out_of_range& e) {
+    // A number beyond a double (1e400): nlohmann reports it as out_of_range 406.
+    std::string detail = e.what();
+    auto pos = detail.find("number overflow");
+    throw InputError(what, "not valid JSON (" + (pos == std::string::npos ? detail : detail.substr(pos)) +
+                               ": beyond the range of a double)");
   }
 }
 

@@ -23,6 +23,11 @@ namespace trnsim::limits {
 // this bounds a parse to a few hundred MB (within the browser's WebAssembly heap).
 inline constexpr std::size_t kMaxJsonInputBytes = std::size_t{16} << 20;  // 16 MiB
 
+// Nesting of objects and arrays in any JSON (or a link's MessagePack): every recursive walk
+// over a value (copy, compare, dump, the binary reader) uses stack per level. Scenarios
+// and configs nest a handful of levels.
+inline constexpr std::size_t kMaxJsonDepth = 64;
+
 // A playground link's fragment ("s=1.<base64>"); the page and `trnsim link decode`.
 inline constexpr std::size_t kMaxLinkFragmentBytes = 256 * 1024;  // 256 KiB
 

@@ -86,7 +86,7 @@ json decode_fragment(const std::string& link) {
   std::string bytes = base64url_decode(frag.substr(kPrefix.size()));
   json j;
   try {
-    j = json::from_msgpack(bytes);
+    j = parse_msgpack_bounded(bytes, "link");
   } catch (const json::exception&) {
     throw InputError("link", "corrupt scenario data (the link was truncated or altered)");
   }
