@@ -11,6 +11,17 @@ seconds=${TRNSIM_FUZZ_SECONDS:-30}
 mkdir -p "$WORK/corpus" "$WORK/artifacts" "$REGRESSIONS"
 rm -f "$WORK/artifacts"/*
 log="$WORK/fuzz.log"
+# The committed regression inputs first, each whole (the fuzzing below truncates to -max_len).
+regs=("$REGRESSIONS"/*)
+nregs=0
+if [[ -e ${regs[0]} ]]; then
+  nregs=${#regs[@]}
+  if ! "$FUZZER" "${regs[@]}" </dev/null >"$WORK/replay.log" 2>&1; then
+    tail -n 40 "$WORK/replay.log"
+    echo "fuzz $TARGET: a committed regression input fails again"
+    exit 1
+  fi
+fi
 # stdin from /dev/null: an input naming /dev/stdin as a file must not wait for a terminal.
 # -timeout: one input taking longer is a hang. -rss/-malloc limits: bounded memory.
 "$FUZZER" -max_total_time="$seconds" -timeout=25 -rss_limit_mb=3072 -malloc_limit_mb=2048 \
@@ -30,4 +41,4 @@ if ((rc != 0)) || [[ -e ${found[0]} ]]; then
   echo "fuzz $TARGET: failed (exit $rc) after ${execs:-?} executions"
   exit 1
 fi
-echo "fuzz $TARGET: ok, ${execs:-?} executions in ${seconds} s, corpus $(ls "$WORK/corpus" | wc -l) inputs"
+echo "fuzz $TARGET: ok, $nregs regression inputs replayed, ${execs:-?} executions in ${seconds} s, corpus $(ls "$WORK/corpus" | wc -l) inputs"
