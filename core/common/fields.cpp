@@ -39,20 +39,46 @@ namespace {
 // nlohmann's DOM builder behind a depth counter: parsing stops at the first object or
 // array nested deeper than the limit. The binary readers recurse once per level, so the
 // counter also bounds their stack.
+// Well-formed UTF-8 (no overlong forms, surrogates or code points beyond U+10FFFF): what
+// nlohmann's text parser accepts, and what dump() needs (it throws on anything else).
+bool valid_utf8(const std::string& s) {
+  std::size_t i = 0, n = s.size();
+  while (i < n) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    std::size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    if (len == 0 || i + len > n) return false;
+    std::uint32_t cp = len == 1 ? c : c & (0x7F >> len);
+    for (std::size_t k = 1; k < len; ++k) {
+      unsigned char d = static_cast<unsigned char>(s[i + k]);
+      if ((d & 0xC0) != 0x80) return false;
+      cp = (cp << 6) | (d & 0x3F);
+    }
+    static const std::uint32_t kMin[5] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < kMin[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+    i += len;
+  }
+  return true;
+}
+
 class DepthLimitedSax {
  public:
-  explicit DepthLimitedSax(json& result) : dom_(result, true) {}
+  // check_strings: for binary formats, whose strings nobody has validated yet.
+  DepthLimitedSax(json& result, bool check_strings) : dom_(result, true), check_strings_(check_strings) {}
   bool too_deep() const { return too_deep_; }
+  const std::string& bad_value() const { return bad_value_; }
 
   bool null() { return dom_.null(); }
   bool boolean(bool v) { return dom_.boolean(v); }
   bool number_integer(json::number_integer_t v) { return dom_.number_integer(v); }
   bool number_unsigned(json::number_unsigned_t v) { return dom_.number_unsigned(v); }
   bool number_float(json::number_float_t v, const json::string_t& s) { return dom_.number_float(v, s); }
-  bool string(json::string_t& v) { return dom_.string(v); }
-  bool binary(json::binary_t& v) { return dom_.binary(v); }
+  bool string(json::string_t& v) { return text_ok(v) && dom_.string(v); }
+  bool binary(json::binary_t& v) {
+    if (check_strings_) return bad_value_ = "binary data (not JSON)", false;
+    return dom_.binary(v);
+  }
   bool start_object(std::size_t n) { return enter() && dom_.start_object(n); }
-  bool key(json::string_t& k) { return dom_.key(k); }
+  bool key(json::string_t& k) { return text_ok(k) && dom_.key(k); }
   bool end_object() { return --depth_, dom_.end_object(); }
   bool start_array(std::size_t n) { return enter() && dom_.start_array(n); }
   bool end_array() { return --depth_, dom_.end_array(); }
@@ -67,9 +93,16 @@ class DepthLimitedSax {
     too_deep_ = true;
     return false;
   }
+  bool text_ok(const std::string& v) {
+    if (!check_strings_ || valid_utf8(v)) return true;
+    bad_value_ = "a string that is not valid UTF-8";
+    return false;
+  }
   nlohmann::detail::json_sax_dom_parser<json> dom_;
+  bool check_strings_;
   std::size_t depth_ = 0;
   bool too_deep_ = false;
+  std::string bad_value_;
 };
 
 InputError too_deep_error(const std::string& what) {
@@ -80,16 +113,17 @@ InputError too_deep_error(const std::string& what) {
 
 json parse_msgpack_bounded(const std::string& bytes, const std::string& what) {
   json result;
-  DepthLimitedSax sax(result);
+  DepthLimitedSax sax(result, true);
   json::sax_parse(bytes, &sax, nlohmann::detail::input_format_t::msgpack);
   if (sax.too_deep()) throw too_deep_error(what);
+  if (!sax.bad_value().empty()) throw InputError(what, "corrupt scenario data (" + sax.bad_value() + ")");
   return result;
 }
 
 json parse_json_text(const std::string& text, const std::string& what) {
   try {
     json result;
-    DepthLimitedSax sax(result);
+    DepthLimitedSax sax(result, false);
     json::sax_parse(text, &sax);
     if (sax.too_deep()) throw too_deep_error(what);
     return result;

@@ -1,11 +1,13 @@
 // Fuzz target: a playground link (`trnsim link decode LINK`, the page's URL fragment):
-// decode_fragment, then the decoded value read as a scenario. Properties: what decodes
-// re-encodes to a link that decodes to the same value, and an accepted scenario's
-// canonical link decodes to the same scenario.
+// decode_fragment, then the decoded value read as a scenario and evaluated, as the page
+// does (MessagePack reaches values JSON text cannot: NaN, infinities, any bytes in a
+// string). Properties: what decodes re-encodes to a link that decodes to the same value,
+// and an accepted scenario's canonical link decodes to the same scenario.
 // fuzz-seeds: examples/*.json tests/browser/data/*.json
 // fuzz-seed-command: link encode
 #include "../fuzz.h"
 #include "link/link.h"
+#include "report/report.h"
 #include "scenario/scenario.h"
 
 using namespace trnsim;
@@ -24,5 +26,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   fuzz::check(fuzz::accepts("canonical link", [&] { again = scenario_from_json(decode_fragment(link)); }),
               "the canonical link of an accepted scenario is refused");
   fuzz::check(scenario_to_string(again) == scenario_to_string(s), "the canonical link does not restore the scenario");
+  fuzz::accepts("evaluate", [&] {
+    Report r = evaluate(s);
+    (void)report_to_json_string(r);
+    (void)report_to_text(r);
+  });
   return 0;
 }
