@@ -37,7 +37,9 @@ families=(
   "mx-stream|^(BM_MemcpyBaseline|mx_quantize|mx_dequantize)/"
   "mx-dot|^mx_dot/"
   "mx-gemv|^(BM_MemcpyBaseline/|mx_gemv/)"
-  "mx-gemm|^(mx_gemm|mx_dequant_sgemm|openblas_sgemm)/"
+  # GEMM: each element format against itself and the two mixed MXFP8 x MXFP4 kinds, on every
+  # path (all 36 kinds: --benchmark_filter=mx_gemm/ by hand; about half an hour)
+  "mx-gemm|^(mx_gemm|mx_dequant_sgemm)/(e4m3_x_e4m3|e5m2_x_e5m2|e3m2_x_e3m2|e2m3_x_e2m3|e2m1_x_e2m1|int8_x_int8|e4m3_x_e2m1|e2m1_x_e4m3)(/|$)"
   "collective|^BM_(Event|Analytic)"
   "engine|^BM_(Engine|Roofline)"
   "scenario|^BM_(ScenarioParse|Workload|LoadSystem)"

@@ -29,11 +29,13 @@ fi
   "$WORK/corpus" "$SEEDS" "$REGRESSIONS" </dev/null >"$log" 2>&1
 rc=$?
 execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n1)
-found=("$WORK"/artifacts/*)
-if ((rc != 0)) || [[ -e ${found[0]} ]]; then
+# Findings only: libFuzzer also writes slow-unit-* files for inputs over 10 s, which on a
+# loaded machine are just the machine (a real hang is a timeout-*).
+found=()
+for f in "$WORK"/artifacts/{crash,leak,timeout,oom}-*; do [[ -e $f ]] && found+=("$f"); done
+if ((rc != 0)) || ((${#found[@]})); then
   tail -n 60 "$log"
   for f in "${found[@]}"; do
-    [[ -e $f ]] || continue
     dest="$REGRESSIONS/$(basename "$f")"
     cp "$f" "$dest"
     echo "fuzz $TARGET: FINDING saved as $dest -- fix it, then commit that file (replayed on every run)"

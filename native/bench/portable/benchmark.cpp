@@ -32,6 +32,12 @@ std::vector<std::unique_ptr<Benchmark>>& registry() {
   return r;
 }
 
+std::map<std::string, std::string>& context() {
+  static std::map<std::string, std::string> c;
+  return c;
+}
+void add_context(const std::string& key, const std::string& value) { context()[key] = value; }
+
 Benchmark* add(std::string name, std::function<void(State&)> fn) {
   registry().push_back(std::make_unique<Benchmark>());
   registry().back()->name = std::move(name);
@@ -58,14 +64,15 @@ const char* unit_name(TimeUnit u) { return u == kNanosecond ? "ns" : u == kMicro
 Run run_once(const Benchmark& b, const std::vector<std::int64_t>& args, const std::string& name, double min_time) {
   // Grow the iteration count until one timed loop lasts at least min_time (as Google
   // Benchmark does), then report that loop.
-  std::uint64_t n = 1;
+  std::uint64_t n = b.fixed_iterations ? b.fixed_iterations : 1;
   for (;;) {
     State s(n, args);
     b.fn(s);
     double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - s.start_).count();
     double t = trnsim_bench_cpu_seconds() - s.start_cpu_s_;
+    if (b.manual_time) wall = t = s.manual_s_;  // the benchmark's own clock, as Google Benchmark reports it
     // Both clocks past the minimum: a coarse CPU clock cannot end a run after a few calls.
-    if ((t >= min_time && wall >= min_time) || n >= (std::uint64_t{1} << 40)) {
+    if (b.fixed_iterations || (t >= min_time && wall >= min_time) || n >= (std::uint64_t{1} << 40)) {
       Run r;
       r.name = name, r.iterations = n, r.seconds = wall, r.cpu_seconds = t, r.unit = b.unit, r.label = s.label_;
       for (auto& [k, c] : s.counters) r.counters[k] = c.flags & Counter::kIsRate ? Counter(c.value / t) : c;
@@ -86,7 +93,9 @@ std::string json_escape(const std::string& s) {
 std::string to_json(const std::vector<Run>& runs) {
   std::ostringstream o;
   o.precision(17);
-  o << "{\n  \"context\": {\"library\": \"trnsim portable benchmark (WebAssembly under node)\"},\n"
+  o << "{\n  \"context\": {\"library\": \"trnsim portable benchmark (WebAssembly under node)\"";
+  for (const auto& [k, v] : context()) o << ", \"" << json_escape(k) << "\": \"" << json_escape(v) << "\"";
+  o << "},\n"
     << "  \"benchmarks\": [\n";
   for (std::size_t i = 0; i < runs.size(); ++i) {
     const Run& r = runs[i];
@@ -136,6 +145,8 @@ int run_all(int argc, char** argv) {
     for (const auto& args : sets) {
       std::string name = b->name;
       for (auto a : args) name += "/" + std::to_string(a);
+      if (b->fixed_iterations) name += "/iterations:" + std::to_string(b->fixed_iterations);
+      if (b->manual_time) name += "/manual_time";
       if (!std::regex_search(name, re)) continue;
       if (list) {
         std::printf("%s\n", name.c_str());

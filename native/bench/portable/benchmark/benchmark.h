@@ -50,6 +50,9 @@ class State {
   std::uint64_t iterations() const { return max_; }
   std::int64_t range(std::size_t i = 0) const { return i < args_.size() ? args_[i] : 0; }
   void SetLabel(const std::string& label) { label_ = label; }
+  // UseManualTime(): the benchmark times itself; rates then divide by the sum of these.
+  void SetIterationTime(double seconds) { manual_s_ += seconds; }
+  double manual_s_ = 0;
   std::map<std::string, Counter> counters;
   // Set by the runner after the loop.
   std::chrono::steady_clock::time_point start_;
@@ -78,15 +81,23 @@ struct Benchmark {
   std::function<void(State&)> fn;
   TimeUnit unit = kNanosecond;
   std::vector<std::vector<std::int64_t>> arg_sets;
+  bool manual_time = false;
+  std::uint64_t fixed_iterations = 0;  // 0: calibrated
   Benchmark* Unit(TimeUnit u) { unit = u; return this; }
   Benchmark* Arg(std::int64_t a) { arg_sets.push_back({a}); return this; }
+  Benchmark* UseManualTime() { manual_time = true; return this; }
+  Benchmark* Iterations(std::uint64_t n) { fixed_iterations = n; return this; }
 };
+void add_context(const std::string& key, const std::string& value);
 
 std::vector<std::unique_ptr<Benchmark>>& registry();
 Benchmark* add(std::string name, std::function<void(State&)> fn);
 int run_all(int argc, char** argv);
 
 }  // namespace internal
+
+// Key/value lines for the output's "context" (the CPU, the kernels chosen, ...).
+inline void AddCustomContext(const std::string& key, const std::string& value) { internal::add_context(key, value); }
 
 template <class Fn, class... Args>
 internal::Benchmark* RegisterBenchmark(const char* name, Fn&& fn, Args&&... args) {
