@@ -51,6 +51,11 @@ printf '{"compare_system": "trn2-ultracluster:9999999999"}' >"$tmp/cmp.json"
 rc=0; "$TRNSIM" run "$tmp/cmp.json" >/dev/null 2>"$tmp/err" || rc=$?
 [[ $rc == 2 && $(cat "$tmp/err") == "trnsim run: error: compare_system: 'trn2-ultracluster:9999999999': "* ]] ||
   fail "compare_system beyond the limit: $(cat "$tmp/err")"
+# An error inside a user's system file keeps the file and the field in it.
+printf '{"system": "tests/cli/data/bad/bad-unit-chip.json"}' >"$tmp/sysfile.json"
+rc=0; "$TRNSIM" run "$tmp/sysfile.json" >/dev/null 2>"$tmp/err" || rc=$?
+[[ $rc == 2 && $(cat "$tmp/err") == "trnsim run: error: system: tests/cli/data/bad/bad-unit-chip.json: hbm.bandwidth.unit: unknown unit 'TB/sec'"* ]] ||
+  fail "a bad unit in a scenario's system file: $(cat "$tmp/err")"
 # A named file beyond the JSON limit is refused before it is read (the message gives its size).
 truncate -s 20M "$tmp/big.json"
 rc=0; "$TRNSIM" run "$tmp/big.json" >/dev/null 2>"$tmp/err" || rc=$?
