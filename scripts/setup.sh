@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up everything trnsim needs on Debian 12 (root; only Debian's archive and npm
 # reachable), and does nothing when it is already there:
-#   1. Debian packages (compilers, emscripten, libraries, chromium for browser tests);
+#   1. Debian packages (compilers, emscripten, libraries, chromium for browser tests,
+#      clang-14 with its sanitizer and libFuzzer runtimes for the asan build);
 #   2. a deb-src entry (same mirror as the existing entries) for `apt-get source`;
 #   3. Dear ImGui and SDL2 sources from Debian source packages into third_party/src/;
 #   4. SDL2 built for WebAssembly once, installed to third_party/sdl2-wasm/;
@@ -20,7 +21,9 @@ packages=(cmake ninja-build g++ pkg-config dpkg-dev emscripten
           python3-dev python3-pybind11 pybind11-dev python3-numpy python3-pytest python3-matplotlib
           python3-setuptools python3-wheel python3-venv
           # the Slurm job-array test (tests/cli/test_slurm.sh starts its own private cluster)
-          slurm-wlm munge)
+          slurm-wlm munge
+          # the asan build and libFuzzer (tests/fuzz)
+          clang-14 libclang-rt-14-dev llvm-14)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

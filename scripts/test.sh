@@ -1,13 +1,20 @@
 #!/usr/bin/env bash
 # Quick start, command 2: set up, build both targets and run every test (unit tests
 # natively and under node, CLI tests, native-vs-WebAssembly report parity, browser
-# tests in headless Chromium). Exits non-zero on any failure.
+# tests in headless Chromium), then the native suite again under AddressSanitizer +
+# UndefinedBehaviorSanitizer with each fuzz target fuzzed for a bounded time (the asan
+# preset, build/asan; TRNSIM_FUZZ_SECONDS per target, default 30). Exits non-zero on any
+# failure.
 set -uo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$top"
 bash scripts/build.sh || { echo "test: build failed" >&2; exit 1; }
+echo "build: asan (sanitizers and fuzz targets)" >&2
+cmake --preset asan -DTRNSIM_FUZZ_SECONDS="${TRNSIM_FUZZ_SECONDS:-30}" >build/configure-asan.log 2>&1 ||
+  { cat build/configure-asan.log >&2; echo "test: asan configure failed" >&2; exit 1; }
+cmake --build --preset asan || { echo "test: asan build failed" >&2; exit 1; }
 passed=0 failed=0 rc=0
-for preset in native wasm; do
+for preset in native wasm asan; do
   echo "== ctest --preset $preset"
   log=$(mktemp)
   ctest --preset "$preset" -j2 2>&1 | tee "$log"

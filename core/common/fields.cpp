@@ -4,6 +4,8 @@
 #include <cmath>
 #include <sstream>
 
+#include "common/limits.h"
+
 namespace trnsim {
 
 std::size_t edit_distance(const std::string& a, const std::string& b) {
@@ -32,9 +34,99 @@ std::string closest_name(const std::string& word, const std::vector<std::string>
   return best_d <= limit ? best : std::string();
 }
 
+namespace {
+
+// nlohmann's DOM builder behind a depth counter: parsing stops at the first object or
+// array nested deeper than the limit. The binary readers recurse once per level, so the
+// counter also bounds their stack.
+// Well-formed UTF-8 (no overlong forms, surrogates or code points beyond U+10FFFF): what
+// nlohmann's text parser accepts, and what dump() needs (it throws on anything else).
+bool valid_utf8(const std::string& s) {
+  std::size_t i = 0, n = s.size();
+  while (i < n) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    std::size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    if (len == 0 || i + len > n) return false;
+    std::uint32_t cp = len == 1 ? c : c & (0x7F >> len);
+    for (std::size_t k = 1; k < len; ++k) {
+      unsigned char d = static_cast<unsigned char>(s[i + k]);
+      if ((d & 0xC0) != 0x80) return false;
+      cp = (cp << 6) | (d & 0x3F);
+    }
+    static const std::uint32_t kMin[5] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < kMin[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+    i += len;
+  }
+  return true;
+}
+
+class DepthLimitedSax {
+ public:
+  // check_strings: for binary formats, whose strings nobody has validated yet.
+  DepthLimitedSax(json& result, bool check_strings) : dom_(result, true), check_strings_(check_strings) {}
+  bool too_deep() const { return too_deep_; }
+  const std::string& bad_value() const { return bad_value_; }
+
+  bool null() { return dom_.null(); }
+  bool boolean(bool v) { return dom_.boolean(v); }
+  bool number_integer(json::number_integer_t v) { return dom_.number_integer(v); }
+  bool number_unsigned(json::number_unsigned_t v) { return dom_.number_unsigned(v); }
+  bool number_float(json::number_float_t v, const json::string_t& s) { return dom_.number_float(v, s); }
+  bool string(json::string_t& v) { return text_ok(v) && dom_.string(v); }
+  bool binary(json::binary_t& v) {
+    if (check_strings_) return bad_value_ = "binary data (not JSON)", false;
+    return dom_.binary(v);
+  }
+  bool start_object(std::size_t n) { return enter() && dom_.start_object(n); }
+  bool key(json::string_t& k) { return text_ok(k) && dom_.key(k); }
+  bool end_object() { return --depth_, dom_.end_object(); }
+  bool start_array(std::size_t n) { return enter() && dom_.start_array(n); }
+  bool end_array() { return --depth_, dom_.end_array(); }
+  template <class Exception>  // the parser passes the concrete type (json::parse_error, ...)
+  bool parse_error(std::size_t pos, const std::string& token, const Exception& e) {
+    return dom_.parse_error(pos, token, e);  // throws it
+  }
+
+ private:
+  bool enter() {
+    if (++depth_ <= limits::kMaxJsonDepth) return true;
+    too_deep_ = true;
+    return false;
+  }
+  bool text_ok(const std::string& v) {
+    if (!check_strings_ || valid_utf8(v)) return true;
+    bad_value_ = "a string that is not valid UTF-8";
+    return false;
+  }
+  nlohmann::detail::json_sax_dom_parser<json> dom_;
+  bool check_strings_;
+  std::size_t depth_ = 0;
+  bool too_deep_ = false;
+  std::string bad_value_;
+};
+
+InputError too_deep_error(const std::string& what) {
+  return InputError(what, "nested deeper than " + std::to_string(limits::kMaxJsonDepth) + " levels (the limit)");
+}
+
+}  // namespace
+
+json parse_msgpack_bounded(const std::string& bytes, const std::string& what) {
+  json result;
+  DepthLimitedSax sax(result, true);
+  json::sax_parse(bytes, &sax, nlohmann::detail::input_format_t::msgpack);
+  if (sax.too_deep()) throw too_deep_error(what);
+  if (!sax.bad_value().empty()) throw InputError(what, "corrupt scenario data (" + sax.bad_value() + ")");
+  return result;
+}
+
 json parse_json_text(const std::string& text, const std::string& what) {
   try {
-    return json::parse(text);
+    json result;
+    DepthLimitedSax sax(result, false);
+    json::sax_parse(text, &sax);
+    if (sax.too_deep()) throw too_deep_error(what);
+    return result;
   } catch (const json::parse_error& e) {
     std::ostringstream msg;
     msg << "not valid JSON at byte " << e.byte;
@@ -42,6 +134,12 @@ json parse_json_text(const std::string& text, const std::string& what) {
     auto pos = detail.find("syntax error");
     if (pos != std::string::npos) msg << " (" << detail.substr(pos) << ")";
     throw InputError(what, msg.str());
+  } catch (const json::out_of_range& e) {
+    // A number beyond a double (1e400): nlohmann reports it as out_of_range 406.
+    std::string detail = e.what();
+    auto pos = detail.find("number overflow");
+    throw InputError(what, "not valid JSON (" + (pos == std::string::npos ? detail : detail.substr(pos)) +
+                               ": beyond the range of a double)");
   }
 }
 

@@ -8,12 +8,12 @@
 // computed here from per-chip data, never read from a file.
 // Does NOT model: anything time-dependent (see roofline.cpp, core/collective, core/engine).
 #include <algorithm>
-#include <fstream>
-#include <iterator>
 #include <limits>
 #include <map>
 #include <mutex>
 
+#include "common/input_file.h"
+#include "common/limits.h"
 #include "embedded.h"
 #include "hw/data_reader.h"
 #include "hw/system.h"
@@ -94,9 +94,7 @@ Source find_source(const std::string& name, const std::string& base_dir, const s
   }
   std::string path = name;
   if (!path.empty() && path[0] != '/' && !base_dir.empty()) path = base_dir + "/" + path;
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw InputError(field, "cannot open file '" + path + "'");
-  std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  std::string text = read_input_file(path, field, limits::kMaxJsonInputBytes);
   auto slash = path.find_last_of('/');
   return Source{path, text, slash == std::string::npos ? "" : path.substr(0, slash), false};
 }
@@ -290,7 +288,9 @@ System parse_system(const json& j, const Source& src, DataContext& ctx, int dept
   s.chip = load_chip_ref(chip_ref, src, ctx, "chip", depth);
   s.chips_per_server = as_int(ctx.quantity(r, "chips_per_server", "chips_per_server", Dim::count, 1, 1 << 20));
   int servers = as_int(ctx.quantity(r, "servers", "servers", Dim::count, 1, 1 << 20));
-  if (static_cast<long long>(servers) * s.chips_per_server > kMaxChips) throw InputError("servers", "too many chips");
+  if (static_cast<long long>(servers) * s.chips_per_server > kMaxChips)
+    throw InputError("servers", std::to_string(servers) + " servers of " + std::to_string(s.chips_per_server) +
+                                    " chips exceed the model's limit of " + std::to_string(kMaxChips) + " chips");
   s.chips_per_domain = servers * s.chips_per_server;
   s.chips = s.chips_per_domain;
   s.domains = 1;
@@ -395,13 +395,20 @@ std::vector<std::string> system_names() {
   return names;
 }
 
+// n UltraServers of `system` must stay within kMaxChips (system.h); the message states the
+// limit and the largest n this system allows.
+static void check_chip_limit(long long n, const System& system, const std::string& field, const std::string& what) {
+  if (system.chips_per_domain <= 0 || n <= kMaxChips / system.chips_per_domain) return;
+  throw InputError(field, what + std::to_string(n) + " UltraServers of " + std::to_string(system.chips_per_domain) +
+                              " chips exceed the model's limit of " + std::to_string(kMaxChips) + " chips (at most " +
+                              std::to_string(kMaxChips / system.chips_per_domain) + " UltraServers of this system)");
+}
+
 System with_ultraservers(const System& system, int n) {
   if (n < 1) throw InputError("ultraservers", "must be at least 1, got " + std::to_string(n));
   if (system.fabric_spec.kind == "none")
     throw InputError("ultraservers", "'" + system.name + "' is a single chip; a cluster is built from an UltraServer");
-  if (static_cast<long long>(n) * system.chips_per_domain > kMaxChips)
-    throw InputError("ultraservers", std::to_string(n) + " UltraServers of " + std::to_string(system.chips_per_domain) +
-                                         " chips exceed the model's limit of " + std::to_string(kMaxChips) + " chips");
+  check_chip_limit(n, system, "ultraservers", "");
   if (n > 1 && system.fabric_spec.efa_bandwidth_bytes_per_s_per_chip <= 0)
     throw InputError("ultraservers", "'" + system.name + "' has no EFA data (efa.bandwidth_per_server), so it cannot be clustered");
   System s = system;
@@ -441,9 +448,16 @@ SystemName parse_system_name(const std::string& text) {
   if (colon != std::string::npos) {
     std::string num = rest.substr(colon + 1);
     rest = rest.substr(0, colon);
-    if (num.empty() || num.size() > 9 || num.find_first_not_of("0123456789") != std::string::npos)
+    if (num.empty() || num.find_first_not_of("0123456789") != std::string::npos)
       throw InputError("system", "'" + text + "': the UltraServer count after ':' must be a positive whole number");
-    spec.ultraservers = std::stoi(num);
+    // A count is a positive whole number; one beyond the chip limit for any system (each
+    // UltraServer has a chip) is refused here, stating the limit; within it, load_system
+    // checks it against the system's size (and says how many UltraServers fit).
+    num.erase(0, std::min(num.find_first_not_of('0'), num.size()));
+    if (num.size() > 9 || (!num.empty() && std::stoll(num) > kMaxChips))
+      throw InputError("system", "'" + text + "': " + num + " UltraServers exceed the model's limit of " +
+                                     std::to_string(kMaxChips) + " chips");
+    spec.ultraservers = num.empty() ? 0 : std::stoi(num);
     if (spec.ultraservers < 1) throw InputError("system", "'" + text + "': the UltraServer count must be at least 1");
   }
   if (rest.empty()) throw InputError("system", "missing system name");
@@ -474,7 +488,8 @@ static System load_system_uncached(const std::string& name_or_path) {
                                    (list.empty() ? "; it has none" : "; it has: " + list));
   }
   if (spec.ultraservers > 0) {
-    int n = spec.ultraservers;
+    check_chip_limit(spec.ultraservers, s, "system", "'" + name_or_path + "': ");
+    int n = static_cast<int>(spec.ultraservers);
     std::string base_name = s.name, display = s.display_name;
     bool cluster = s.fabric.find("+efa") != std::string::npos;
     s = with_ultraservers(s, n);

@@ -1,5 +1,7 @@
 #include "link/link.h"
 
+#include "common/input_file.h"
+
 #include <cstdint>
 #include <vector>
 
@@ -74,8 +76,8 @@ json decode_fragment(const std::string& link) {
   auto hash = frag.find('#');
   if (hash != std::string::npos) frag = frag.substr(hash + 1);
   if (frag.size() > kMaxLinkFragmentBytes)
-    throw InputError("link", "oversized fragment (" + std::to_string(frag.size()) + " bytes, at most " +
-                                 std::to_string(kMaxLinkFragmentBytes) + ")");
+    throw InputError("link", "oversized fragment (" + std::to_string(frag.size()) + " bytes, more than the limit of " +
+                                 byte_size_text(kMaxLinkFragmentBytes) + ")");
   if (frag.compare(0, 2, "s=") != 0)
     throw InputError("link", "not a trnsim scenario link (expected a fragment starting with '#s=1.')");
   if (frag.compare(0, kPrefix.size(), kPrefix) != 0) {
@@ -86,7 +88,7 @@ json decode_fragment(const std::string& link) {
   std::string bytes = base64url_decode(frag.substr(kPrefix.size()));
   json j;
   try {
-    j = json::from_msgpack(bytes);
+    j = parse_msgpack_bounded(bytes, "link");
   } catch (const json::exception&) {
     throw InputError("link", "corrupt scenario data (the link was truncated or altered)");
   }

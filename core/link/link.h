@@ -13,11 +13,12 @@
 #include <string>
 
 #include "common/fields.h"
+#include "common/limits.h"
 
 namespace trnsim {
 
 constexpr const char* kDefaultLinkBase = "http://127.0.0.1:8080/";
-constexpr std::size_t kMaxLinkFragmentBytes = 256 * 1024;
+using limits::kMaxLinkFragmentBytes;  // common/limits.h
 
 std::string base64url_encode(const std::string& bytes);
 // Throws InputError("link", ...) naming the offending position.

@@ -2,6 +2,8 @@
 // that classify every key nobody read (cost-irrelevant, unmodeled, unknown).
 #include "model/hf_reader.h"
 
+#include <cmath>
+#include <cstdint>
 #include <map>
 
 namespace trnsim::model {
@@ -119,13 +121,18 @@ bool HfReader::has(const std::string& key) const { return peek(key) != nullptr; 
 int HfReader::whole(const std::string& key, int def) {
   const json* v = get(key);
   if (!v) return def;
+  // Range-checked before any conversion: casting a float or an unsigned beyond long long
+  // (1e92 layers) is undefined behaviour.
+  constexpr long long kMax = 1LL << 30;
   bool integral = v->is_number_integer() || v->is_number_unsigned() ||
-                  (v->is_number_float() && v->get<double>() == static_cast<double>(static_cast<long long>(v->get<double>())));
+                  (v->is_number_float() && std::isfinite(v->get<double>()) &&
+                   std::floor(v->get<double>()) == v->get<double>());
   if (!integral) throw InputError(path(key), "expected a whole number, got " + v->dump());
-  long long x = v->get<long long>();
-  if (x < 0 || x > (1LL << 30))
-    throw InputError(path(key), "must be between 0 and 2^30, got " + std::to_string(x));
-  return static_cast<int>(x);
+  bool in_range = v->is_number_unsigned()  ? v->get<std::uint64_t>() <= static_cast<std::uint64_t>(kMax)
+                  : v->is_number_float() ? v->get<double>() >= 0 && v->get<double>() <= static_cast<double>(kMax)
+                                         : v->get<long long>() >= 0 && v->get<long long>() <= kMax;
+  if (!in_range) throw InputError(path(key), "must be between 0 and 2^30, got " + v->dump());
+  return static_cast<int>(v->is_number_float() ? static_cast<long long>(v->get<double>()) : v->get<long long>());
 }
 
 int HfReader::positive(const std::string& key) {

@@ -2,8 +2,10 @@
 // ModelConfig, every key accounted for. The family-specific layouts live in layout.cpp, the
 // key classification in hf_reader.cpp.
 #include <algorithm>
+#include <cstdio>
 #include <map>
 
+#include "common/limits.h"
 #include "model/family.h"
 
 namespace trnsim::model {
@@ -85,6 +87,9 @@ void read_architectures(HfReader& r, ModelConfig& m, const char* expected) {
 
 void read_dimensions(HfReader& r, ModelConfig& m) {
   m.layers = r.positive("num_hidden_layers");
+  if (m.layers > limits::kMaxModelLayers)
+    throw InputError(r.path("num_hidden_layers"), "at most " + std::to_string(limits::kMaxModelLayers) +
+                                                      " layers (the model's limit), got " + std::to_string(m.layers));
   m.hidden = r.positive("hidden_size");
   m.heads = r.positive("num_attention_heads");
   m.vocab = r.positive("vocab_size");
@@ -211,6 +216,13 @@ double tower_params(const json& t, int text_hidden) {
   return p;
 }
 
+// A count as whole digits, for any double (a cast to an integer type is undefined beyond it).
+std::string whole_number_text(double v) {
+  char buf[400];
+  std::snprintf(buf, sizeof buf, "%.0f", v);
+  return buf;
+}
+
 std::string tower_summary(const json& tower) {
   std::string s;
   if (tower.contains("model_type") && tower["model_type"].is_string()) s = tower["model_type"].get<std::string>();
@@ -246,7 +258,7 @@ ModelConfig import_wrapper(HfReader& top, const std::string& type, const std::st
     const double params = tower_params(*t, m.hidden);
     m.unpriced_tower_params += params;
     m.warnings.push_back(key + ": the " + key.substr(0, key.find('_')) + " encoder" + tower_summary(*t) + " is not priced" +
-                         (params > 0 ? " (its " + std::to_string(static_cast<long long>(params)) +
+                         (params > 0 ? " (its " + whole_number_text(params) +
                                            " parameters are reported apart from the language model's)"
                                      : " and its parameters are not counted") +
                          "; only the language model (text_config) is");

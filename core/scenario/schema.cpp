@@ -333,7 +333,9 @@ std::string checked_system_name(const std::string& name, const std::string& path
   try {
     hw::load_system(name);  // validates now, so the error points at this field
   } catch (const InputError& e) {
-    throw InputError(path, e.problem());
+    // load_system names its argument "system": name this field instead, once. An error
+    // inside a user's file keeps the file and the field in it ("my.json: hbm.bandwidth.unit").
+    throw InputError(path, e.field() == "system" ? e.problem() : e.what());
   }
   return name;
 }

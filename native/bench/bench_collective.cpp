@@ -1,7 +1,9 @@
 // Collective timing speed (issue 4 targets): the event backend on a 144-rank all-to-all
 // over the Trn3 Gen2 NeuronSwitch fabric (144 x 143 = 20,592 flows, target < 100 ms) and
 // the analytic backend on an all-reduce over a 1,000,000-chip UltraCluster (< 10 ms).
-// Counter: collectives evaluated per second.
+// Baselines in the same run (scripts/bench.sh): each event-backend case against the
+// analytic backend on the same request, and the 1M-chip all-reduce against the same
+// all-reduce on one UltraServer. Counter: collectives evaluated per second.
 #include <benchmark/benchmark.h>
 
 #include "hw/system.h"
@@ -37,6 +39,9 @@ void BM_AnalyticAllToAll144Gen2(benchmark::State& state) {
 void BM_EventAllToAll64Trn2Torus(benchmark::State& state) {
   run(state, "trn2-ultraserver", "all-to-all", 64.0 * 1048576, "mesh", "event");
 }
+void BM_AnalyticAllToAll64Trn2Torus(benchmark::State& state) {
+  run(state, "trn2-ultraserver", "all-to-all", 64.0 * 1048576, "mesh", "analytic");
+}
 void BM_AnalyticAllReduce1MChips(benchmark::State& state) {
   run(state, "trn2-ultracluster:15625", "all-reduce", 1073741824.0, "auto", "analytic");
 }
@@ -52,6 +57,7 @@ void BM_AnalyticAllReduceGen2Sweep(benchmark::State& state) {
 BENCHMARK(BM_EventAllToAll144Gen2)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_AnalyticAllToAll144Gen2)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_EventAllToAll64Trn2Torus)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_AnalyticAllToAll64Trn2Torus)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_AnalyticAllReduce1MChips)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_AnalyticAllReduce1MChipsTrn3)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_AnalyticAllReduceGen2Sweep)->Unit(benchmark::kMillisecond);

@@ -77,6 +77,18 @@ static void BM_WorkloadSweepPoint(benchmark::State& state) {
 }
 BENCHMARK(BM_WorkloadSweepPoint)->Unit(benchmark::kMicrosecond);
 
+// Its baseline: reading the same scenario text alone (JSON parse and validation, the
+// bundled model's import) -- what any tool must do with a scenario before modelling it.
+static void BM_ScenarioParse(benchmark::State& state) {
+  std::string text = scenario_to_string(default_scenario());
+  for (auto _ : state) {
+    Scenario s = parse_scenario(text, "bench");
+    benchmark::DoNotOptimize(s.name.data());
+  }
+  rate(state);
+}
+BENCHMARK(BM_ScenarioParse)->Unit(benchmark::kMicrosecond);
+
 static void BM_WorkloadResultToJsonAndText(benchmark::State& state) {
   hw::System sys = hw::load_system("trn3-gen2-ultraserver");
   workload::Result r = workload::evaluate(trnsim::default_scenario().workload, sys);

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "common/fields.h"
+#include "common/input_file.h"
 
 namespace trnsim::cli {
 
@@ -74,17 +75,9 @@ void Args::expect_positional(const std::vector<std::string>& names) const {
     throw InputError(positional_[names.size()], "unexpected extra argument");
 }
 
-std::string read_file(const std::string& path, Io& io) {
-  if (path == "-") {
-    std::ostringstream s;
-    s << io.in.rdbuf();
-    return s.str();
-  }
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw InputError(path, "cannot open file");
-  std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-  if (f.bad()) throw InputError(path, "cannot read file");
-  return text;
+std::string read_file(const std::string& path, Io& io, std::size_t max_bytes) {
+  if (path == "-") return read_input_stream(io.in, "stdin", max_bytes);
+  return read_input_file(path, path, max_bytes);
 }
 
 void write_file(const std::string& path, const std::string& text) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/error.h"
+#include "common/limits.h"
 
 namespace trnsim::cli {
 
@@ -62,8 +63,9 @@ class Args {
   std::vector<std::string> positional_;
 };
 
-// Reads a whole file ("-" is stdin); a missing or unreadable file is an InputError.
-std::string read_file(const std::string& path, Io& io);
+// Reads a whole file ("-" is stdin); a missing or unreadable file, a directory or more than
+// max_bytes (common/limits.h) is an InputError naming the path.
+std::string read_file(const std::string& path, Io& io, std::size_t max_bytes = limits::kMaxJsonInputBytes);
 // Writes a whole file; failure is an InputError naming the path.
 void write_file(const std::string& path, const std::string& text);
 

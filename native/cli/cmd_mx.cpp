@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cli.h"
+#include "common/limits.h"
 #include "mx/mx.h"
 
 namespace {
@@ -147,19 +148,22 @@ bool parse_number(const std::string& tok, float& out) {
   return true;
 }
 
-// Lines of whitespace-separated tokens, numbered from 1.
+// Lines of whitespace-separated tokens, numbered from 1, visited one at a time (the input
+// may be large: only one line's tokens are held at once).
 struct Line {
-  std::size_t number;
+  std::size_t number = 0;
   std::vector<std::string> tokens;
 };
-std::vector<Line> split_lines(const std::string& text) {
-  std::vector<Line> lines;
+template <class Fn>
+void for_each_line(const std::string& text, Fn fn) {
   std::size_t start = 0, number = 1;
+  Line l;
+  std::string tok;
   while (start <= text.size()) {
     std::size_t end = text.find('\n', start);
     if (end == std::string::npos) end = text.size();
-    Line l{number, {}};
-    std::string tok;
+    l.number = number;
+    l.tokens.clear();
     for (std::size_t i = start; i < end; ++i) {
       char c = text[i];
       if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
@@ -168,25 +172,29 @@ std::vector<Line> split_lines(const std::string& text) {
         tok += c;
       }
     }
-    if (!tok.empty()) l.tokens.push_back(tok);
-    lines.push_back(std::move(l));
+    if (!tok.empty()) l.tokens.push_back(tok), tok.clear();
+    fn(static_cast<const Line&>(l));
     ++number;
     if (end == text.size()) break;
     start = end + 1;
   }
-  return lines;
 }
 
-std::vector<float> numbers_of_line(const Line& l) {
-  std::vector<float> v;
-  v.reserve(l.tokens.size());
+// Values read so far must stay within limits::kMaxMxValues.
+void check_value_count(std::size_t n, const std::string& where) {
+  if (n > trnsim::limits::kMaxMxValues)
+    throw InputError(where, "more than " + std::to_string(trnsim::limits::kMaxMxValues) +
+                                " values, the limit of one trnsim mx run");
+}
+
+void append_numbers_of_line(const Line& l, std::vector<float>& v) {
+  check_value_count(v.size() + l.tokens.size(), line_name(l.number));
   for (std::size_t k = 0; k < l.tokens.size(); ++k) {
     float x;
     if (!parse_number(l.tokens[k], x))
       throw InputError(line_name(l.number), "'" + l.tokens[k] + "' (field " + std::to_string(k + 1) + ") is not a number");
     v.push_back(x);
   }
-  return v;
 }
 
 std::string float_text(float v) {
@@ -243,11 +251,12 @@ int run_quantize(const std::vector<std::string>& raw, Io& io) {
   mx::Path path = path_from(args);
   std::string input = args.value_or("input", "text");
   if (input != "text" && input != "f32") throw InputError("--input", "unknown input form '" + input + "' (expected text|f32)");
-  std::string data = trnsim::cli::read_file("-", io);
+  std::string data = trnsim::cli::read_file("-", io, trnsim::limits::kMaxMxInputBytes);
   std::vector<float> x;
   if (input == "f32") {
     if (data.size() % 4)
       throw InputError("input", std::to_string(data.size()) + " bytes is not a whole number of float32 values");
+    check_value_count(data.size() / 4, "input");
     x.resize(data.size() / 4);
     for (std::size_t i = 0; i < x.size(); ++i) {
       const auto* b = reinterpret_cast<const unsigned char*>(data.data() + 4 * i);
@@ -255,10 +264,7 @@ int run_quantize(const std::vector<std::string>& raw, Io& io) {
       std::memcpy(&x[i], &u, 4);
     }
   } else {
-    for (const Line& l : split_lines(data)) {
-      std::vector<float> v = numbers_of_line(l);
-      x.insert(x.end(), v.begin(), v.end());
-    }
+    for_each_line(data, [&](const Line& l) { append_numbers_of_line(l, x); });
   }
   print_blocks(io.out, mx::quantize(x.data(), 1, x.size(), f, o, path));
   return 0;
@@ -277,15 +283,17 @@ int run_dequantize(const std::vector<std::string>& raw, Io& io) {
   mx::Format f = format_option(args, "format");
   mx::Path path = path_from(args);
   const mx::FormatInfo& info = mx::format_info(f);
-  std::string data = trnsim::cli::read_file("-", io);
-  std::vector<Line> lines = split_lines(data);
+  std::string data = trnsim::cli::read_file("-", io, trnsim::limits::kMaxMxInputBytes);
   std::size_t blocks = 0;
-  for (const Line& l : lines)
-    if (!l.tokens.empty()) ++blocks;
+  for_each_line(data, [&](const Line& l) {
+    if (l.tokens.empty()) return;
+    ++blocks;
+    check_value_count(blocks * mx::kBlockSize, line_name(l.number));
+  });
   mx::Tensor t = mx::make_tensor(f, 1, blocks * mx::kBlockSize);
   std::size_t b = 0;
-  for (const Line& l : lines) {
-    if (l.tokens.empty()) continue;
+  for_each_line(data, [&](const Line& l) {
+    if (l.tokens.empty()) return;
     if (l.tokens.size() != 1 + mx::kBlockSize)
       throw InputError(line_name(l.number), "expected 33 fields (the scale byte and 32 element codes), found " +
                                                 std::to_string(l.tokens.size()));
@@ -308,7 +316,7 @@ int run_dequantize(const std::vector<std::string>& raw, Io& io) {
       }
     }
     ++b;
-  }
+  });
   std::vector<float> y = mx::dequantize(t, path);
   std::string line;
   for (std::size_t i = 0; i < blocks; ++i) {
@@ -331,18 +339,20 @@ int run_dot(const std::vector<std::string>& raw, Io& io) {
   check_format_options(fa, o);
   check_format_options(fb, o);
   mx::Path path = path_from(args);
-  std::string data = trnsim::cli::read_file("-", io);
-  std::vector<const Line*> rows;
-  std::vector<Line> lines = split_lines(data);
-  for (const Line& l : lines)
-    if (!l.tokens.empty()) rows.push_back(&l);
-  if (rows.size() != 2)
-    throw InputError("input", "expected two lines of numbers (vectors a and b), found " + std::to_string(rows.size()));
-  std::vector<float> a = numbers_of_line(*rows[0]), b = numbers_of_line(*rows[1]);
-  if (a.size() != b.size())
-    throw InputError(line_name(rows[1]->number), std::to_string(b.size()) + " numbers, but line " +
-                                                     std::to_string(rows[0]->number) + " has " +
-                                                     std::to_string(a.size()));
+  std::string data = trnsim::cli::read_file("-", io, trnsim::limits::kMaxMxInputBytes);
+  std::vector<float> a, b;
+  std::size_t rows = 0, a_line = 0;
+  for_each_line(data, [&](const Line& l) {
+    if (l.tokens.empty()) return;
+    if (++rows > 2) return;  // counted for the message below
+    if (rows == 1) a_line = l.number;
+    append_numbers_of_line(l, rows == 1 ? a : b);
+    if (rows == 2 && a.size() != b.size())
+      throw InputError(line_name(l.number), std::to_string(b.size()) + " numbers, but line " + std::to_string(a_line) +
+                                                " has " + std::to_string(a.size()));
+  });
+  if (rows != 2)
+    throw InputError("input", "expected two lines of numbers (vectors a and b), found " + std::to_string(rows));
   float d = mx::dot(mx::quantize(a, fa, o, path), mx::quantize(b, fb, o, path), path);
   std::uint32_t u;
   std::memcpy(&u, &d, 4);

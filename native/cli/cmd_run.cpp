@@ -20,7 +20,7 @@ int run(const std::vector<std::string>& raw, trnsim::cli::Io& io) {
   trnsim::cli::Args args(raw, {"trace"}, {"json"});
   args.expect_positional({"SCENARIO.json"});
   const std::string& path = args.positional()[0];
-  trnsim::Scenario scenario = trnsim::parse_scenario(trnsim::cli::read_file(path, io), path);
+  trnsim::Scenario scenario = trnsim::parse_scenario(trnsim::cli::read_file(path, io), path == "-" ? "stdin" : path);
   trnsim::Report report = trnsim::evaluate(scenario);
   if (auto trace = args.value("trace")) {
     trnsim::cli::write_file(*trace, trnsim::workload::chrome_trace(*report.primary.result).dump() + "\n");
