@@ -34,9 +34,8 @@ on_tty "'$TRNSIM' sweep '$tmp/big.json' --no-progress | (sleep 1; cat > /dev/nul
 "$TRNSIM" sweep "$tmp/big.json" 2>&1 >/dev/null | cat > "$tmp/pipe.txt"
 [[ ! -s "$tmp/pipe.txt" ]] || fail "a bar on a stderr that is a pipe"
 
-# Quick work on a terminal: nothing (validate and a small sweep finish well within the delay).
-on_tty "'$TRNSIM' validate > /dev/null" > "$tmp/validate.txt"
-[[ ! -s "$tmp/validate.txt" ]] || { cat "$tmp/validate.txt" >&2; fail "validate drew a bar for quick work"; }
+# Quick work on a terminal: nothing (a 2-point sweep finishes well within the delay on any
+# machine; validate is not used here: it runs the serving simulator and may take longer).
 echo '{"base": "examples/default.json", "grid": {"workload.inference.batch": [1, 2]}}' > "$tmp/small.json"
 on_tty "'$TRNSIM' sweep '$tmp/small.json' > /dev/null" > "$tmp/small.txt"
 [[ ! -s "$tmp/small.txt" ]] || { cat "$tmp/small.txt" >&2; fail "a 2-point sweep drew a bar"; }
