@@ -3,7 +3,6 @@
 #include "model/video.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <map>
 #include <set>
@@ -623,17 +622,7 @@ VideoModelConfig import_video_config(const json& bundle, const std::string& path
   return m;
 }
 
-std::vector<std::string> bundled_video_model_names() {
-  std::vector<std::string> names;
-  const std::string prefix = "examples/models/video/";
-  for (const auto& key : embedded_keys(prefix)) {
-    std::string rest = key.substr(prefix.size());
-    if (rest.size() > 5 && rest.compare(rest.size() - 5, 5, ".json") == 0 && rest.find('/') == std::string::npos)
-      names.push_back(rest.substr(0, rest.size() - 5));
-  }
-  std::sort(names.begin(), names.end());
-  return names;
-}
+std::vector<std::string> bundled_video_model_names() { return embedded_json_stems("examples/models/video/"); }
 
 std::string bundled_video_model_list() { return list_of(bundled_video_model_names()); }
 
@@ -643,12 +632,7 @@ void check_bundled_model_name(const std::string& name, const std::string& field)
   if (std::find(llms.begin(), llms.end(), name) != llms.end()) return;
   std::vector<std::string> all = llms;
   for (const auto& n : bundled_video_model_names()) all.push_back(n);
-  std::string hint;
-  for (const auto& n : all)  // a case-insensitive exact match first
-    if (n.size() == name.size() &&
-        std::equal(n.begin(), n.end(), name.begin(), [](char a, char b) { return std::tolower(a) == std::tolower(b); }))
-      hint = n;
-  if (hint.empty()) hint = closest_name(name, all);
+  const std::string hint = model_name_hint(name, all);
   throw InputError(field, "unknown bundled model '" + name + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
                               "; language models: " + list_of(llms) + "; video models (kind video): " +
                               bundled_video_model_list() + " (or give a config object inline)");
@@ -671,7 +655,7 @@ std::shared_ptr<const VideoModelConfig> bundled_video_model(const std::string& n
   auto it = cache.find(name);
   if (it != cache.end()) return it->second;
   const auto names = bundled_video_model_names();
-  std::string hint = closest_name(name, names);
+  const std::string hint = model_name_hint(name, names);
   throw InputError(field, "unknown bundled video model '" + name + "'" +
                               (hint.empty() ? "" : " (did you mean '" + hint + "'?)") + "; bundled: " + list_of(names));
 }
