@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "ui/app.h"
 #include "common/format.h"
@@ -101,15 +102,68 @@ class VideoPanel : public Panel {
   }
 
  private:
+  // For other kinds: the bundled video examples priced on the scenario's system (cached per
+  // scenario generation), each one click away.
   void offer_examples(App& app) {
-    ImGui::TextWrapped("The Video panel shows a video-generation scenario: set the workload kind to \"video\" with a "
-                       "video model in the Scenario panel, or open one of these examples:");
-    for (const auto& e : examples()) {
-      if (!e.scenario.contains("workload") || e.scenario["workload"].value("kind", "") != "video") continue;
-      if (ImGui::Button(e.title.c_str())) app.set_scenario_json(e.scenario, e.key);
-      probe(("video:example:" + e.stem).c_str());
+    ImGui::TextWrapped("The Video panel shows a video-generation scenario (workload kind \"video\" with a video "
+                       "model). The bundled video examples on %s:",
+                       app.report().primary.system.display_name.c_str());
+    if (preview_generation_ != app.generation()) {
+      preview_.clear();
+      for (const auto& e : examples()) {
+        if (!e.scenario.contains("workload") || e.scenario["workload"].value("kind", "") != "video") continue;
+        Preview p{&e, {}, ""};
+        try {
+          Scenario s = scenario_from_json(e.scenario);
+          s.system = app.scenario().system;
+          s.compare_system.clear();
+          p.result = trnsim::evaluate(s).primary.result;
+        } catch (const InputError& err) {
+          p.error = err.what();
+        }
+        preview_.push_back(std::move(p));
+      }
+      preview_generation_ = app.generation();
     }
+    if (ImGui::BeginTable("video-examples", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+      for (const char* h : {"example", "time per video", "per step", "real-time factor", "chips"}) ImGui::TableSetupColumn(h);
+      ImGui::TableHeadersRow();
+      for (const auto& p : preview_) {
+        ImGui::TableNextRow();
+        ImGui::TableSetColumnIndex(0);
+        if (ImGui::Button(p.example->title.c_str())) app.set_scenario_json(p.example->scenario, p.example->key);
+        probe(("video:example:" + p.example->stem).c_str());
+        if (!p.result) {
+          ImGui::TableSetColumnIndex(1);
+          error_text(p.error);
+          continue;
+        }
+        const auto& v = p.result->video;
+        ImGui::TableSetColumnIndex(1);
+        ImGui::TextUnformatted(fmt_time(v.video_s).c_str());
+        ImGui::TableSetColumnIndex(2);
+        ImGui::TextUnformatted(fmt_time(v.step_s).c_str());
+        ImGui::TableSetColumnIndex(3);
+        ImGui::TextUnformatted(fmt_g(v.real_time_factor, 3).c_str());
+        ImGui::TableSetColumnIndex(4);
+        ImGui::TextUnformatted(fmt_count(v.chips_per_replica).c_str());
+      }
+      ImGui::EndTable();
+    }
+    for (const auto& p : preview_)
+      if (p.result) {
+        ImGui::TextDisabled("%s:", p.example->title.c_str());
+        phase_bar(("preview-" + p.example->stem).c_str(), p.result->video);
+      }
   }
+
+  struct Preview {
+    const Example* example = nullptr;
+    std::optional<workload::Result> result;
+    std::string error;
+  };
+  std::vector<Preview> preview_;
+  std::uint64_t preview_generation_ = ~std::uint64_t(0);
 
   void curve(App& app, const workload::Result& r, const workload::Result* rb, const std::string& name_a,
              const std::string& name_b) {
@@ -168,6 +222,16 @@ class VideoPanel : public Panel {
     series(pa, 0, r.video.chips_per_replica);
     if (rb) series(rb->video.scaling, 1, rb->video.chips_per_replica);
     plot.pop_clip();
+    {  // each point of the scenario's curve as a probe (the browser test clicks them)
+      const ImVec2 after = ImGui::GetCursorScreenPos();
+      for (const auto& p : pa) {
+        const ImVec2 q = plot.to_screen(p.chips, p.real_time_factor);
+        ImGui::SetCursorScreenPos(ImVec2(q.x - 4, q.y - 4));
+        ImGui::Dummy(ImVec2(8, 8));
+        probe(("video:point:" + std::to_string(p.chips)).c_str());
+      }
+      ImGui::SetCursorScreenPos(after);
+    }
     ImGui::TextDisabled("series:");
     ImGui::SameLine();
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(series_colour(0)), "%s", name_a.c_str());
