@@ -88,13 +88,15 @@ Timeline video_timeline(const plan::VideoPlan& P, const VideoTimes& t, const std
   for (const auto& o : text) at += emit_op(tl, 0, scaled(o, o.count), at, "text encoding");  // all layers as one span
   // The first step block by block, operator by operator.
   const auto& kinds = plan::video_block_kinds();
+  bool blocks_done = false;
   for (const auto& o : step) {
     if (o.layer_type >= 0) continue;
-    if (o.name != "norm_out" && o.name != "norm_out_modulation") {
+    if (blocks_done || (o.name != "norm_out" && o.name != "norm_out_modulation")) {
       at += emit_op(tl, 0, o, at, "denoising step 1");
       continue;
     }
-    // The blocks come between the embeddings and the output.
+    // The blocks come between the embeddings and the output (its first operator).
+    blocks_done = true;
     for (std::size_t kind = 0; kind < P.block_counts.size(); ++kind) {
       static const std::size_t order[4] = {3, 0, 1, 2};
       const std::size_t k = order[kind];
