@@ -44,6 +44,7 @@ struct DitPass {
   double St = 0;       // text tokens (every chip holds them)
   double d = 0, dtp = 0, ftp = 0, hd = 0, heads_chip = 0;
   int tp = 1, u = 1, r = 1;
+  bool per_token_modulation = false;  // Wan2.2 TI2V: each token's own 6 x d shift/scale/gate
 };
 
 class BlockOps {
@@ -111,8 +112,9 @@ class BlockOps {
 std::vector<Operator> wan_block(const Context& c, const DitPass& p, int kind, double count) {
   BlockOps b(c, p, kind, count);
   const double T = p.b * p.Sc, d = p.d, awb = c.dt.awb, wb = c.dt.wb;
-  // 3 layer norms with adaLN shift/scale and 3 gated residual adds over the hidden state.
-  b.memory("block.norms_modulation", 15.0 * T * d * kHiddenBytes, 6);
+  // 3 layer norms with adaLN shift/scale and 3 gated residual adds over the hidden state,
+  // plus each token's own modulation when the timesteps are per token.
+  b.memory("block.norms_modulation", (15.0 + (p.per_token_modulation ? 6.0 : 0.0)) * T * d * kHiddenBytes, 6);
   b.linear("self_attn.qkv_proj", T, d, 3 * p.dtp, awb);
   b.memory("self_attn.qk_norm_rope", 8.0 * T * p.dtp * c.dt.ab, 2);  // q and k: norm and RoPE, read + write
   b.sequence_parallel_attention("self_attn", 0);
@@ -459,6 +461,7 @@ VideoPlan plan_video(const VideoModelConfig& m, const Dtypes& dt, const VideoPla
   p.hd = t.head_dim;
   p.heads_chip = double(t.heads) / pl.tp;
   p.tp = pl.tp, p.u = pl.ulysses, p.r = pl.ring;
+  p.per_token_modulation = t.per_token_timesteps;
 
   P.block_counts = {double(t.cross_blocks), double(t.dual_blocks), double(t.single_blocks), double(t.refiner_blocks)};
   P.text = text_encoding(c, m, P.batch, s.prompt_tokens);
