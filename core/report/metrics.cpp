@@ -37,7 +37,7 @@ void add_video_metrics(const std::function<void(std::string, std::string, std::s
   add("real_time_factor", "real-time factor", "x", Better::lower,
       "Seconds of compute per second of video (time per video / clip duration); 1.0 is real time.",
       "video.real_time_factor", of(&workload::VideoResult::real_time_factor), true);
-  add("chips_for_real_time", "chips for a real-time stream", "chips", Better::lower,
+  add("chips_for_real_time", "real-time stream chips", "chips", Better::lower,
       "Replicas of this placement needed to generate video as fast as it plays (ceil of the real-time factor) x "
       "chips per replica.",
       "video.chips_for_real_time", count(&workload::VideoResult::chips_for_real_time), true);
@@ -165,6 +165,7 @@ std::string better_side(const Metric& m, double r) {
 
 std::string format_metric(const Metric& m, double v) {
   if (m.unit == "tokens/s" || m.unit == "tokens/s/MW") return fmt::number(v);
+  if (m.unit == "chips") return fmt::count(v) + " chips";
   return fmt::value(m.unit, v);
 }
 
