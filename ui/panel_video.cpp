@@ -126,7 +126,8 @@ class VideoPanel : public Panel {
       preview_generation_ = app.generation();
     }
     if (ImGui::BeginTable("video-examples", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
-      for (const char* h : {"example", "time per video", "per step", "real-time factor", "chips"}) ImGui::TableSetupColumn(h);
+      ImGui::TableSetupColumn("example", 0, 3.2f);
+      for (const char* h : {"time per video", "per step", "real-time factor", "chips"}) ImGui::TableSetupColumn(h, 0, 0.9f);
       ImGui::TableHeadersRow();
       for (const auto& p : preview_) {
         ImGui::TableNextRow();

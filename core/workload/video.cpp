@@ -289,6 +289,8 @@ Result evaluate_video(const Spec& spec, const hw::System& system) {
   R.replicas = pl.dp;
   R.layer_type_names = plan::video_block_kinds();
   fill_clip(spec, m, v, R);
+  R.params.total = R.video.params.total();       // every component a clip runs
+  R.params.active = R.video.params.transformer;  // what runs every step
   fill_times(v, R);
   fill_phases(v, m, R);
   // The timeline on request, from the priced parts kept (shared, immutable).
