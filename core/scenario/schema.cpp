@@ -254,105 +254,136 @@ constexpr double kDenoiserEfficiency = 0.26;
 constexpr double kDecoderEfficiency = 0.0932;
 const char* kWhenVideo = "workload.kind=video";
 
-Field flag(const std::string& path, Ref<bool> ref, bool def, const Meta& m) {
-  return bound(make(path, FieldType::boolean, def, 0, 0, m), ref);
+// The video fields as data, one row each in table order, bound to their member of
+// workload::VideoParams (one binding per type keeps the table small in the page's module).
+struct VideoRow {
+  const char* key;
+  FieldType type;
+  double def, lo, hi;
+  Meta meta;
+  int workload::VideoParams::*i = nullptr;
+  double workload::VideoParams::*d = nullptr;
+  bool workload::VideoParams::*b = nullptr;
+  std::string workload::VideoParams::*s = nullptr;
+  const char* calibrated = "";
+};
+
+template <class T>
+void bind_video(Field& f, T workload::VideoParams::*member) {
+  f.get = [member](const Scenario& sc) { return json(sc.workload.video.*member); };
+  f.put = [member](Scenario& sc, const json& v) { sc.workload.video.*member = v.get<T>(); };
+}
+
+Field video_field(const VideoRow& r) {
+  json def = r.type == FieldType::integer ? json(static_cast<int>(r.def))
+             : r.type == FieldType::boolean ? json(r.def != 0)
+             : r.type == FieldType::choice  ? json("cfg")
+                                            : json(r.def);
+  Meta m = r.meta;
+  m.shown_when = kWhenVideo;
+  Field f = make(std::string("workload.video.") + r.key, r.type, def, r.lo, r.hi, m);
+  if (r.i) bind_video(f, r.i);
+  if (r.d) bind_video(f, r.d);
+  if (r.b) bind_video(f, r.b);
+  if (r.s) bind_video(f, r.s), f.choices = fixed({"cfg", "none"});
+  f.calibrated = r.calibrated;
+  return f;
 }
 
 void add_video_fields(std::vector<Field>& t) {
-  t.push_back(integer("workload.video.width", [](Scenario& s) -> int& { return s.workload.video.width; }, 1280, 16, 16384,
-                      {"px", "width",
-                       "Frame width. Must be a multiple of the VAE's spatial compression x the patch size (Wan2.1: "
-                       "8 x 2 = 16; Wan2.2-TI2V-5B: 16 x 2 = 32).",
-                       kVideo, kWhenVideo}));
-  t.push_back(integer("workload.video.height", [](Scenario& s) -> int& { return s.workload.video.height; }, 720, 16,
-                      16384, {"px", "height", "Frame height, with the same divisibility as the width.", kVideo, kWhenVideo}));
-  t.push_back(integer("workload.video.frames", [](Scenario& s) -> int& { return s.workload.video.frames; }, 81, 1, 100000,
-                      {"frames", "frames",
-                       "Frames of the clip: 1 + a multiple of the VAE's temporal compression (4: 81, 121, 129 ...). "
-                       "Default 81, Wan2.1's 5 seconds at 16 fps.",
-                       kVideo, kWhenVideo, true}));
-  t.push_back(number("workload.video.fps", [](Scenario& s) -> double& { return s.workload.video.fps; }, 16, 1, 240,
-                     {"frames/s", "fps",
-                      "Playback rate: the clip lasts frames / fps seconds; real time means generating a second of "
-                      "video per second.",
-                      kVideo, kWhenVideo}));
-  t.push_back(integer("workload.video.steps", [](Scenario& s) -> int& { return s.workload.video.steps; }, 50, 1, 10000,
-                      {"steps", "denoising steps", "Sampler steps: one transformer pass (per guidance branch) each.",
-                       kVideo, kWhenVideo, true}));
-  t.push_back(choice("workload.video.guidance", [](Scenario& s) -> std::string& { return s.workload.video.guidance; },
-                     "cfg", fixed({"cfg", "none"}),
-                     {"", "guidance",
-                      "cfg: classifier-free guidance, a conditional and an unconditional pass per step (batched on "
-                      "the same chips, or on two chip groups with cfg_parallel); none: one pass (guidance-distilled "
-                      "models such as HunyuanVideo, or distilled few-step models).",
-                      kVideo, kWhenVideo}));
-  t.push_back(integer("workload.video.prompt_tokens", [](Scenario& s) -> int& { return s.workload.video.prompt_tokens; },
-                      512, 1, 65536,
-                      {"tokens", "prompt tokens",
-                       "Text-encoder length, also the cross-attention context. Default 512: Wan's text_len (the "
-                       "prompt padded to 512 UMT5 tokens).",
-                       kVideo, kWhenVideo, true}));
-  t.push_back(integer("workload.video.step_cache_interval",
-                      [](Scenario& s) -> int& { return s.workload.video.step_cache_interval; }, 1, 1, 1000,
-                      {"steps", "step cache interval",
-                       "1: off. N: one step in N runs the whole transformer; the others run the embeddings, the "
-                       "first block and the output projection and reuse the rest's cached residual (First-Block "
-                       "Cache / TeaCache style). Output quality is not modeled.",
-                       kVideo, kWhenVideo}));
-  t.push_back(integer("workload.video.vae_tile", [](Scenario& s) -> int& { return s.workload.video.vae_tile; }, 0, 0,
-                      16384,
-                      {"px", "VAE tile",
-                       "0: decode whole frames. Else spatial tiles of this size every 3/4 tile (diffusers' default "
-                       "256 / 192 overlap): less activation memory, overlap decoded twice.",
-                       kVideo, kWhenVideo}));
-  t.push_back(flag("workload.video.vae_parallel", [](Scenario& s) -> bool& { return s.workload.video.vae_parallel; },
-                   false,
-                   {"", "VAE tiles in parallel",
-                    "Spread the decode tiles over the replica's chips (needs vae_tile); off: one chip decodes, as "
-                    "Wan's and diffusers' pipelines do.",
-                    kVideo, kWhenVideo}));
-  t.push_back(integer("workload.video.ulysses", [](Scenario& s) -> int& { return s.workload.video.ulysses; }, 1, 1, 4096,
-                      {"chips", "sp Ulysses",
-                       "Sequence parallelism, DeepSpeed-Ulysses: the video tokens split over this many chips, an "
-                       "all-to-all to heads before each self-attention and back after. Must divide the heads per "
-                       "tensor-parallel rank.",
-                       kPlacement, kWhenVideo, true}));
-  t.push_back(integer("workload.video.ring", [](Scenario& s) -> int& { return s.workload.video.ring; }, 1, 1, 4096,
-                      {"chips", "sp ring",
-                       "Sequence parallelism, ring attention: key/value blocks passed around this many chips, "
-                       "overlapped with the attention blocks. Combines with Ulysses (xDiT's USP).",
-                       kPlacement, kWhenVideo, true}));
-  t.push_back(flag("workload.video.cfg_parallel", [](Scenario& s) -> bool& { return s.workload.video.cfg_parallel; },
-                   false,
-                   {"", "cfg parallel",
-                    "Run the conditional and unconditional branches on two chip groups (doubles the chips per "
-                    "replica) and exchange the noise predictions each step; off: both in one batch.",
-                    kPlacement, kWhenVideo}));
-  {
-    Field f = number("workload.video.denoiser_efficiency",
-                     [](Scenario& s) -> double& { return s.workload.video.denoiser_efficiency; }, kDenoiserEfficiency,
-                     0.01, 1.0,
-                     {"", "denoiser efficiency",
-                      "Achievable fraction of the tensor-engine peak for the denoiser's matmuls and attention "
-                      "(replaces efficiency.compute and .attention there; the text encoders keep those).",
-                      kAssumptions, kWhenVideo});
-    f.calibrated = "calibrated on Trainium2 Wan2.2-TI2V-5B (PERF video: 0.27 s per step at 512x384, CFG parallel on "
-                   "2 chips); assumed the same on Trainium3";
-    t.push_back(f);
-  }
-  {
-    Field f = number("workload.video.decoder_efficiency",
-                     [](Scenario& s) -> double& { return s.workload.video.decoder_efficiency; }, kDecoderEfficiency,
-                     0.01, 1.0,
-                     {"", "VAE decoder efficiency",
-                      "Achievable fraction of the tensor-engine peak for the VAE decoder's 3-D convolutions and "
-                      "attention.",
-                      kAssumptions, kWhenVideo});
-    f.calibrated = "calibrated on Trainium2 Wan2.2-TI2V-5B (PERF video: 18.32 s end to end at 512x384, less 50 "
-                   "steps of 0.27 s); the port decodes on one of each chip's four logical cores; assumed the same "
-                   "on Trainium3";
-    t.push_back(f);
-  }
+  using V = workload::VideoParams;
+  using T = FieldType;
+  const std::vector<VideoRow> rows = {
+      {"width", T::integer, 1280, 16, 16384,
+       {"px", "width",
+        "Frame width. Must be a multiple of the VAE's spatial compression x the patch size (Wan2.1: 8 x 2 = 16; "
+        "Wan2.2-TI2V-5B: 16 x 2 = 32).",
+        kVideo},
+       &V::width},
+      {"height", T::integer, 720, 16, 16384,
+       {"px", "height", "Frame height, with the same divisibility as the width.", kVideo}, &V::height},
+      {"frames", T::integer, 81, 1, 100000,
+       {"frames", "frames",
+        "Frames of the clip: 1 + a multiple of the VAE's temporal compression (4: 81, 121, 129 ...). Default 81, "
+        "Wan2.1's 5 seconds at 16 fps.",
+        kVideo, "", true},
+       &V::frames},
+      {"fps", T::number, 16, 1, 240,
+       {"frames/s", "fps",
+        "Playback rate: the clip lasts frames / fps seconds; real time means generating a second of video per "
+        "second.",
+        kVideo},
+       nullptr, &V::fps},
+      {"steps", T::integer, 50, 1, 10000,
+       {"steps", "denoising steps", "Sampler steps: one transformer pass (per guidance branch) each.", kVideo, "", true},
+       &V::steps},
+      {"guidance", T::choice, 0, 0, 0,
+       {"", "guidance",
+        "cfg: classifier-free guidance, a conditional and an unconditional pass per step (batched on the same "
+        "chips, or on two chip groups with cfg_parallel); none: one pass (guidance-distilled models such as "
+        "HunyuanVideo, or distilled few-step models).",
+        kVideo},
+       nullptr, nullptr, nullptr, &V::guidance},
+      {"prompt_tokens", T::integer, 512, 1, 65536,
+       {"tokens", "prompt tokens",
+        "Text-encoder length, also the cross-attention context. Default 512: Wan's text_len (the prompt padded to "
+        "512 UMT5 tokens).",
+        kVideo, "", true},
+       &V::prompt_tokens},
+      {"step_cache_interval", T::integer, 1, 1, 1000,
+       {"steps", "step cache interval",
+        "1: off. N: one step in N runs the whole transformer; the others run the embeddings, the first block and "
+        "the output projection and reuse the rest's cached residual (First-Block Cache / TeaCache style). Output "
+        "quality is not modeled.",
+        kVideo},
+       &V::step_cache_interval},
+      {"vae_tile", T::integer, 0, 0, 16384,
+       {"px", "VAE tile",
+        "0: decode whole frames. Else spatial tiles of this size every 3/4 tile (diffusers' default 256 / 192 "
+        "overlap): less activation memory, overlap decoded twice.",
+        kVideo},
+       &V::vae_tile},
+      {"vae_parallel", T::boolean, 0, 0, 0,
+       {"", "VAE tiles in parallel",
+        "Spread the decode tiles over the replica's chips (needs vae_tile); off: one chip decodes, as Wan's and "
+        "diffusers' pipelines do.",
+        kVideo},
+       nullptr, nullptr, &V::vae_parallel},
+      {"ulysses", T::integer, 1, 1, 4096,
+       {"chips", "sp Ulysses",
+        "Sequence parallelism, DeepSpeed-Ulysses: the video tokens split over this many chips, an all-to-all to "
+        "heads before each self-attention and back after. Must divide the heads per tensor-parallel rank.",
+        kPlacement, "", true},
+       &V::ulysses},
+      {"ring", T::integer, 1, 1, 4096,
+       {"chips", "sp ring",
+        "Sequence parallelism, ring attention: key/value blocks passed around this many chips, overlapped with "
+        "the attention blocks. Combines with Ulysses (xDiT's USP).",
+        kPlacement, "", true},
+       &V::ring},
+      {"cfg_parallel", T::boolean, 0, 0, 0,
+       {"", "cfg parallel",
+        "Run the conditional and unconditional branches on two chip groups (doubles the chips per replica) and "
+        "exchange the noise predictions each step; off: both in one batch.",
+        kPlacement},
+       nullptr, nullptr, &V::cfg_parallel},
+      {"denoiser_efficiency", T::number, kDenoiserEfficiency, 0.01, 1.0,
+       {"", "denoiser efficiency",
+        "Achievable fraction of the tensor-engine peak for the denoiser's matmuls and attention (replaces "
+        "efficiency.compute and .attention there; the text encoders keep those).",
+        kAssumptions},
+       nullptr, &V::denoiser_efficiency, nullptr, nullptr,
+       "calibrated on Trainium2 Wan2.2-TI2V-5B (PERF video: 0.27 s per step at 512x384, CFG parallel on 2 chips); "
+       "assumed the same on Trainium3"},
+      {"decoder_efficiency", T::number, kDecoderEfficiency, 0.01, 1.0,
+       {"", "VAE decoder efficiency",
+        "Achievable fraction of the tensor-engine peak for the VAE decoder's 3-D convolutions and attention.",
+        kAssumptions},
+       nullptr, &V::decoder_efficiency, nullptr, nullptr,
+       "calibrated on Trainium2 Wan2.2-TI2V-5B (PERF video: 18.32 s end to end at 512x384, less 50 steps of "
+       "0.27 s); the port decodes on one of each chip's four logical cores; assumed the same on Trainium3"},
+  };
+  for (const auto& r : rows) t.push_back(video_field(r));
 }
 
 // The assumptions fields.

@@ -7,85 +7,98 @@
 
 namespace trnsim::workload {
 
+namespace {
+
+// An object of named values in order: whole numbers stay whole in the JSON.
+struct Entry {
+  const char* key;
+  double value;
+  bool whole = false;
+};
+json object_of(std::initializer_list<Entry> entries) {
+  json j = json::object();
+  for (const auto& e : entries) j[e.key] = e.whole ? json(static_cast<long long>(e.value)) : json(e.value);
+  return j;
+}
+
+}  // namespace
+
 json video_model_json(const Result& R) {
   const VideoResult& x = R.video;
   const auto& p = x.params;
-  json encoders = json::array();
-  for (const auto& e : x.text_encoders) encoders.push_back(e);
-  return {{"name", R.model.name},
-          {"model_type", R.model.model_type},
-          {"pipeline", x.pipeline_class},
-          {"transformer", x.transformer_class},
-          {"vae", x.vae_class},
-          {"text_encoders", encoders},
-          {"blocks", x.blocks},
-          {"hidden_size", x.hidden},
-          {"heads", x.heads},
-          {"ffn", x.ffn},
-          {"params",
-           {{"transformer", p.transformer},
-            {"blocks", p.blocks},
-            {"embeddings", p.embeddings},
-            {"head", p.head},
-            {"vae_decoder", p.vae_decoder},
-            {"text_encoders", p.text_encoders},
-            {"total", p.total()}}},
-          {"ignored_fields", R.model.ignored_fields}};
+  json j = json::object();
+  j["name"] = R.model.name;
+  j["model_type"] = R.model.model_type;
+  j["pipeline"] = x.pipeline_class;
+  j["transformer"] = x.transformer_class;
+  j["vae"] = x.vae_class;
+  j["text_encoders"] = x.text_encoders;
+  j.update(object_of({{"blocks", double(x.blocks), true}, {"hidden_size", double(x.hidden), true},
+                      {"heads", double(x.heads), true}, {"ffn", double(x.ffn), true}}));
+  j["params"] = object_of({{"transformer", p.transformer},
+                           {"blocks", p.blocks},
+                           {"embeddings", p.embeddings},
+                           {"head", p.head},
+                           {"vae_decoder", p.vae_decoder},
+                           {"text_encoders", p.text_encoders},
+                           {"total", p.total()}});
+  j["ignored_fields"] = R.model.ignored_fields;
+  return j;
 }
 
 json video_json(const Result& R) {
   const VideoResult& x = R.video;
   json scaling = json::array();
   for (const auto& s : x.scaling)
-    scaling.push_back({{"chips", s.chips},
-                       {"ulysses", s.ulysses},
-                       {"ring", s.ring},
-                       {"step_s", s.step_s},
-                       {"video_s", s.video_s},
-                       {"real_time_factor", s.real_time_factor},
-                       {"fabric_share", s.fabric_share}});
-  return {{"clip",
-           {{"width", x.width},
-            {"height", x.height},
-            {"frames", x.frames},
-            {"fps", x.fps},
-            {"duration_s", x.duration_s},
-            {"steps", x.steps},
-            {"full_steps", x.full_steps},
-            {"cached_steps", x.cached_steps},
-            {"guidance", x.guidance}}},
-          {"sequence",
-           {{"latent_frames", x.latent_frames},
-            {"latent_height", x.latent_h},
-            {"latent_width", x.latent_w},
-            {"video_tokens", x.video_tokens},
-            {"text_tokens", x.text_tokens}}},
-          {"placement",
-           {{"tp", x.tp},
-            {"ulysses", x.ulysses},
-            {"ring", x.ring},
-            {"cfg", x.cfg},
-            {"replicas", x.replicas},
-            {"chips_per_replica", x.chips_per_replica},
-            {"batch_per_chip", x.batch_per_chip},
-            {"vae_tiles", x.vae_tiles},
-            {"vae_chips", x.vae_chips}}},
-          {"video_s", x.video_s},
-          {"text_encoding_s", x.text_s},
-          {"denoise_step_s", x.step_s},
-          {"cached_step_s", x.cached_step_s},
-          {"denoise_s", x.denoise_s},
-          {"vae_decode_s", x.vae_s},
-          {"real_time_factor", x.real_time_factor},
-          {"replicas_for_real_time", x.replicas_for_real_time},
-          {"chips_for_real_time", x.chips_for_real_time},
-          {"fewest_chips_real_time_clip", x.fewest_chips_real_time_clip},
-          {"step_flops_per_chip", x.step_flops_per_chip},
-          {"attention_flops_share", x.attention_flops_share},
-          {"attention_time_share", x.attention_time_share},
-          {"video_seconds_per_chip_hour", x.video_seconds_per_chip_hour},
-          {"usd_per_video_minute", x.usd_per_video_minute},
-          {"scaling", scaling}};
+    scaling.push_back(object_of({{"chips", double(s.chips), true},
+                                 {"ulysses", double(s.ulysses), true},
+                                 {"ring", double(s.ring), true},
+                                 {"step_s", s.step_s},
+                                 {"video_s", s.video_s},
+                                 {"real_time_factor", s.real_time_factor},
+                                 {"fabric_share", s.fabric_share}}));
+  json clip = object_of({{"width", double(x.width), true},
+                         {"height", double(x.height), true},
+                         {"frames", double(x.frames), true},
+                         {"fps", x.fps},
+                         {"duration_s", x.duration_s},
+                         {"steps", double(x.steps), true},
+                         {"full_steps", double(x.full_steps), true},
+                         {"cached_steps", double(x.cached_steps), true}});
+  clip["guidance"] = x.guidance;
+  json j = json::object();
+  j["clip"] = clip;
+  j["sequence"] = object_of({{"latent_frames", double(x.latent_frames), true},
+                             {"latent_height", double(x.latent_h), true},
+                             {"latent_width", double(x.latent_w), true},
+                             {"video_tokens", x.video_tokens},
+                             {"text_tokens", x.text_tokens}});
+  j["placement"] = object_of({{"tp", double(x.tp), true},
+                              {"ulysses", double(x.ulysses), true},
+                              {"ring", double(x.ring), true},
+                              {"cfg", double(x.cfg), true},
+                              {"replicas", double(x.replicas), true},
+                              {"chips_per_replica", double(x.chips_per_replica), true},
+                              {"batch_per_chip", x.batch_per_chip},
+                              {"vae_tiles", double(x.vae_tiles), true},
+                              {"vae_chips", double(x.vae_chips), true}});
+  j.update(object_of({{"video_s", x.video_s},
+                      {"text_encoding_s", x.text_s},
+                      {"denoise_step_s", x.step_s},
+                      {"cached_step_s", x.cached_step_s},
+                      {"denoise_s", x.denoise_s},
+                      {"vae_decode_s", x.vae_s},
+                      {"real_time_factor", x.real_time_factor},
+                      {"replicas_for_real_time", double(x.replicas_for_real_time), true},
+                      {"chips_for_real_time", double(x.chips_for_real_time), true},
+                      {"fewest_chips_real_time_clip", double(x.fewest_chips_real_time_clip), true},
+                      {"step_flops_per_chip", x.step_flops_per_chip},
+                      {"attention_flops_share", x.attention_flops_share},
+                      {"attention_time_share", x.attention_time_share},
+                      {"video_seconds_per_chip_hour", x.video_seconds_per_chip_hour},
+                      {"usd_per_video_minute", x.usd_per_video_minute}}));
+  j["scaling"] = scaling;
+  return j;
 }
 
 void video_text_header(std::ostream& out, const Result& R) {
