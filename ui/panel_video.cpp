@@ -141,13 +141,13 @@ class VideoPanel : public Panel {
         }
         const auto& v = p.result->video;
         ImGui::TableSetColumnIndex(1);
-        ImGui::TextUnformatted(fmt_time(v.video_s).c_str());
+        ImGui::TextUnformatted(fmt::time(v.video_s).c_str());
         ImGui::TableSetColumnIndex(2);
-        ImGui::TextUnformatted(fmt_time(v.step_s).c_str());
+        ImGui::TextUnformatted(fmt::time(v.step_s).c_str());
         ImGui::TableSetColumnIndex(3);
-        ImGui::TextUnformatted(fmt_g(v.real_time_factor, 3).c_str());
+        ImGui::TextUnformatted(fmt::general(v.real_time_factor, 3).c_str());
         ImGui::TableSetColumnIndex(4);
-        ImGui::TextUnformatted(fmt_count(v.chips_per_replica).c_str());
+        ImGui::TextUnformatted(fmt::count(v.chips_per_replica).c_str());
       }
       ImGui::EndTable();
     }

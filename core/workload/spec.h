@@ -105,6 +105,12 @@ bool names_video_model(const Spec& spec);
 std::shared_ptr<const model::VideoModelConfig> spec_video_model(const Spec& spec,
                                                                 const std::string& path = "workload.model");
 
+// The bundled models a workload of `kind` takes: video models for "video", language models
+// otherwise (the Scenario panel's model choices).
+std::vector<std::string> model_choices(const std::string& kind);
+// A bundled model's JSON, language or video (InputError naming `field` when unknown).
+json bundled_model_config(const std::string& name, const std::string& field);
+
 // Supported precision names, in order.
 const std::vector<std::string>& precision_names();
 double bytes_per_element(const std::string& dtype);

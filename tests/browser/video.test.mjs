@@ -1,4 +1,4 @@
-// The Video panel as a person uses it: on a language-model scenario it lists the bundled
+// The Video panel as a person uses it (and the Scenario panel's video fields): on a language-model scenario it lists the bundled
 // video examples priced on the scenario's system, one click opens one; on a video scenario
 // it draws the phases and the real-time factor against chips, and a click on a point of the
 // curve applies that sequence-parallel placement -- the report staying the CLI's for the
@@ -24,6 +24,10 @@ await withPage(async ({ page, base, consoleErrors }) => {
   const file = `examples/${stem}.json`;
   check((await page.evaluate(() => window.trnsim.report())) === cli("run", "--json", file),
         `one click opens ${stem}: window.trnsim.report() equals trnsim run --json ${file}`);
+  for (const f of ["width", "height", "frames", "fps", "steps", "ulysses", "ring"])
+    check((await itemRect(page, `workload.video.${f}`)) !== null, `the Scenario panel offers workload.video.${f}`);
+  check((await itemRect(page, "workload.video.guidance:cfg")) !== null, "... and the guidance choice");
+  check((await itemRect(page, "workload.inference.batch")) === null, "... and hides the inference sizes");
   await showPanel(page, "Video");
   check((await itemRect(page, "video:curve")) !== null, "a video scenario shows the real-time factor against chips");
   check((await inkOf(page, await screenshot(page, "panel-video"))) > 0.08, "... and the panel draws");
