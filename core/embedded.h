@@ -17,5 +17,8 @@ const std::string* find_embedded(const std::string& key);
 
 // Keys starting with prefix (e.g. "examples/"), sorted.
 std::vector<std::string> embedded_keys(const std::string& prefix);
+// The stems of the .json files directly in folder `prefix` ("examples/models/"), sorted:
+// "Llama-3.1-8B" for "examples/models/Llama-3.1-8B.json", nothing from its subfolders.
+std::vector<std::string> embedded_json_stems(const std::string& prefix);
 
 }  // namespace trnsim

@@ -124,15 +124,17 @@ class ReportPanel : public Panel {
     ImGui::TextWrapped("%s", rep.scenario.name.empty() ? "(unnamed scenario)" : rep.scenario.name.c_str());
     if (!a.result) return;
     const auto& ra = *a.result;
+    const std::string what =
+        ra.kind == "inference" ? std::to_string(ra.spec.inference.batch) + " concurrent x " +
+                                     std::to_string(ra.spec.inference.input_tokens) + " in / " +
+                                     std::to_string(ra.spec.inference.output_tokens) + " out"
+        : ra.kind == "video"   ? std::to_string(ra.video.width) + "x" + std::to_string(ra.video.height) + ", " +
+                                   std::to_string(ra.video.frames) + " frames, " + std::to_string(ra.video.steps) +
+                                   " steps (the Video tab has the phases and the real-time curve)"
+                               : std::to_string(ra.spec.training.global_batch) + " sequences x " +
+                                     std::to_string(ra.spec.training.sequence_length) + " tokens per step";
     ImGui::TextDisabled("%s %s on %s: %s", ra.model.name.c_str(), ra.kind.c_str(), ra.system_display_name.c_str(),
-                        ra.kind == "inference"
-                            ? (std::to_string(ra.spec.inference.batch) + " concurrent x " +
-                               std::to_string(ra.spec.inference.input_tokens) + " in / " +
-                               std::to_string(ra.spec.inference.output_tokens) + " out")
-                                  .c_str()
-                            : (std::to_string(ra.spec.training.global_batch) + " sequences x " +
-                               std::to_string(ra.spec.training.sequence_length) + " tokens per step")
-                                  .c_str());
+                        what.c_str());
 
     const bool have_b = b && b->result;
     ImGui::Spacing();

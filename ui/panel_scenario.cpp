@@ -299,7 +299,8 @@ void ScenarioPanel::model(Ctx& c, const Field& f, const json& v) {
   const std::string cur = v.is_string() ? v.get<std::string>() : "";
   const std::string preview = v.is_object() ? "pasted config.json (inline)" : cur;
   if (ImGui::BeginCombo(field_label(f).c_str(), preview.c_str())) {
-    for (const auto& n : model::bundled_model_names())
+    const json kind = c.app.field_value("workload.kind");
+    for (const auto& n : workload::model_choices(kind.is_string() ? kind.get<std::string>() : ""))
       if (ImGui::Selectable(n.c_str(), n == cur)) set(c, f, n);
     if (v.is_object()) ImGui::Selectable("pasted config.json (inline)", true);
     ImGui::EndCombo();
@@ -326,7 +327,8 @@ void ScenarioPanel::paste_config(Ctx& c, const Field& f, const json& v) {
   probe("paste-config-open");
   if (!open) return;
   ImGui::TextDisabled("A Hugging Face config.json (decoder-only: llama, mistral, mixtral, qwen2/3, qwen MoE, "
-                      "gpt_oss, deepseek_v2/v3). Unknown keys become warnings.");
+                      "gpt_oss, deepseek_v2/v3), or for kind video an object of diffusers configs (transformer, vae, "
+                      "text_encoder: docs/video.md). Unknown keys become warnings.");
   ImGui::InputTextMultiline("##config", &pasted_config_, ImVec2(-1, ImGui::GetTextLineHeight() * 7));
   probe("paste-config");
   if (ImGui::Button("Use this model")) {
@@ -343,7 +345,7 @@ void ScenarioPanel::paste_config(Ctx& c, const Field& f, const json& v) {
   ImGui::SameLine();
   if (ImGui::Button("Fill with the current model")) {
     try {
-      pasted_config_ = v.is_object() ? v.dump(2) : model::bundled_model_json(v.get<std::string>(), f.path).dump(2);
+      pasted_config_ = v.is_object() ? v.dump(2) : workload::bundled_model_config(v.get<std::string>(), f.path).dump(2);
     } catch (const InputError& e) {
       paste_error_ = e.what();
     }

@@ -60,7 +60,7 @@ void check_source(const std::string& source, const std::string& path) {
   bool ok = starts("press") || starts("inferred") || starts("assumption") || starts("guess") ||
             (!first.empty() && find_source_key(first));
   if (!ok)
-    throw InputError(path, "a source must start with a key of core/data/sources.json (S1..S16, D1, PERF-A..C), "
+    throw InputError(path, "a source must start with a key of core/data/sources.json (S1..S16, D1, PERF-A..C, PERF-V), "
                            "'press', 'inferred', 'assumption' or 'guess', got '" + source + "'");
   for (const auto& k : named_keys(source))
     if (!find_source_key(k)) throw InputError(path, "unknown source key '" + k + "' (core/data/sources.json lists the keys)");

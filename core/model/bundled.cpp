@@ -8,16 +8,14 @@
 
 namespace trnsim::model {
 
-std::vector<std::string> bundled_model_names() {
-  std::vector<std::string> names;
-  const std::string prefix = "examples/models/";
-  for (const auto& key : embedded_keys(prefix)) {
-    std::string rest = key.substr(prefix.size());
-    if (rest.size() > 5 && rest.compare(rest.size() - 5, 5, ".json") == 0 && rest.find('/') == std::string::npos)
-      names.push_back(rest.substr(0, rest.size() - 5));
-  }
-  std::sort(names.begin(), names.end());
-  return names;
+std::vector<std::string> bundled_model_names() { return embedded_json_stems("examples/models/"); }
+
+std::string model_name_hint(const std::string& name, const std::vector<std::string>& names) {
+  for (const auto& n : names)  // a case-insensitive exact match first
+    if (n.size() == name.size() &&
+        std::equal(n.begin(), n.end(), name.begin(), [](char a, char b) { return std::tolower(a) == std::tolower(b); }))
+      return n;
+  return closest_name(name, names);
 }
 
 json bundled_model_json(const std::string& name, const std::string& field) {
@@ -25,13 +23,7 @@ json bundled_model_json(const std::string& name, const std::string& field) {
   const std::string* text = find_embedded(key);
   if (!text) {
     auto names = bundled_model_names();
-    std::string hint;
-    for (const auto& n : names) {  // case-insensitive exact match first
-      if (n.size() == name.size() &&
-          std::equal(n.begin(), n.end(), name.begin(), [](char a, char b) { return std::tolower(a) == std::tolower(b); }))
-        hint = n;
-    }
-    if (hint.empty()) hint = closest_name(name, names);
+    const std::string hint = model_name_hint(name, names);
     std::string list;
     for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
     throw InputError(field, "unknown bundled model '" + name + "'" +

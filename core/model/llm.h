@@ -154,6 +154,8 @@ const std::vector<std::string>& supported_wrapper_types();
 std::vector<std::string> bundled_model_names();
 // The bundled config's JSON; InputError naming `field` with the closest name if unknown.
 json bundled_model_json(const std::string& name, const std::string& field);
+// The name of `names` a user most likely meant by `name` (case aside, then the closest), or "".
+std::string model_name_hint(const std::string& name, const std::vector<std::string>& names);
 
 // Parameter counts (exact integers, as doubles). The language model only: a wrapper's
 // vision/audio tower and multi-token-prediction modules are not counted.

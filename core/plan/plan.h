@@ -40,7 +40,9 @@
 
 namespace trnsim::plan {
 
-enum class OpKind { matmul, attention, memory, collective };
+// conv: a convolution priced as the implicit GEMM it lowers to (m = output voxels, k = input
+// channels x kernel, n = output channels; the video plan's VAE decode).
+enum class OpKind { matmul, attention, memory, collective, conv };
 // Where an operator sits: inside a layer (once per layer of its type), on the first or
 // last pipeline stage, between stages, or once per training step.
 enum class Scope { layer, first_stage, last_stage, boundary, step };

@@ -41,6 +41,7 @@ PricedOp Pricer::price(const plan::Operator& o) const {
   r.overhead_s = o.kernels * settings_.kernel_overhead_s;
   r.time_s = kernel_s + r.overhead_s;
   if (o.kind == plan::OpKind::matmul) r.detail = o.dtype + " matmul";
+  else if (o.kind == plan::OpKind::conv) r.detail = o.dtype + " convolution (implicit GEMM)";
   else if (o.kind == plan::OpKind::attention) r.detail = o.dtype + " attention";
   else r.detail = "memory-bound";
   return r;
@@ -100,6 +101,14 @@ long whole(double x) { return std::max(1L, static_cast<long>(std::ceil(x - 1e-9)
 // The engine model's tensor-engine input types (attention runs BF16 or FP8 on Neuron).
 std::string attention_dtype(const std::string& d) { return d == "bf16" || d == "fp32" ? "bf16" : "fp8"; }
 
+// Beyond these sizes a shape is timed in slices: a tiled GEMM streams its row blocks and a
+// non-causal attention its query tiles, so the time is linear in the rows / queries once one
+// slice fills the pipeline (video's VAE convolutions have millions of output voxels, its
+// attention tens of thousands of queries; the engine model takes at most 2^20 and would
+// simulate every tile).
+constexpr long kGemmSliceRows = 16384;
+constexpr long kAttentionSliceQueries = 4096;
+
 class EnginePricer : public Pricer {
  public:
   using Pricer::Pricer;
@@ -110,19 +119,21 @@ class EnginePricer : public Pricer {
     const int cores = std::max(1, system().chip.cores);
     engine::KernelReport k;
     double copies = 1;
-    if (o.kind == plan::OpKind::matmul && o.m > 0 && o.k > 0 && o.n > 0) {
+    const bool gemm = o.kind == plan::OpKind::matmul || o.kind == plan::OpKind::conv;
+    if (gemm && o.m > 0 && o.k > 0 && o.n > 0) {
       // Output columns split over the cores; independent GEMMs (experts) run one after another.
       engine::GemmShape g;
-      g.m = whole(o.m);
+      g.m = std::min(whole(o.m), kGemmSliceRows);
       g.n = whole(o.n / cores);
       g.k = whole(o.k);
       g.dtype = o.dtype;
       k = cached(gemms_, {g.m, g.n, g.k}, o.dtype, [&] { return engine::gemm(system().chip, g); });
-      copies = o.gemms;
+      copies = o.gemms * std::max(1.0, o.m / kGemmSliceRows);
     } else if (o.kind == plan::OpKind::attention && o.seq_q > 0 && o.heads > 0) {
       engine::AttentionShape a;
-      a.seq_q = whole(o.seq_q);
+      a.seq_q = o.causal ? whole(o.seq_q) : std::min(whole(o.seq_q), kAttentionSliceQueries);
       a.seq_kv = whole(o.seq_kv);
+      if (!o.causal) copies = std::max(1.0, o.seq_q / kAttentionSliceQueries);
       a.head_dim = whole(o.head_dim);
       a.heads = whole(o.heads / cores);
       a.causal = o.causal;

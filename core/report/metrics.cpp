@@ -14,6 +14,46 @@ using Value = std::optional<double>;
 
 bool inference(const Result& r) { return r.kind == "inference"; }
 bool training(const Result& r) { return r.kind == "training"; }
+bool video(const Result& r) { return r.kind == "video"; }
+bool tokens(const Result& r) { return !video(r); }
+
+// The video metrics (kind video: core/workload/video.h), after the training ones.
+void add_video_metrics(const std::function<void(std::string, std::string, std::string, Better, std::string, std::string,
+                                                std::function<Value(const Result&)>, bool)>& add) {
+  auto of = [](double workload::VideoResult::*field) {
+    return [field](const Result& r) -> Value { return video(r) ? Value(r.video.*field) : std::nullopt; };
+  };
+  auto count = [](int workload::VideoResult::*field) {
+    return [field](const Result& r) -> Value { return video(r) ? Value(double(r.video.*field)) : std::nullopt; };
+  };
+  add("video_s", "time per video", "s", Better::lower,
+      "One clip end to end on one replica: text encoding, every denoising step, the VAE decode.", "video.video_s",
+      of(&workload::VideoResult::video_s), true);
+  add("denoise_step_s", "time per denoising step", "s", Better::lower,
+      "One full transformer step over the clip's tokens (both guidance branches).", "video.denoise_step_s",
+      of(&workload::VideoResult::step_s), true);
+  add("vae_decode_s", "VAE decode time", "s", Better::lower, "The decode of the clip's latent into frames.",
+      "video.vae_decode_s", of(&workload::VideoResult::vae_s), false);
+  add("real_time_factor", "real-time factor", "x", Better::lower,
+      "Seconds of compute per second of video (time per video / clip duration); 1.0 is real time.",
+      "video.real_time_factor", of(&workload::VideoResult::real_time_factor), true);
+  add("chips_for_real_time", "real-time stream chips", "chips", Better::lower,
+      "Replicas of this placement needed to generate video as fast as it plays (ceil of the real-time factor) x "
+      "chips per replica.",
+      "video.chips_for_real_time", count(&workload::VideoResult::chips_for_real_time), true);
+  add("video_seconds_per_chip_hour", "video seconds per chip-hour", "s", Better::higher,
+      "Seconds of video one chip generates in an hour with this placement.", "video.video_seconds_per_chip_hour",
+      of(&workload::VideoResult::video_seconds_per_chip_hour), false);
+  add("usd_per_video_minute", "USD per minute of video", "USD", Better::lower,
+      "Chip-hours at the assumed price per minute of generated video.", "video.usd_per_video_minute",
+      of(&workload::VideoResult::usd_per_video_minute), false);
+  add("video_tokens", "attention sequence", "tokens", Better::neither,
+      "Video tokens every self-attention runs over: latent frames x latent pixels / patch.",
+      "video.sequence.video_tokens", of(&workload::VideoResult::video_tokens), false);
+  add("attention_time_share", "attention share of a step", "fraction", Better::neither,
+      "Share of a denoising step's time in the attention kernels (grows with resolution and frames).",
+      "video.attention_time_share", of(&workload::VideoResult::attention_time_share), false);
+}
 
 std::vector<Metric> build() {
   std::vector<Metric> t;
@@ -61,6 +101,7 @@ std::vector<Metric> build() {
       when(training, &Result::mfu));
   add("hfu", "HFU", "fraction", Better::neither, "Hardware FLOPs (MFU plus recomputation) over the peak.",
       "training.hfu", when(training, &Result::hfu));
+  add_video_metrics(add);
   add("hbm_used_bytes", "HBM used per chip", "B", Better::neither,
       "Weights, KV cache or optimizer state, activations and the reserve on the busiest chip.",
       "memory_per_chip.used_bytes", always(&Result::hbm_used_bytes));
@@ -69,10 +110,10 @@ std::vector<Metric> build() {
       always(&Result::chip_power_watts), false);
   add("tokens_per_s_per_megawatt", "tokens/s per MW", "tokens/s/MW", Better::higher,
       "Output (or training) tokens per second per megawatt of all-in power (chips, hosts, PUE).",
-      "economics.tokens_per_s_per_megawatt", always(&Result::tokens_per_s_per_megawatt));
+      "economics.tokens_per_s_per_megawatt", when(tokens, &Result::tokens_per_s_per_megawatt));
   add("usd_per_million_tokens", "USD per million tokens", "USD", Better::lower,
       "Chip-hours at the assumed price per million output (or training) tokens.",
-      "economics.usd_per_million_tokens", always(&Result::usd_per_million_tokens));
+      "economics.usd_per_million_tokens", when(tokens, &Result::usd_per_million_tokens));
   add("compute_share", "time in compute", "fraction", Better::neither,
       "Share of the headline time the tensor engines bind (compute-bound operators).", "time_shares.compute",
       always(&Result::compute_share));
@@ -124,6 +165,7 @@ std::string better_side(const Metric& m, double r) {
 
 std::string format_metric(const Metric& m, double v) {
   if (m.unit == "tokens/s" || m.unit == "tokens/s/MW") return fmt::number(v);
+  if (m.unit == "chips") return fmt::count(v) + " chips";
   return fmt::value(m.unit, v);
 }
 

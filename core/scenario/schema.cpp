@@ -123,13 +123,17 @@ void add_scenario_fields(std::vector<Field>& t) {
 // The model fields.
 void add_model_fields(std::vector<Field>& t) {
   t.push_back(choice("workload.kind", [](Scenario& s) -> std::string& { return s.workload.kind; }, "inference",
-                     fixed({"inference", "training"}),
-                     {"", "kind", "Inference (serving requests) or training (optimizer steps).", kModel}));
+                     fixed({"inference", "training", "video"}),
+                     {"", "kind",
+                      "Inference (serving requests), training (optimizer steps) or video (generating one clip with "
+                      "a diffusion-transformer video model: docs/video.md).",
+                      kModel}));
   {
     Field f = make("workload.model", FieldType::model, nullptr, 0, 0,
                    {"", "model",
                     "A bundled Hugging Face config (examples/models/, sources beside each) or your own config.json "
-                    "object inline.",
+                    "object inline; for kind video a bundled video model (examples/models/video/) or an inline "
+                    "object of its diffusers configs (transformer, vae, text_encoder).",
                     kModel});
     f.get = [](const Scenario& s) {
       return s.workload.model_name.empty() ? s.workload.model_config : json(s.workload.model_name);
@@ -139,7 +143,10 @@ void add_model_fields(std::vector<Field>& t) {
       w.model_name = v.is_string() ? v.get<std::string>() : std::string();
       w.model_config = v.is_string() ? json(nullptr) : v;
       w.imported.reset();
-      w.imported = workload::spec_model(w, "workload.model");  // config errors name the field now
+      w.imported_video.reset();
+      // Config errors name the field now; a video model is imported by the video importer.
+      if (workload::names_video_model(w)) w.imported_video = workload::spec_video_model(w, "workload.model");
+      else w.imported = workload::spec_model(w, "workload.model");
     };
     t.push_back(f);
   }
@@ -239,6 +246,146 @@ void add_training_fields(std::vector<Field>& t) {
                       kWhenTraining}));
 }
 
+// The video fields (kind video: core/workload/video.h, docs/video.md).
+const char* kVideo = "Video: clip and denoising";
+// Fitted to the PERF.md video rows (the fields' calibration notes; tests/unit/test_video.cpp
+// checks the fit reproduces them).
+constexpr double kDenoiserEfficiency = 0.26;
+constexpr double kDecoderEfficiency = 0.0932;
+const char* kWhenVideo = "workload.kind=video";
+
+// The video fields as data, one row each in table order, bound to their member of
+// workload::VideoParams (one binding per type keeps the table small in the page's module).
+struct VideoRow {
+  const char* key;
+  FieldType type;
+  double def, lo, hi;
+  Meta meta;
+  int workload::VideoParams::*i = nullptr;
+  double workload::VideoParams::*d = nullptr;
+  bool workload::VideoParams::*b = nullptr;
+  std::string workload::VideoParams::*s = nullptr;
+  const char* calibrated = "";
+};
+
+template <class T>
+void bind_video(Field& f, T workload::VideoParams::*member) {
+  f.get = [member](const Scenario& sc) { return json(sc.workload.video.*member); };
+  f.put = [member](Scenario& sc, const json& v) { sc.workload.video.*member = v.get<T>(); };
+}
+
+Field video_field(const VideoRow& r) {
+  json def = r.type == FieldType::integer ? json(static_cast<int>(r.def))
+             : r.type == FieldType::boolean ? json(r.def != 0)
+             : r.type == FieldType::choice  ? json("cfg")
+                                            : json(r.def);
+  Meta m = r.meta;
+  m.shown_when = kWhenVideo;
+  Field f = make(std::string("workload.video.") + r.key, r.type, def, r.lo, r.hi, m);
+  if (r.i) bind_video(f, r.i);
+  if (r.d) bind_video(f, r.d);
+  if (r.b) bind_video(f, r.b);
+  if (r.s) bind_video(f, r.s), f.choices = fixed({"cfg", "none"});
+  f.calibrated = r.calibrated;
+  return f;
+}
+
+void add_video_fields(std::vector<Field>& t) {
+  using V = workload::VideoParams;
+  using T = FieldType;
+  const std::vector<VideoRow> rows = {
+      {"width", T::integer, 1280, 16, 16384,
+       {"px", "width",
+        "Frame width. Must be a multiple of the VAE's spatial compression x the patch size (Wan2.1: 8 x 2 = 16; "
+        "Wan2.2-TI2V-5B: 16 x 2 = 32).",
+        kVideo},
+       &V::width},
+      {"height", T::integer, 720, 16, 16384,
+       {"px", "height", "Frame height, with the same divisibility as the width.", kVideo}, &V::height},
+      {"frames", T::integer, 81, 1, 100000,
+       {"frames", "frames",
+        "Frames of the clip: 1 + a multiple of the VAE's temporal compression (4: 81, 121, 129 ...). Default 81, "
+        "Wan2.1's 5 seconds at 16 fps.",
+        kVideo, "", true},
+       &V::frames},
+      {"fps", T::number, 16, 1, 240,
+       {"frames/s", "fps",
+        "Playback rate: the clip lasts frames / fps seconds; real time means generating a second of video per "
+        "second.",
+        kVideo},
+       nullptr, &V::fps},
+      {"steps", T::integer, 50, 1, 10000,
+       {"steps", "denoising steps", "Sampler steps: one transformer pass (per guidance branch) each.", kVideo, "", true},
+       &V::steps},
+      {"guidance", T::choice, 0, 0, 0,
+       {"", "guidance",
+        "cfg: classifier-free guidance, a conditional and an unconditional pass per step (batched on the same "
+        "chips, or on two chip groups with cfg_parallel); none: one pass (guidance-distilled models such as "
+        "HunyuanVideo, or distilled few-step models).",
+        kVideo},
+       nullptr, nullptr, nullptr, &V::guidance},
+      {"prompt_tokens", T::integer, 512, 1, 65536,
+       {"tokens", "prompt tokens",
+        "Text-encoder length, also the cross-attention context. Default 512: Wan's text_len (the prompt padded to "
+        "512 UMT5 tokens).",
+        kVideo, "", true},
+       &V::prompt_tokens},
+      {"step_cache_interval", T::integer, 1, 1, 1000,
+       {"steps", "step cache interval",
+        "1: off. N: one step in N runs the whole transformer; the others run the embeddings, the first block and "
+        "the output projection and reuse the rest's cached residual (First-Block Cache / TeaCache style). Output "
+        "quality is not modeled.",
+        kVideo},
+       &V::step_cache_interval},
+      {"vae_tile", T::integer, 0, 0, 16384,
+       {"px", "VAE tile",
+        "0: decode whole frames. Else spatial tiles of this size every 3/4 tile (diffusers' default 256 / 192 "
+        "overlap): less activation memory, overlap decoded twice.",
+        kVideo},
+       &V::vae_tile},
+      {"vae_parallel", T::boolean, 0, 0, 0,
+       {"", "VAE tiles in parallel",
+        "Spread the decode tiles over the replica's chips (needs vae_tile); off: one chip decodes, as Wan's and "
+        "diffusers' pipelines do.",
+        kVideo},
+       nullptr, nullptr, &V::vae_parallel},
+      {"ulysses", T::integer, 1, 1, 4096,
+       {"chips", "sp Ulysses",
+        "Sequence parallelism, DeepSpeed-Ulysses: the video tokens split over this many chips, an all-to-all to "
+        "heads before each self-attention and back after. Must divide the heads per tensor-parallel rank.",
+        kPlacement, "", true},
+       &V::ulysses},
+      {"ring", T::integer, 1, 1, 4096,
+       {"chips", "sp ring",
+        "Sequence parallelism, ring attention: key/value blocks passed around this many chips, overlapped with "
+        "the attention blocks. Combines with Ulysses (xDiT's USP).",
+        kPlacement, "", true},
+       &V::ring},
+      {"cfg_parallel", T::boolean, 0, 0, 0,
+       {"", "cfg parallel",
+        "Run the conditional and unconditional branches on two chip groups (doubles the chips per replica) and "
+        "exchange the noise predictions each step; off: both in one batch.",
+        kPlacement},
+       nullptr, nullptr, &V::cfg_parallel},
+      {"denoiser_efficiency", T::number, kDenoiserEfficiency, 0.01, 1.0,
+       {"", "denoiser efficiency",
+        "Achievable fraction of the tensor-engine peak for the denoiser's matmuls and attention (replaces "
+        "efficiency.compute and .attention there; the text encoders keep those).",
+        kAssumptions},
+       nullptr, &V::denoiser_efficiency, nullptr, nullptr,
+       "calibrated on Trainium2 Wan2.2-TI2V-5B (PERF video: 0.27 s per step at 512x384, CFG parallel on 2 chips); "
+       "assumed the same on Trainium3"},
+      {"decoder_efficiency", T::number, kDecoderEfficiency, 0.01, 1.0,
+       {"", "VAE decoder efficiency",
+        "Achievable fraction of the tensor-engine peak for the VAE decoder's 3-D convolutions and attention.",
+        kAssumptions},
+       nullptr, &V::decoder_efficiency, nullptr, nullptr,
+       "calibrated on Trainium2 Wan2.2-TI2V-5B (PERF video: 18.32 s end to end at 512x384, less 50 steps of "
+       "0.27 s); the port decodes on one of each chip's four logical cores; assumed the same on Trainium3"},
+  };
+  for (const auto& r : rows) t.push_back(video_field(r));
+}
+
 // The assumptions fields.
 void add_assumptions_fields(std::vector<Field>& t) {
   {
@@ -305,6 +452,7 @@ std::vector<Field> build_table() {
   add_placement_fields(t);
   add_inference_fields(t);
   add_training_fields(t);
+  add_video_fields(t);
   add_assumptions_fields(t);
   return t;
 }
@@ -395,7 +543,7 @@ json validate_field(const Field& f, const json& v, const std::string& path_in) {
     case FieldType::model:
       if (v.is_string()) {
         if (v.get<std::string>().empty()) throw InputError(p, "empty model name");
-        model::bundled_model_json(v.get<std::string>(), p);  // unknown name: error with hint
+        model::check_bundled_model_name(v.get<std::string>(), p);  // unknown name: error with hint
         return v;
       }
       if (v.is_object()) return v;

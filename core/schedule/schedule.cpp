@@ -26,12 +26,30 @@ std::vector<std::string> stage_names(const plan::Placement& pl) {
   return names;
 }
 
+// One pass through every stage, layer by layer; returns the end time.
+double replay_pass(Timeline& tl, const plan::Layout& L, const PricedPass& p, int pp, double t,
+                   const std::string& label) {
+  for (int s = 0; s < pp; ++s) {
+    if (s == 0)
+      for (const auto& o : p.first) t += emit_op(tl, s, o, t, label);
+    for (std::size_t i = 0; i < L.layer_type.size(); ++i) {
+      if (L.layer_stage[i] != s) continue;
+      for (const auto& o : p.per_type[L.layer_type[i]]) t += emit_op(tl, s, o, t, label + " layer " + std::to_string(i));
+    }
+    if (s == pp - 1)
+      for (const auto& o : p.last) t += emit_op(tl, s, o, t, label);
+    else
+      for (const auto& o : p.boundary) t += emit_op(tl, s, o, t, label);
+  }
+  return t;
+}
+
+}  // namespace
+
 void add_span(Timeline& tl, Span s) {
   if (s.dur_s > 0) tl.spans.push_back(std::move(s));
 }
 
-// One operator on its lanes from t: the tensor engine busy for its compute time (with the
-// kernel overhead), HBM for its memory time, the fabric for a collective. Returns its time.
 double emit_op(Timeline& tl, int stage, const PricedOp& o, double t, const std::string& phase) {
   Span s;
   s.stage = stage;
@@ -68,26 +86,6 @@ double emit_op(Timeline& tl, int stage, const PricedOp& o, double t, const std::
   }
   return o.time_s;
 }
-
-// One pass through every stage, layer by layer; returns the end time.
-double replay_pass(Timeline& tl, const plan::Layout& L, const PricedPass& p, int pp, double t,
-                   const std::string& label) {
-  for (int s = 0; s < pp; ++s) {
-    if (s == 0)
-      for (const auto& o : p.first) t += emit_op(tl, s, o, t, label);
-    for (std::size_t i = 0; i < L.layer_type.size(); ++i) {
-      if (L.layer_stage[i] != s) continue;
-      for (const auto& o : p.per_type[L.layer_type[i]]) t += emit_op(tl, s, o, t, label + " layer " + std::to_string(i));
-    }
-    if (s == pp - 1)
-      for (const auto& o : p.last) t += emit_op(tl, s, o, t, label);
-    else
-      for (const auto& o : p.boundary) t += emit_op(tl, s, o, t, label);
-  }
-  return t;
-}
-
-}  // namespace
 
 PricedPass price_pass(const price::Pricer& pricer, const plan::PassOps& ops, const plan::Layout& L, int pp) {
   PricedPass c;

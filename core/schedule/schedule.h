@@ -56,6 +56,12 @@ struct Timeline {
   double end_s = 0;
   std::string note;
 };
+// Appends a span (nothing for a zero duration).
+void add_span(Timeline& tl, Span s);
+// One occurrence of an operator on its lanes from t: the tensor engine busy for its compute
+// time (with the kernel overhead), HBM for its memory time, the fabric for a collective.
+// Returns its time.
+double emit_op(Timeline& tl, int stage, const price::PricedOp& o, double t, const std::string& phase);
 
 // ---- inference ----------------------------------------------------------------------------
 struct InferenceTimes {

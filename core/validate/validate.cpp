@@ -289,7 +289,7 @@ Summary summarize(const std::vector<Row>& rows) {
       ++s.off_by_more_than_50_percent;
       s.far_rows.push_back(r.id + " " + r.figure);
     }
-    const bool measurement = !r.id.empty() && r.id[0] >= '0' && r.id[0] <= '9';
+    const bool measurement = r.source.rfind("PERF-", 0) == 0;  // a measured figure, not a claim or a fact
     if (measurement && !r.calibration) {
       ++s.uncalibrated_measurements;
       if (a <= 0.25) ++s.uncalibrated_measurements_within_25_percent;

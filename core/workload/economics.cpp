@@ -19,14 +19,6 @@ std::string chip_source(const Evaluation& ev, const std::string& key, const char
   return missing;
 }
 
-// The source of an assumption: the field table's calibration note when the value is its
-// (fitted) default, `text` for other defaults, "scenario" when the user set it.
-std::string source_of(const char* field, double value, const char* text) {
-  const Field& f = find_field(std::string("workload.") + field);
-  if (json(value) != f.default_value) return "scenario";
-  return f.calibrated.empty() ? std::string(text) : "assumption, " + f.calibrated;
-}
-
 void add_assumptions(const Evaluation& ev, Result& R, const std::string& power_src, const std::string& price_src) {
   const Efficiency& ef = ev.spec.efficiency;
   const Economics& ec = ev.spec.economics;
@@ -46,6 +38,12 @@ void add_assumptions(const Evaluation& ev, Result& R, const std::string& power_s
 }
 
 }  // namespace
+
+std::string source_of(const char* field, double value, const char* text) {
+  const Field& f = find_field(std::string("workload.") + field);
+  if (json(value) != f.default_value) return "scenario";
+  return f.calibrated.empty() ? std::string(text) : "assumption, " + f.calibrated;
+}
 
 void fill_economics(const Evaluation& ev, Result& R, double tokens_per_s_per_chip) {
   const Economics& ec = ev.spec.economics;

@@ -209,7 +209,17 @@ void describe_system(const hw::System& system, Result& R) {
 
 }  // namespace
 
+namespace detail {
+void describe_system_into(const hw::System& system, Result& R) { describe_system(system, R); }
+plan::Dtypes chip_dtypes(const hw::Chip& chip, const Precision& p, Result& R) { return resolve_dtypes(chip, p, R); }
+price::Settings pricing_settings(const Efficiency& e) { return pricing(e); }
+}  // namespace detail
+
 Result evaluate(const Spec& spec, const hw::System& system) {
+  if (spec.kind == "video") return detail::evaluate_video(spec, system);
+  if (names_video_model(spec))
+    throw InputError("workload.model", "'" + (spec.model_name.empty() ? std::string("the inline bundle") : spec.model_name) +
+                                           "' is a video model: set workload.kind to \"video\"");
   const std::shared_ptr<const ModelConfig> model = spec_model(spec);
   const ModelConfig& m = *model;
   Result R;

@@ -28,10 +28,20 @@ void finish_shares(Result& R, const std::vector<std::pair<const Phase*, double>>
 // The bytes each chip holds: the plan's items plus the runtime reserve; throws InputError
 // naming workload.parallelism when they do not fit the chip's HBM.
 void hold_memory(const Evaluation& ev, const std::vector<MemoryItem>& items, Result& R);
+// The source of an assumption ("workload." + field): the field table's calibration note when
+// the value is its (fitted) default, `text` for other defaults, "scenario" when the user set it.
+std::string source_of(const char* field, double value, const char* text);
 // Power, price, tokens per MW, cost per million tokens and the assumptions list.
 void fill_economics(const Evaluation& ev, Result& R, double tokens_per_s_per_chip);
 
 void evaluate_inference(const Evaluation& ev, Result& R);
+// Kind video (core/workload/video.cpp): the whole evaluation of one clip.
+Result evaluate_video(const Spec& spec, const hw::System& system);
+// The system's identity, the precisions the chip runs (with fallback warnings) and the
+// pricing assumptions: what evaluate() computes for every kind.
+void describe_system_into(const hw::System& system, Result& R);
+plan::Dtypes chip_dtypes(const hw::Chip& chip, const Precision& p, Result& R);
+price::Settings pricing_settings(const Efficiency& e);
 void evaluate_training(const Evaluation& ev, Result& R);
 
 std::string fixed(double v, int decimals);

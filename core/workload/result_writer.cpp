@@ -132,6 +132,10 @@ void common_json(const Result& R, json& j) {
                     {"tokens_per_s_per_megawatt", R.tokens_per_s_per_megawatt},
                     {"price_per_chip_hour_usd", R.price_per_chip_hour_usd},
                     {"usd_per_million_tokens", R.usd_per_million_tokens}};
+  if (R.kind == "video") {  // no tokens: the video section has the clip's economics
+    j["economics"].erase("tokens_per_s_per_megawatt");
+    j["economics"].erase("usd_per_million_tokens");
+  }
   json as = json::array();
   for (const auto& a : R.assumptions)
     as.push_back({{"name", a.name}, {"value", a.value}, {"unit", a.unit}, {"source", a.source}});
@@ -167,13 +171,14 @@ json result_to_json(const Result& R) {
                     {"expert_tp", P.ep <= P.tp ? P.tp / P.ep : 1},
                     {"chips_used", R.chips_used},
                     {"ultraservers_used", R.domains_used}};
-  j["model"] = model_json(R);
+  j["model"] = R.kind == "video" ? video_model_json(R) : model_json(R);
   j["precision"] = {{"matmul", R.matmul_dtype},
                     {"weights", R.weights_dtype},
                     {"attention_weights", R.attention_weights_dtype},
                     {"kv_cache", R.kv_dtype}};
   j["warnings"] = R.warnings;
   if (R.kind == "inference") j["inference"] = inference_json(R);
+  else if (R.kind == "video") j["video"] = video_json(R);
   else j["training"] = training_json(R);
   common_json(R, j);
   return j;
@@ -289,6 +294,7 @@ void text_resources(std::ostringstream& out, const Result& R) {
   out << "  power                " << fmt::number(R.chip_power_watts) << " W per chip, " << fmt::number(R.power_per_chip_all_in_watts)
       << " W all-in (host +" << fmt::percent(R.spec.economics.host_power_fraction) << ", PUE " << fmt::fixed(R.spec.economics.pue, 2)
       << ")\n";
+  if (R.kind == "video") return video_text_economics(out, R);
   const char* tok = R.kind == "inference" ? "output" : "training";
   out << "  tokens per MW        " << fmt::number(R.tokens_per_s_per_megawatt) << " " << tok << " tokens/s per MW\n";
   out << "  cost                 $" << fmt::fixed(R.usd_per_million_tokens, 3) << " per million " << tok << " tokens at $"
@@ -336,10 +342,11 @@ void text_notes(std::ostringstream& out, const Result& R) {
 
 std::string result_to_text(const Result& R) {
   std::ostringstream out;
-  text_header(out, R);
-  text_headline(out, R);
+  if (R.kind == "video") video_text_header(out, R), video_text_headline(out, R);
+  else text_header(out, R), text_headline(out, R);
   text_resources(out, R);
-  text_scaling(out, R);
+  if (R.kind == "video") video_text_scaling(out, R);
+  else text_scaling(out, R);
   text_phases(out, R);
   text_notes(out, R);
   return out.str();

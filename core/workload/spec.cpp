@@ -49,4 +49,30 @@ std::shared_ptr<const model::ModelConfig> spec_model(const Spec& spec, const std
   return std::make_shared<const model::ModelConfig>(model::import_hf_config(spec.model_config, path, "inline"));
 }
 
+std::vector<std::string> model_choices(const std::string& kind) {
+  return kind == "video" ? model::bundled_video_model_names() : model::bundled_model_names();
+}
+
+json bundled_model_config(const std::string& name, const std::string& field) {
+  if (const std::string* text = model::bundled_video_model_text(name))
+    return parse_json_text(*text, "examples/models/video/" + name + ".json");
+  return model::bundled_model_json(name, field);
+}
+
+bool names_video_model(const Spec& spec) {
+  if (!spec.model_name.empty()) return model::bundled_video_model_text(spec.model_name) != nullptr;
+  return model::is_video_bundle(spec.model_config);
+}
+
+std::shared_ptr<const model::VideoModelConfig> spec_video_model(const Spec& spec, const std::string& path) {
+  if (spec.imported_video) return spec.imported_video;
+  if (!names_video_model(spec))
+    throw InputError(path, "'" + (spec.model_name.empty() ? std::string("the inline config") : spec.model_name) +
+                               "' is a language model; a video workload needs a video model (bundled: " +
+                               model::bundled_video_model_list() +
+                               "; or an inline object with transformer, vae and text_encoder configs)");
+  if (!spec.model_name.empty()) return model::bundled_video_model(spec.model_name, path);
+  return std::make_shared<const model::VideoModelConfig>(model::import_video_config(spec.model_config, path, "inline"));
+}
+
 }  // namespace trnsim::workload

@@ -10,6 +10,7 @@
 
 #include "common/fields.h"
 #include "model/llm.h"
+#include "model/video.h"
 
 namespace trnsim::workload {
 
@@ -57,17 +58,37 @@ struct Economics {
   std::optional<double> price_per_chip_hour_usd;  // null: the chip data's guess
 };
 
+// Video generation (kind "video"; core/workload/video.h): the clip, the denoising loop and
+// the video-specific placement.
+struct VideoParams {
+  int width = 0, height = 0, frames = 0;  // pixels, frames of the clip
+  double fps = 0;                         // playback rate: the clip lasts frames / fps seconds
+  int steps = 0;                          // denoising steps
+  std::string guidance;                   // cfg (two branches per step) | none
+  int prompt_tokens = 0;                  // text-encoder and cross-attention length
+  int step_cache_interval = 0;            // 1 = off; N: one full step in N, the others cached
+  int vae_tile = 0;                       // spatial decode tile in pixels, 0 = untiled
+  bool vae_parallel = false;              // decode tiles spread over the replica's chips
+  int ulysses = 0, ring = 0;              // sequence parallelism: all-to-all and ring degrees
+  bool cfg_parallel = false;              // the two guidance branches on two chip groups
+  // Achievable fractions of the tensor-engine peak (calibrated defaults: the field table).
+  double denoiser_efficiency = 0;         // the denoiser's matmuls and attention
+  double decoder_efficiency = 0;          // the VAE decoder's convolutions and attention
+};
+
 struct Spec {
-  std::string kind;        // inference | training
+  std::string kind;        // inference | training | video
   std::string model_name;  // bundled model name; empty when model_config is inline
   json model_config;       // inline Hugging Face config (null when bundled)
   // The model as imported when the spec was read (shared, immutable): evaluation does not
   // import it again. Not part of the scenario's value (equality ignores it).
   std::shared_ptr<const model::ModelConfig> imported;
+  std::shared_ptr<const model::VideoModelConfig> imported_video;  // kind video: the same for a video model
   Precision precision;
   Parallelism parallelism;
   InferenceParams inference;
   TrainingParams training;
+  VideoParams video;
   Efficiency efficiency;
   Economics economics;
   std::string pricer;  // roofline | engine (core/price/pricer.h)
@@ -76,6 +97,19 @@ struct Spec {
 // The model the spec names (bundled or inline): the copy imported when the spec was read,
 // else imported now. Errors name `path`.
 std::shared_ptr<const model::ModelConfig> spec_model(const Spec& spec, const std::string& path = "workload.model");
+
+// True when the spec's model is a video model (a bundled video name or an inline bundle).
+bool names_video_model(const Spec& spec);
+// The video model the spec names: the copy imported when the spec was read, else imported
+// now. InputError naming `path` (also when the model is a language model).
+std::shared_ptr<const model::VideoModelConfig> spec_video_model(const Spec& spec,
+                                                                const std::string& path = "workload.model");
+
+// The bundled models a workload of `kind` takes: video models for "video", language models
+// otherwise (the Scenario panel's model choices).
+std::vector<std::string> model_choices(const std::string& kind);
+// A bundled model's JSON, language or video (InputError naming `field` when unknown).
+json bundled_model_config(const std::string& name, const std::string& field);
 
 // Supported precision names, in order.
 const std::vector<std::string>& precision_names();

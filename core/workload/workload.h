@@ -47,6 +47,7 @@
 #include "price/pricer.h"
 #include "schedule/schedule.h"
 #include "workload/spec.h"
+#include "workload/video.h"
 
 namespace trnsim::workload {
 
@@ -138,6 +139,9 @@ struct Result {
   double price_per_chip_hour_usd = 0;
   double usd_per_million_tokens = 0;      // output tokens (inference) or training tokens
   std::vector<Assumption> assumptions;
+
+  // video (kind "video"; core/workload/video.h)
+  VideoResult video;
 
   // The schedule as a timeline (what the trace writer and the Timeline panel draw), built
   // on request from the priced passes the evaluation kept: most callers never draw it.

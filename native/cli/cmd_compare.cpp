@@ -48,8 +48,13 @@ Evaluated load(const std::string& path, trnsim::cli::Io& io) {
 std::string describe(const Evaluated& e) {
   const auto& r = e.result;
   const auto& p = e.scenario.workload.parallelism;
-  return r.model.name + " " + r.kind + " on " + r.system_display_name + ", tp " + std::to_string(p.tp) + " pp " +
-         std::to_string(p.pp) + " dp " + std::to_string(p.dp) + " ep " + std::to_string(p.ep) + ", matmuls " +
+  const std::string placement =
+      r.kind == "video"
+          ? "tp " + std::to_string(p.tp) + " Ulysses " + std::to_string(r.video.ulysses) + " ring " +
+                std::to_string(r.video.ring) + " cfg " + std::to_string(r.video.cfg) + " dp " + std::to_string(p.dp)
+          : "tp " + std::to_string(p.tp) + " pp " + std::to_string(p.pp) + " dp " + std::to_string(p.dp) + " ep " +
+                std::to_string(p.ep);
+  return r.model.name + " " + r.kind + " on " + r.system_display_name + ", " + placement + ", matmuls " +
          r.matmul_dtype + ", weights " + r.weights_dtype;
 }
 

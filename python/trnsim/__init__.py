@@ -73,7 +73,8 @@ def run(scenario: Scenario = None) -> Dict[str, Any]:
 
     Keys: ``trnsim`` (version), ``scenario`` (canonical, defaults filled), ``primary``
     (``system`` and ``result``: for inference ``result["inference"]["tpot_s"]``, ``ttft_s``,
-    ``output_tokens_per_s``...; for training ``result["training"]``), ``compare`` and
+    ``output_tokens_per_s``...; for training ``result["training"]``; for video
+    ``result["video"]["video_s"]``, ``real_time_factor``...), ``compare`` and
     ``ratios`` when the scenario names a comparison system. Units are SI (s, bytes, FLOP/s).
 
     >>> trnsim.run({"system": "trn2-ultraserver", "workload": {"model": "Llama-3.1-8B"}})
