@@ -217,6 +217,17 @@ double check_training(const Arch& a, const Placement& p, const Training& t, cons
   CHECK(memory_item(r.result, "gradients") == exact((t.zero >= 2 ? d.dense_elems / p.dp : d.dense_elems) * 2));
   const double weight_bytes = d.dense_elems * 2;  // BF16 weights in these cases (norms and embeddings too)
   CHECK(memory_item(r.result, "weights") == exact(t.zero == 3 ? weight_bytes / p.dp : weight_bytes));
+  // Activations (BF16) the first stage keeps for its min(pp, m) micro-batches in flight, per
+  // token and layer: the layer input only (full recompute); or the norms' and residual
+  // inputs (4 d / tp), q, o, k, v and the MLP's gate and up (selective) plus its output
+  // (none). Plus one layer's whole working set, which recompute rebuilds, and FP32 logits.
+  const double T = t.micro * t.seq, dtp = a.d / p.tp, ff = a.f / p.tp;
+  const double attn_w = 2 * a.heads / p.tp * a.head_dim + 2 * std::max(1.0, a.kv_heads / p.tp) * a.head_dim;
+  const double kept = t.recompute == "full" ? dtp : t.recompute == "selective" ? 4 * dtp + attn_w + 2 * ff : 4 * dtp + attn_w + 3 * ff;
+  const double acts = std::min(p.pp, m) * stage_layers(a, p.pp, 0) * T * kept * 2 + T * (4 * dtp + 3 * ff) * 2 +
+                      T * a.vocab / p.tp * 4;
+  CHECK(memory_item(r.result, "activations") == exact(acts));
+  CHECK(memory_item(r.result, "reserve") == exact(0.05 * r.system.chip.hbm_capacity_bytes));
   return step;
 }
 
