@@ -392,3 +392,55 @@ TEST_CASE("metamorphic: half the HBM bandwidth doubles every memory time, from t
     }
   }
 }
+
+TEST_CASE("metamorphic: efficiencies scale only the kernels they name", "[derived]") {
+  // efficiency.attention prices the attention cores, efficiency.compute every matmul, and
+  // the kernel overhead is a fixed time per kernel: changing one moves only its operators.
+  Arch a = arch_of("Llama-3.1-8B");
+  Placement p;
+  p.tp = 2;
+  json w = inference_workload(a.name, p, {4, 3000, 9});
+  Run base = evaluate(w, "trn3-gen2-ultraserver");
+  json slow_attn = w, slow_mm = w, no_overhead = w;
+  slow_attn["efficiency"] = {{"attention", 0.25}};
+  slow_mm["efficiency"] = {{"compute", 0.25}};
+  no_overhead["efficiency"] = {{"kernel_overhead_s", 0.0}};
+  Run ra = evaluate(slow_attn, "trn3-gen2-ultraserver"), rm = evaluate(slow_mm, "trn3-gen2-ultraserver"),
+      ro = evaluate(no_overhead, "trn3-gen2-ultraserver");
+  for (const char* ph : {"prefill", "decode"}) {
+    const json& b = phase(base.result, ph).at("ops");
+    for (std::size_t i = 0; i < b.size(); ++i) {
+      const std::string name = b[i].at("name");
+      INFO(ph << " " << name);
+      const double c = b[i].at("compute_s").get<double>();
+      const bool attention = name == "attn.core", matmul = c > 0 && !attention;
+      CHECK(phase(ra.result, ph).at("ops")[i].at("compute_s").get<double>() == exact(attention ? 2 * c : c));
+      CHECK(phase(rm.result, ph).at("ops")[i].at("compute_s").get<double>() == exact(matmul ? 2 * c : c));
+      const json& o = phase(ro.result, ph).at("ops")[i];
+      CHECK(o.at("overhead_s").get<double>() == 0);
+      if (b[i].at("category") != "fabric")
+        CHECK(o.at("time_s").get<double>() == exact(std::max(c, b[i].at("memory_s").get<double>())));
+    }
+  }
+}
+
+TEST_CASE("training on a torus and across UltraServers: strides and an exposed exchange derived", "[derived]") {
+  // On the Trn2 UltraServer's 4x4x4 torus the data-parallel groups (tp chips apart) and the
+  // pipeline neighbours (tp x dp apart) take other links than contiguous chips would.
+  Arch a = arch_of("Llama-3.1-8B");
+  Placement p;
+  p.tp = 4, p.pp = 2, p.dp = 8;
+  Training t;
+  t.global = 32;
+  check_training(a, p, t, "trn2-ultraserver");
+  // One micro-batch of 16 tokens per replica and 144 replicas: the gradient exchange outlasts
+  // the micro-batch's backward, so more than 1 - overlap of it shows.
+  Placement wide;
+  wide.dp = 144;
+  Training one;
+  one.seq = 16, one.global = 144;
+  check_training(a, wide, one, "trn3-gen2-ultraserver");
+  Run r = evaluate(training_workload(a.name, wide, one), "trn3-gen2-ultraserver");
+  const Derived d = check_training_ops(r, a, wide, one);
+  REQUIRE(phase(r.result, "data-parallel").at("time_s").get<double>() * one.overlap > d.slowest_bwd);  // m = 1
+}
