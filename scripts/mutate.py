@@ -214,9 +214,12 @@ def main():
                f"{sum(r['status'] == 'build-error' for r in results)} did not compile "
                f"({time.time() - t0:.0f} s)")
     os.makedirs(os.path.dirname(args.report), exist_ok=True)
+    rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=TOP, stdout=subprocess.PIPE, text=True).stdout.strip()
+    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=TOP, stdout=subprocess.PIPE,
+                           text=True).stdout.strip()
     with open(args.report, "w", encoding="utf-8") as f:
-        f.write(f"Mutation run of {subprocess.run(['git', 'rev-parse', '--short', 'HEAD'], cwd=TOP, stdout=subprocess.PIPE, text=True).stdout.strip()}"
-                f" ({time.strftime('%Y-%m-%d')}): {summary}\n\n")
+        f.write(f"Mutation run of {rev}{' with uncommitted changes' if dirty else ''} ({time.strftime('%Y-%m-%d')}): "
+                f"{summary}\n\n")
         f.write("| mutant | area | planted | result | failing tests (first 3) | what it breaks |\n")
         f.write("| --- | --- | --- | --- | --- | --- |\n")
         for r in results:
