@@ -210,11 +210,18 @@ struct Op {
   double flops = 0, hbm = 0, kernels = 0;
   std::string coll;        // collective op ("" for kernels)
   double coll_bytes = 0, ranks = 0, stride = 1;
+  // The shape an engine-level pricer times: gemms GEMMs of m x k -> n; attention of seq_q
+  // queries over seq_kv keys of head_dim, `heads` times, causal or not.
+  double m = 0, k = 0, n = 0, gemms = 1;
+  double seq_q = 0, seq_kv = 0, head_dim = 0, heads = 0;
+  bool causal = false;
 };
 
 inline Op matmul(const std::string& name, const Placement& p, double T, double in, double out, double w,
                  double w_bytes, const std::string& dtype) {
-  return {name, dtype, 2 * T * w, w * w_bytes + T * (in + out) * bytes_of(p.act), 1, "", 0, 0, 1};
+  Op o{name, dtype, 2 * T * w, w * w_bytes + T * (in + out) * bytes_of(p.act), 1, "", 0, 0, 1};
+  o.m = T, o.k = in, o.n = out;
+  return o;
 }
 inline Op kernel(const std::string& name, double bytes, double kernels) { return {name, "", 0, bytes, kernels, "", 0, 0, 1}; }
 inline Op coll(const std::string& name, const std::string& op, double bytes, double ranks, double stride) {
@@ -246,6 +253,8 @@ inline std::vector<Op> layer_ops(const Arch& a, const Placement& p, const Pass& 
       core.hbm = T * hc * (2 * qk + 2 * v) * ab;
     }
     if (s.write_kv) core.hbm += T * (lat + rope) * kvb;
+    core.seq_q = s.new_tokens, core.seq_kv = decode ? ctx : s.new_tokens, core.heads = s.seqs * hc, core.causal = !decode;
+    core.head_dim = decode ? lat + rope : qk;
     ops.push_back(core);
     ops.push_back(matmul("attn.o_proj", p, T, hc * v, d, hc * v * d, awb, dt));
   } else {
@@ -257,6 +266,8 @@ inline std::vector<Op> layer_ops(const Arch& a, const Placement& p, const Pass& 
     core.hbm = T * (q + 2 * kv + q) * ab;                      // read q, k, v of the new tokens, write o
     if (decode) core.hbm += s.seqs * ctx * 2 * kv * kvb;      // read the cached K and V
     if (s.write_kv) core.hbm += T * 2 * kv * kvb;             // append the new K and V
+    core.seq_q = s.new_tokens, core.seq_kv = decode ? ctx : s.new_tokens, core.heads = s.seqs * hc, core.causal = !decode;
+    core.head_dim = hd;
     ops.push_back(core);
     ops.push_back(matmul("attn.o_proj", p, T, q, d, q * d + (a.attn_bias ? d : 0), awb, dt));
   }
@@ -279,6 +290,8 @@ inline std::vector<Op> layer_ops(const Arch& a, const Placement& p, const Pass& 
     Op x{"moe.experts", dt, 2 * assignments * expert_params(a) / etp, 0, 2, "", 0, 0, 1};
     // Weights of every reached expert once; per assignment read x (d), write h (fe), read h, write y (d).
     x.hbm = reached * expert_params(a) / etp * wb + assignments * (2 * d + 2 * a.fe / etp) * ab;
+    // One GEMM per reached expert, of its share of the assignments, d -> gate, up and down.
+    x.gemms = std::max(1.0, reached), x.m = assignments / x.gemms, x.k = d, x.n = 3 * a.fe / etp;
     ops.push_back(x);
   }
   if (a.shared_f > 0) {

@@ -1,6 +1,6 @@
 // Derived checks, schedules: how operator times compose into the headline figures.
-//  - Training (1F1B): step = (m + pp - 1) x the slowest stage (forward + backward of one
-//    micro-batch + its boundary transfers) + the data-parallel exchange not hidden behind
+//  - Training (1F1B): step = (m + pp - 1) slots of (the slowest stage forward + the slowest
+//    backward + the boundary transfers of a micro-batch) + the data-parallel exchange not hidden behind
 //    backward + the optimizer; bubble = (pp - 1) / (m + pp - 1); ZeRO exchange sizes from the
 //    heaviest stage's parameters; MFU and HFU from 6 x active params + attention per token.
 //  - Inference: TTFT = every stage's prefill + the boundary transfers; a decode step with
@@ -80,7 +80,9 @@ double stage_layers(const Arch& a, double pp, int s) {
 }
 
 struct Derived {
-  double slowest = 0, slowest_bwd = 0, dense_elems = 0, boundary = 0;
+  double slowest = 0;      // one 1F1B slot: forward slot + backward slot
+  double slowest_bwd = 0;  // backward work of the heaviest stage
+  double dense_elems = 0, boundary = 0;
 };
 
 // Checks every forward / backward / recompute / boundary operator of a dense training run
@@ -138,12 +140,17 @@ Derived check_training_ops(const Run& r, const Arch& a, const Placement& p, cons
       d.boundary += time_of(o);
     }
   }
+  // 1F1B paces every stage by the slowest: a forward slot is the slowest stage forward plus
+  // the activation transfer, a backward slot the slowest backward plus the gradient one.
+  double max_f = 0, max_b = 0, heaviest = 0;
   for (int st = 0; st < p.pp; ++st) {
     double f = stage_layers(a, p.pp, st) * layer_f, b = stage_layers(a, p.pp, st) * layer_b;
     if (st == 0) f += first_f, b += first_b;
     if (st == p.pp - 1) f += last_f, b += last_b;
-    if (f + b + d.boundary > d.slowest) d.slowest = f + b + d.boundary, d.slowest_bwd = b;
+    max_f = std::max(max_f, f), max_b = std::max(max_b, b);
+    if (f + b > heaviest) heaviest = f + b, d.slowest_bwd = b;  // the stage whose backward hides the exchange
   }
+  d.slowest = max_f + max_b + d.boundary;
   // Parameters on one chip of the heaviest stage (dense model: layers' shards, replicated
   // norms, the embedding shard on the first stage, the LM head shard on the last).
   for (int st = 0; st < p.pp; ++st) {
@@ -444,3 +451,4 @@ TEST_CASE("training on a torus and across UltraServers: strides and an exposed e
   const Derived d = check_training_ops(r, a, wide, one);
   REQUIRE(phase(r.result, "data-parallel").at("time_s").get<double>() * one.overlap > d.slowest_bwd);  // m = 1
 }
+
