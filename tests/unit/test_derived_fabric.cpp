@@ -132,15 +132,15 @@ TEST_CASE("large-message busbw equals the bottleneck link: NeuronSwitch, every a
 TEST_CASE("large-message busbw equals the chip port with 1, 3, 5 or 6 chips per server", "[derived][!shouldfail]") {
   // Known fabric bug (core/fabric/topology.cpp): a flow between servers takes one
   // second-level switch, (source position in its server) mod l2_switches. When l2_switches
-  // does not divide the chips of a server, some switch carries the flows of more chips than
-  // its uplink share (chips x inter-server bandwidth / l2_switches) is sized for: at 3 chips
-  // per server and 2 switches, the two counter-rotating rings put both crossings of a server
-  // (positions 2 and 0) on switch 0 (busbw 0.75 x the port) and an all-to-all sends 2/3 of a
-  // server's traffic through it. Even when the switches divide the server (6 chips, 3
-  // switches), an RDH exchange over 16 of its 24 chips lands three flows on one server's
-  // downlink (busbw 0.71 x the port). With every flow spread over the switches the second level
-  // is non-blocking, as the data assumes (inter_server_bandwidth: "non-blocking uplinks"),
-  // for any chips per server; that needs multi-path routes (route, ends, link_traffic).
+  // does not divide the chips of a server, or an exchange covers part of a server, some
+  // switch's uplink or downlink carries more chips' flows than its share (chips x
+  // inter-server bandwidth / l2_switches) is sized for: at 3 chips per server and 2 switches
+  // an all-to-all sends 2/3 of a server's traffic through switch 0 (mesh all-gather 0.82 x
+  // the port) and an RDH over 16 ranks reaches 0.54 x; at 6 chips and 3 switches an RDH over
+  // 16 of the 24 chips lands three flows on one downlink (0.71 x). With every flow spread
+  // over the switches the second level is non-blocking, as the data assumes
+  // (inter_server_bandwidth: "non-blocking uplinks"), for any chips per server; that needs
+  // multi-path routes (Topology::route, ends, collective::link_traffic).
   check_switch_busbw({switch_system(3, 8, 2), switch_system(5, 6, 3), switch_system(1, 8, 2), switch_system(6, 4, 3)});
 }
 
