@@ -60,37 +60,65 @@ bool valid_utf8(const std::string& s) {
   return true;
 }
 
+// It also refuses a key given twice in one object (nlohmann's DOM would keep the last value
+// silently), recording its path.
 class DepthLimitedSax {
  public:
   // check_strings: for binary formats, whose strings nobody has validated yet.
   DepthLimitedSax(json& result, bool check_strings) : dom_(result, true), check_strings_(check_strings) {}
   bool too_deep() const { return too_deep_; }
   const std::string& bad_value() const { return bad_value_; }
+  const std::string& repeated_key() const { return repeated_; }  // path of a key given twice, or ""
 
-  bool null() { return dom_.null(); }
-  bool boolean(bool v) { return dom_.boolean(v); }
-  bool number_integer(json::number_integer_t v) { return dom_.number_integer(v); }
-  bool number_unsigned(json::number_unsigned_t v) { return dom_.number_unsigned(v); }
-  bool number_float(json::number_float_t v, const json::string_t& s) { return dom_.number_float(v, s); }
-  bool string(json::string_t& v) { return text_ok(v) && dom_.string(v); }
+  bool null() { return value(), dom_.null(); }
+  bool boolean(bool v) { return value(), dom_.boolean(v); }
+  bool number_integer(json::number_integer_t v) { return value(), dom_.number_integer(v); }
+  bool number_unsigned(json::number_unsigned_t v) { return value(), dom_.number_unsigned(v); }
+  bool number_float(json::number_float_t v, const json::string_t& s) { return value(), dom_.number_float(v, s); }
+  bool string(json::string_t& v) { return value(), text_ok(v) && dom_.string(v); }
   bool binary(json::binary_t& v) {
     if (check_strings_) return bad_value_ = "binary data (not JSON)", false;
-    return dom_.binary(v);
+    return value(), dom_.binary(v);
   }
-  bool start_object(std::size_t n) { return enter() && dom_.start_object(n); }
-  bool key(json::string_t& k) { return text_ok(k) && dom_.key(k); }
-  bool end_object() { return --depth_, dom_.end_object(); }
-  bool start_array(std::size_t n) { return enter() && dom_.start_array(n); }
-  bool end_array() { return --depth_, dom_.end_array(); }
+  bool start_object(std::size_t n) { return enter(true) && dom_.start_object(n); }
+  bool key(json::string_t& k) { return text_ok(k) && unique(k) && dom_.key(k); }
+  bool end_object() { return leave(), dom_.end_object(); }
+  bool start_array(std::size_t n) { return enter(false) && dom_.start_array(n); }
+  bool end_array() { return leave(), dom_.end_array(); }
   template <class Exception>  // the parser passes the concrete type (json::parse_error, ...)
   bool parse_error(std::size_t pos, const std::string& token, const Exception& e) {
     return dom_.parse_error(pos, token, e);  // throws it
   }
 
  private:
-  bool enter() {
-    if (++depth_ <= limits::kMaxJsonDepth) return true;
-    too_deep_ = true;
+  // One frame per open object or array: an object's keys so far, an array's element index.
+  struct Open {
+    bool object = false;
+    std::set<std::string> keys;
+    std::string key;
+    std::size_t index = 0;
+  };
+  bool enter(bool object) {
+    if (++depth_ > limits::kMaxJsonDepth) return too_deep_ = true, false;
+    open_.push_back(Open{object, {}, {}, 0});
+    return true;
+  }
+  void leave() {
+    --depth_;
+    open_.pop_back();
+    value();
+  }
+  void value() {  // a value ended: the next element of an enclosing array
+    if (!open_.empty() && !open_.back().object) ++open_.back().index;
+  }
+  bool unique(const std::string& k) {
+    Open& o = open_.back();
+    o.key = k;
+    if (o.keys.insert(k).second) return true;
+    std::string p;
+    for (std::size_t i = 0; i + 1 < open_.size(); ++i)
+      p = open_[i].object ? field_path(p, open_[i].key) : index_path(p, open_[i].index);
+    repeated_ = field_path(p, k);
     return false;
   }
   bool text_ok(const std::string& v) {
@@ -103,6 +131,8 @@ class DepthLimitedSax {
   std::size_t depth_ = 0;
   bool too_deep_ = false;
   std::string bad_value_;
+  std::vector<Open> open_;
+  std::string repeated_;
 };
 
 InputError too_deep_error(const std::string& what) {
@@ -117,6 +147,8 @@ json parse_msgpack_bounded(const std::string& bytes, const std::string& what) {
   json::sax_parse(bytes, &sax, nlohmann::detail::input_format_t::msgpack);
   if (sax.too_deep()) throw too_deep_error(what);
   if (!sax.bad_value().empty()) throw InputError(what, "corrupt scenario data (" + sax.bad_value() + ")");
+  if (!sax.repeated_key().empty())
+    throw InputError(what, "non-canonical scenario data (the key " + sax.repeated_key() + " is given twice)");
   return result;
 }
 
@@ -126,6 +158,7 @@ json parse_json_text(const std::string& text, const std::string& what) {
     DepthLimitedSax sax(result, false);
     json::sax_parse(text, &sax);
     if (sax.too_deep()) throw too_deep_error(what);
+    if (!sax.repeated_key().empty()) throw InputError(sax.repeated_key(), "given twice (the keys of an object must be unique)");
     return result;
   } catch (const json::parse_error& e) {
     std::ostringstream msg;

@@ -26,10 +26,11 @@ std::size_t edit_distance(const std::string& a, const std::string& b);
 std::string closest_name(const std::string& word, const std::vector<std::string>& candidates);
 // Parses JSON text; a syntax error becomes an InputError naming `what` and the byte offset,
 // and so does nesting deeper than limits::kMaxJsonDepth (deep nesting would exhaust the
-// stack of every recursive walk over the value: copy, compare, dump).
+// stack of every recursive walk over the value: copy, compare, dump); a key given twice in
+// one object is an InputError naming its path.
 json parse_json_text(const std::string& text, const std::string& what);
-// Parses MessagePack with the same nesting limit (InputError naming `what`); other errors
-// are nlohmann's json::parse_error.
+// Parses MessagePack with the same nesting limit and no key twice (InputError naming
+// `what`); other errors are nlohmann's json::parse_error.
 json parse_msgpack_bounded(const std::string& bytes, const std::string& what);
 // "a.b" joined with a key, or "a[3]" for an index.
 std::string field_path(const std::string& parent, const std::string& key);

@@ -2,6 +2,7 @@
 
 #include "common/input_file.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -93,6 +94,15 @@ json decode_fragment(const std::string& link) {
     throw InputError("link", "corrupt scenario data (the link was truncated or altered)");
   }
   if (!j.is_object()) throw InputError("link", "corrupt scenario data (not an object)");
+  // One link per scenario: the encoder writes the shortest MessagePack form of every value
+  // (fixint, fixstr, float32 when exact, ...) and no key twice, so anything else -- a
+  // longer integer or string header, a float64 that fits a float32, a repeated key -- was
+  // not written by trnsim and would break encode(decode(link)) == link.
+  std::vector<std::uint8_t> canonical = json::to_msgpack(j);
+  if (canonical.size() != bytes.size() || !std::equal(canonical.begin(), canonical.end(), bytes.begin(),
+                                                      [](std::uint8_t a, char b) { return a == static_cast<std::uint8_t>(b); }))
+    throw InputError("link", "non-canonical scenario data (not the encoding trnsim writes: a longer form of a value, "
+                             "or a key given twice)");
   return j;
 }
 

@@ -6,9 +6,11 @@
 // fragment compact and the round trip lossless: decode(encode(s)) is s's canonical
 // JSON, and encode(decode(link)) == link. One codec, used by `trnsim link`, the
 // playground page and its tests. Decoding never trusts its input: a fragment that is
-// not a trnsim link, is oversized, has bad base64 or corrupt MessagePack gets an
-// InputError naming "link" and the problem; a decoded scenario is then validated
-// like any scenario file (errors name the field).
+// not a trnsim link, is oversized, has bad or non-canonical base64 (padding, stray
+// characters, non-zero trailing bits), corrupt MessagePack or MessagePack in any form but
+// the one the encoder writes (a longer integer, string or map header, a float64 that fits a
+// float32, a key given twice) gets an InputError naming "link" and the problem; a decoded
+// scenario is then validated like any scenario file (errors name the field).
 #pragma once
 #include <string>
 

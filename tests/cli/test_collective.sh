@@ -12,7 +12,25 @@ grep -q "all-reduce on trn3-gen2-ultraserver, 144 ranks, backend analytic" "$tmp
 grep -q "busbw = algbw x 2(n-1)/n" "$tmp/t.txt" || fail "busbw convention"
 rows=$(grep -vc '^#' "$tmp/t.txt")
 [ "$rows" = 21 ] || fail "1K:1G should give 21 doubling rows, got $rows"
-head -6 "$tmp/t.txt" | tail -1 | grep -Eq '^ +1024 +[0-9.]+ +[0-9.]+ +[0-9.]+  mesh$' || fail "first row: $(head -6 "$tmp/t.txt" | tail -1)"
+# Every row prints the JSON's numbers: time in us, algbw = size / time, busbw = algbw x
+# 2(n-1)/n for an all-reduce of n = 144 ranks.
+"$TRNSIM" collective --system trn3-gen2-ultraserver --op all-reduce --bytes 1K:1G --json > "$tmp/t.json" || fail "json exit $?"
+node - "$tmp/t.txt" "$tmp/t.json" <<'EOF2' || fail "table rows are not the JSON's numbers"
+const fs = require("fs");
+const rows = fs.readFileSync(process.argv[2], "utf8").split("\n").filter((l) => l && !l.startsWith("#"));
+const json = JSON.parse(fs.readFileSync(process.argv[3], "utf8")).results;
+if (rows.length !== json.length) throw new Error(`${rows.length} rows, ${json.length} results`);
+const n = 144;
+json.forEach((r, i) => {
+  const algbw = r.bytes / r.time_s, busbw = algbw * 2 * (n - 1) / n;
+  if (Math.abs(r.algbw_bytes_per_s - algbw) > 1e-9 * algbw) throw new Error(`algbw of ${r.bytes}`);
+  if (Math.abs(r.busbw_bytes_per_s - busbw) > 1e-9 * busbw) throw new Error(`busbw of ${r.bytes}`);
+  const want = [String(r.bytes), (r.time_s * 1e6).toFixed(2), (algbw / 1e9).toFixed(2), (busbw / 1e9).toFixed(2), r.algorithm];
+  const got = rows[i].trim().split(/ +/);
+  if (got.join(" ") !== want.join(" ")) throw new Error(`row '${rows[i]}', expected '${want.join(" ")}'`);
+});
+EOF2
+head -6 "$tmp/t.txt" | tail -1 | grep -Eq '^ +1024 .*  mesh$' || fail "first row: $(head -6 "$tmp/t.txt" | tail -1)"
 tail -1 "$tmp/t.txt" | grep -Eq '^ +1073741824 .* kangaring$' || fail "last row: $(tail -1 "$tmp/t.txt")"
 grep -q ' rdh$' "$tmp/t.txt" || fail "rdh between 1 and 56 MiB"
 

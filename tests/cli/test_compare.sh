@@ -14,13 +14,31 @@ b=examples/gpt-oss-120b-trn2-ultraserver.json
 for k in "A: $a" "B: $b" "A/B" "output tokens/s per chip" "tokens/s per MW" "USD per million tokens" "time in kernel overhead"; do
   grep -qF "$k" "$tmp/out.txt" || fail "compare: no '$k'"
 done
-grep -E "^  output tokens/s per chip +[0-9.,]+ +[0-9.,]+ +[0-9.]+x +A$" "$tmp/out.txt" > /dev/null || fail "compare: per-chip row"
+# The per-chip row holds the two scenarios' own `trnsim run` figures and their ratio.
+"$TRNSIM" run --json "$a" > "$tmp/a.json" && "$TRNSIM" run --json "$b" > "$tmp/b.json" || fail "run"
+node - "$tmp/a.json" "$tmp/b.json" "$tmp/out.txt" <<'EOF2' || fail "compare: per-chip row"
+const fs = require("fs");
+const per = (f) => JSON.parse(fs.readFileSync(f, "utf8")).primary.result.inference.output_tokens_per_s.per_chip;
+const a = per(process.argv[2]), b = per(process.argv[3]);
+const row = fs.readFileSync(process.argv[4], "utf8").split("\n").find((l) => l.startsWith("  output tokens/s per chip "));
+// core/common/format.h's number(): thousands separated above 1000, else 1-4 decimals.
+const num = (v) => v >= 1000 ? Math.round(v).toLocaleString("en-US") : v.toFixed(v >= 100 ? 1 : v >= 10 ? 2 : v >= 1 ? 3 : 4);
+const want = `${num(a)} ${num(b)} ${(a / b).toFixed(2)}x ${a > b ? "A" : "B"}`;
+if (!row || row.replace("output tokens/s per chip", "").trim().split(/ +/).join(" ") !== want)
+  throw new Error(`row '${row}', expected '${want}'`);
+EOF2
 "$TRNSIM" compare "$a" "$b" > "$tmp/again.txt"
 cmp -s "$tmp/out.txt" "$tmp/again.txt" || fail "compare is not deterministic"
 "$TRNSIM" compare --json "$a" "$b" > "$tmp/out.json" || fail "compare --json"
 for k in '"a"' '"b"' '"ratios"' '"output_tokens_per_s_per_chip"' '"file": "examples/gpt-oss-120b-trn2-ultraserver.json"'; do
   grep -qF "$k" "$tmp/out.json" || fail "compare --json: no $k"
 done
+node -e '
+  const fs = require("fs"), j = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+  const per = (f) => JSON.parse(fs.readFileSync(f, "utf8")).primary.result.inference.output_tokens_per_s.per_chip;
+  const r = per(process.argv[2]) / per(process.argv[3]);
+  if (Math.abs(j.ratios.output_tokens_per_s_per_chip - r) > 1e-12 * r) throw new Error("ratio " + j.ratios.output_tokens_per_s_per_chip + " != " + r);
+' "$tmp/out.json" "$tmp/a.json" "$tmp/b.json" || fail "compare --json: ratio is A/B of the runs"
 # A ratio is A/B of the two results' own figures.
 "$TRNSIM" compare --json "$a" "$a" > "$tmp/self.json" || fail "compare self"
 grep -q '"output_tokens_per_s_per_chip": 1.0' "$tmp/self.json" || fail "self ratio is 1"

@@ -3,6 +3,8 @@
 // training memory and MFU, and determinism of every output form.
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
 #include "hw/system.h"
 #include "scenario/scenario.h"
 #include "workload/workload.h"
@@ -144,11 +146,20 @@ TEST_CASE("inference: matmul FLOPs and KV cache add up", "[workload]") {
     if (m.name == "kv_cache") kv = m.bytes;
   CHECK(kv == 4.0 * 1024 * 131072);
   CHECK(r.kv_bytes_per_token == 131072.0);
-  CHECK(r.ttft_s > 0);
-  CHECK(r.tpot_s > 0);
-  CHECK(r.request_latency_s == Approx(4 * r.ttft_s + 23 * r.tpot_s));
-  CHECK(r.output_tokens_per_s_per_chip * r.system_chips == Approx(r.output_tokens_per_s_per_system));
-  CHECK(r.compute_share + r.hbm_share + r.fabric_share + r.overhead_share == Approx(1.0));
+  // One stage: TTFT is the prefill's operators, TPOT a decode step's; a request waits for
+  // the 4 prefills (its own and the other streams', each stalling decode) and 23 steps.
+  const Phase& pre = phase(r, "prefill");
+  const Phase& dec = phase(r, "decode");
+  CHECK(r.ttft_s == Approx(pre.time_s).epsilon(1e-12));
+  CHECK(r.tpot_s == Approx(dec.time_s).epsilon(1e-12));
+  CHECK(r.request_latency_s == Approx(4 * r.ttft_s + 23 * r.tpot_s).epsilon(1e-12));
+  CHECK(r.output_tokens_per_s_per_chip == Approx(4.0 * 24 / r.request_latency_s).epsilon(1e-12));  // one chip
+  // Time shares over a request: 4 prefills and 23 decode steps, each part where it is bound.
+  const double total = 4 * pre.time_s + 23 * dec.time_s;
+  CHECK(r.compute_share == Approx((4 * pre.compute_s + 23 * dec.compute_s) / total).epsilon(1e-12));
+  CHECK(r.hbm_share == Approx((4 * pre.hbm_s + 23 * dec.hbm_s) / total).epsilon(1e-12));
+  CHECK(r.overhead_share == Approx((4 * pre.overhead_s + 23 * dec.overhead_s) / total).epsilon(1e-12));
+  CHECK(r.fabric_share == 0);  // one chip: no collectives
   // With tp = 2 each chip does half the layer FLOPs and adds two all-reduces per layer.
   s.parallelism.tp = 2;
   Result r2 = evaluate(s, trn3());
@@ -167,16 +178,21 @@ TEST_CASE("MoE decode reads only the experts the batch routes to", "[workload]")
   auto m = *spec_model(s);
   for (const auto& o : phase(r, "decode").ops) {
     if (o.name != "moe.experts") continue;
-    // One token, top-4: exactly 4 experts' MXFP4 weights plus a few activations.
+    // One token, top-4: exactly 4 experts' MXFP4 weights, and per expert the token's input
+    // and output (hidden) and intermediate (written, read back) in MXFP8.
     const double weights = 4 * routed_expert_params(m) * bytes_per_element("mxfp4");
-    CHECK(o.hbm_bytes >= weights);
-    CHECK(o.hbm_bytes < weights * 1.01);
+    CHECK(o.hbm_bytes == Approx(weights + 4 * (2.0 * m.hidden + 2.0 * m.moe_intermediate) * bytes_per_element("mxfp8"))
+                             .epsilon(1e-12));
   }
-  // A large batch touches (nearly) every expert.
+  // 256 tokens reach 128 (1 - (1 - 4/128)^256) = 127.97 experts in expectation.
   s.inference.batch = 256;
   Result big = evaluate(s, trn3());
+  const double reached = 128 * (1 - std::pow(1 - 4.0 / 128, 256));
   for (const auto& o : phase(big, "decode").ops)
-    if (o.name == "moe.experts") CHECK(o.hbm_bytes > 127 * routed_expert_params(m) * bytes_per_element("mxfp4"));
+    if (o.name == "moe.experts")
+      CHECK(o.hbm_bytes == Approx(reached * routed_expert_params(m) * bytes_per_element("mxfp4") +
+                                  256 * 4 * (2.0 * m.hidden + 2.0 * m.moe_intermediate) * bytes_per_element("mxfp8"))
+                               .epsilon(1e-12));
 }
 
 TEST_CASE("precisions fall back to what the chip supports, with a warning", "[workload]") {
@@ -211,13 +227,14 @@ TEST_CASE("training: step, MFU, memory, ZeRO and recompute behave", "[workload]"
   Result r = evaluate(spec_of(base), trn3());
   CHECK(r.micro_batches == 16);
   CHECK(r.pipeline_bubble_fraction == Approx(3.0 / 19.0));
-  CHECK(r.mfu > 0.05);
-  CHECK(r.mfu < 0.7);
-  CHECK(r.hfu >= r.mfu);
   CHECK(r.tokens_per_step == 144.0 * 8192);
-  // Model FLOPs: 6 x active params per token plus causal attention, per step.
+  // Model FLOPs: 6 x active params per token plus causal attention, per step; MFU against
+  // the BF16 peak of the 144 chips; HFU adds the selective recompute (the attention again).
   const double attn = 80 * 2.0 * 64 * 256 * (8192.0 * 8193 / 2) / 8192;
   CHECK(r.model_flops_per_step == Approx(3.0 * (2.0 * r.params.active + attn) * r.tokens_per_step));
+  const double peak = 144 * trn3().chip.peak("bf16");
+  CHECK(r.mfu == Approx(r.model_flops_per_step / (r.step_time_s * peak)).epsilon(1e-12));
+  CHECK(r.hfu == Approx((r.model_flops_per_step + attn * r.tokens_per_step) / (r.step_time_s * peak)).epsilon(1e-12));
   auto mem = [](const Result& x, const std::string& n) {
     for (const auto& m : x.memory)
       if (m.name == n) return m.bytes;
@@ -246,8 +263,42 @@ TEST_CASE("training across UltraServers scales over EFA", "[workload]") {
   CHECK(r.scaling[0].ultraservers == 1);
   CHECK(r.scaling[0].scaling_efficiency == 1.0);
   CHECK(r.scaling[2].chips == 576);
-  CHECK(r.scaling[2].scaling_efficiency < 1.01);  // ZeRO shards shrink the optimizer step as dp grows
-  CHECK(r.scaling[2].scaling_efficiency > 0.5);
+  // Weak scaling: the point at n UltraServers is the same training with n/4 of the replicas
+  // and of the global batch on n UltraServers -- evaluated directly, it gives the same step
+  // (n = 1: see the [!shouldfail] case below).
+  for (int i = 1; i < 3; ++i) {
+    const int n = 1 << i;
+    Spec part = s;
+    part.parallelism.dp = 9 * n;
+    part.training.global_batch = 144 * n;
+    Result direct = evaluate(part, hw::load_system("trn3-gen2-ultracluster:" + std::to_string(n)));
+    INFO(n << " UltraServers");
+    CHECK(r.scaling[i].ultraservers == n);
+    CHECK(r.scaling[i].chips == 144 * n);
+    CHECK(r.scaling[i].step_time_s == Approx(direct.step_time_s).epsilon(1e-12));
+    CHECK(r.scaling[i].tokens_per_s == Approx(direct.training_tokens_per_s).epsilon(1e-12));
+    CHECK(r.scaling[i].scaling_efficiency ==
+          Approx(direct.training_tokens_per_s_per_chip / (r.scaling[0].tokens_per_s / 144)).epsilon(1e-12));
+  }
+  CHECK(r.scaling[2].step_time_s == r.step_time_s);
+}
+
+TEST_CASE("the one-UltraServer weak-scaling point is training on one UltraServer", "[workload][!shouldfail]") {
+  // Known model bug (core/workload/evaluate.cpp, weak scaling): a point recomputes only the
+  // data-parallel exchange and keeps the full placement's pipeline, whose stages are tp x dp
+  // chips apart -- across UltraServers, over EFA, at dp = 36 -- so the 1-UltraServer point
+  // prices boundary transfers that one UltraServer (stages 36 chips apart) does not have:
+  // step 14.82 s vs 14.62 s, and the 4-UltraServer efficiency reads 1.00 instead of 0.986.
+  // Left to the workload redesign (issue 9).
+  Spec s = spec_of({{"model", "Llama-3.1-70B"},
+                    {"kind", "training"},
+                    {"parallelism", {{"tp", 4}, {"pp", 4}, {"dp", 36}}},
+                    {"training", {{"global_batch", 576}}}});
+  Result r = evaluate(s, hw::load_system("trn3-gen2-ultracluster:4"));
+  Spec one = s;
+  one.parallelism.dp = 9;
+  one.training.global_batch = 144;
+  CHECK(r.scaling[0].step_time_s == Approx(evaluate(one, trn3()).step_time_s).epsilon(1e-12));
 }
 
 TEST_CASE("outputs are deterministic and complete", "[workload]") {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README shows the model's output, not numbers typed in: its validation block must be
+# Snapshot test: the README shows the model's output, not numbers typed in: its validation block must be
 # exactly what `trnsim validate` prints, and its Quick start must hold exactly two commands,
 # the second of which .ci/run runs.
 set -euo pipefail
@@ -16,4 +16,4 @@ cmds=$(awk 'tolower($0) ~ /^#+ .*quick ?start/ {f=1;next} f && /^#+ / {exit} f' 
        awk '/^```/{c=!c;next} c' | sed '/^[[:space:]]*$/d;/^[[:space:]]*#/d')
 [[ $(printf '%s\n' "$cmds" | wc -l) == 2 ]] || { echo "Quick start must hold exactly two commands:"; echo "$cmds"; exit 1; }
 grep -qxF "$(printf '%s\n' "$cmds" | sed -n 2p)" .ci/run || { echo ".ci/run must run the README's test command"; exit 1; }
-echo "test_readme: ok"
+echo "test_snapshot_readme: ok"

@@ -1,0 +1,238 @@
+#!/usr/bin/python3
+"""Mutation run: would the tests notice a wrong model?
+
+Plants each mutant of scripts/mutants.json -- a small, plausible bug defined as data
+(file, exact original text, replacement, what it breaks) -- one at a time into a scratch
+copy of the tree (never the working tree), rebuilds the CLI and the unit tests, runs the
+native tests and reports which tests killed it. The kill rate counts a mutant as killed
+only when a test that is not a snapshot fails: snapshot tests (README equality, golden
+reports, hashes -- every ctest name containing "snapshot") fail on any change, right or
+wrong, so a mutant only they catch counts as surviving.
+
+  /usr/bin/python3 scripts/mutate.py                 every mutant (about an hour on 2 cores)
+  /usr/bin/python3 scripts/mutate.py --only ID,ID    some mutants
+  /usr/bin/python3 scripts/mutate.py --list          list the mutants and whether they apply
+  options: --jobs N (ctest -j, default 2), --timeout S (per test, default 300),
+           --report FILE (markdown table, default build/mutation/report.md),
+           --keep (leave the scratch copy in /tmp)
+
+A mutant whose original text is not found exactly once in its file is reported as stale
+and not counted; one that does not compile is reported and not counted. Only Python's
+standard library is used. On demand: not part of scripts/test.sh.
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import xml.etree.ElementTree as ET
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MUTANTS = os.path.join(TOP, "scripts", "mutants.json")
+# Tests that need targets the mutation run does not build: the GUI, the benchmarks and the
+# Python extension (its tests check the bindings; the core they bind is what the unit tests
+# cover). A pattern ends with '.' to match a whole group.
+EXCLUDED = ["native.gui.smoke", "native.cli.test_mx_bench", "native.python."]
+TARGETS = ["trnsim_tests", "trnsim"]
+FIELDS = ("id", "area", "file", "original", "replacement", "breaks")
+
+
+def load_mutants(path):
+    with open(path, encoding="utf-8") as f:
+        data = json.load(f)
+    mutants = data["mutants"]
+    seen = set()
+    for i, m in enumerate(mutants):
+        for k in FIELDS:
+            if not isinstance(m.get(k), str) or not m[k]:
+                sys.exit(f"{path}: mutants[{i}].{k}: missing or not a non-empty string")
+        unknown = set(m) - set(FIELDS) - {"planted", "killed_by"}
+        if unknown:
+            sys.exit(f"{path}: mutants[{i}]: unknown key(s) {sorted(unknown)}")
+        if m["id"] in seen:
+            sys.exit(f"{path}: mutants[{i}].id: duplicate '{m['id']}'")
+        if m["original"] == m["replacement"]:
+            sys.exit(f"{path}: mutant {m['id']}: replacement equals the original")
+        seen.add(m["id"])
+    return mutants
+
+
+def occurrences(root, m):
+    p = os.path.join(root, m["file"])
+    if not os.path.exists(p):
+        return -1
+    with open(p, encoding="utf-8") as f:
+        return f.read().count(m["original"])
+
+
+def run(cmd, cwd, log, env=None, timeout=None):
+    with open(log, "a", encoding="utf-8") as out:
+        out.write("$ " + " ".join(cmd) + "\n")
+        out.flush()
+        try:
+            return subprocess.run(cmd, cwd=cwd, stdout=out, stderr=subprocess.STDOUT, env=env, timeout=timeout).returncode
+        except subprocess.TimeoutExpired:
+            out.write("(timed out)\n")
+            return 124
+
+
+def copy_tree(dst):
+    """The tracked and new (not ignored) files of the working tree, as they are now."""
+    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=TOP, check=True,
+                           stdout=subprocess.PIPE).stdout.decode().split("\0")
+    for rel in files:
+        if not rel:
+            continue
+        src = os.path.join(TOP, rel)
+        if not os.path.isfile(src) or os.path.islink(src):
+            continue
+        os.makedirs(os.path.dirname(os.path.join(dst, rel)), exist_ok=True)
+        shutil.copy2(src, os.path.join(dst, rel))
+    for link in ("third_party", "node_modules"):  # fetched by scripts/setup.sh, never copied
+        src = os.path.join(TOP, link)
+        if os.path.exists(src):
+            os.symlink(os.path.realpath(src), os.path.join(dst, link))
+
+
+def ctest(build, log, jobs, timeout, select, exclude, junit):
+    cmd = ["ctest", "--test-dir", build, "-j", str(jobs), "--timeout", str(timeout), "--output-junit", junit]
+    if select:
+        cmd += ["-R", select]
+    if exclude:
+        cmd += ["-E", exclude]
+    if os.path.exists(junit):
+        os.remove(junit)
+    run(cmd, build, log)
+    failed, ran = [], 0
+    if os.path.exists(junit):
+        for case in ET.parse(junit).getroot().iter("testcase"):
+            ran += 1
+            status = case.get("status", "")
+            if status not in ("run", "passed") or case.find("failure") is not None or case.find("error") is not None:
+                failed.append(case.get("name"))
+    return sorted(failed), ran
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--only", default="")
+    ap.add_argument("--list", action="store_true")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--timeout", type=int, default=300)
+    ap.add_argument("--report", default=os.path.join(TOP, "build", "mutation", "report.md"))
+    ap.add_argument("--keep", action="store_true")
+    ap.add_argument("--mutants", default=MUTANTS)
+    args = ap.parse_args()
+    mutants = load_mutants(args.mutants)
+    if args.only:
+        want = [x for x in args.only.split(",") if x]
+        ids = {m["id"] for m in mutants}
+        for w in want:
+            if w not in ids:
+                sys.exit(f"--only: no mutant '{w}'")
+        mutants = [m for m in mutants if m["id"] in want]
+    if args.list:
+        for m in mutants:
+            n = occurrences(TOP, m)
+            state = "ok" if n == 1 else ("missing file" if n < 0 else f"stale ({n} matches)")
+            print(f"{m['id']:32} {m['area']:11} {state:18} {m['breaks']}")
+        return 0
+
+    scratch = tempfile.mkdtemp(prefix="trnsim-mutate-")
+    src = os.path.join(scratch, "src")
+    build = os.path.join(src, "build", "native")
+    logs = os.path.join(scratch, "logs")
+    os.makedirs(logs)
+    print(f"mutate: scratch copy {src}", flush=True)
+    copy_tree(src)
+    env = dict(os.environ)
+    env.setdefault("CMAKE_CXX_COMPILER_LAUNCHER", "ccache")
+    env.setdefault("CMAKE_C_COMPILER_LAUNCHER", "ccache")
+    env["CCACHE_BASEDIR"] = scratch
+    if "CCACHE_DIR" not in env and os.path.isdir("/work/.ccache"):
+        env["CCACHE_DIR"] = "/work/.ccache"
+    base_log = os.path.join(logs, "baseline.log")
+    build_cmd = ["cmake", "--build", build, "--target"] + TARGETS
+    t0 = time.time()
+    if run(["cmake", "--preset", "native"], src, base_log, env) != 0 or run(build_cmd, src, base_log, env) != 0:
+        print(f"mutate: the unmutated tree does not build; see {base_log}")
+        return 2
+    exclude = "|".join(re.escape(x) for x in EXCLUDED)
+    junit = os.path.join(logs, "junit.xml")
+    failed, ran = ctest(build, base_log, args.jobs, args.timeout, "", exclude, junit)
+    if failed or ran == 0:
+        print(f"mutate: the unmutated tree fails {failed or 'to run tests'}; see {base_log}")
+        return 2
+    print(f"mutate: baseline: {ran} tests pass ({time.time() - t0:.0f} s)", flush=True)
+
+    results = []
+    for i, m in enumerate(mutants):
+        path = os.path.join(src, m["file"])
+        n = occurrences(src, m)
+        r = {"id": m["id"], "area": m["area"], "breaks": m["breaks"], "planted": m.get("planted", ""),
+             "killed_by": m.get("killed_by", ""), "failed": []}
+        if n != 1:
+            r["status"] = "stale"
+            r["note"] = "file missing" if n < 0 else f"original text found {n} times"
+            results.append(r)
+            print(f"[{i + 1}/{len(mutants)}] {m['id']}: stale ({r['note']})", flush=True)
+            continue
+        with open(path, encoding="utf-8") as f:
+            pristine = f.read()
+        log = os.path.join(logs, m["id"] + ".log")
+        t1 = time.time()
+        try:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(pristine.replace(m["original"], m["replacement"], 1))
+            if run(build_cmd, src, log, env) != 0:
+                r["status"] = "build-error"
+            else:
+                derived, _ = ctest(build, log, args.jobs, args.timeout, "", exclude + "|snapshot", junit)
+                if derived:
+                    r["status"], r["failed"] = "killed", derived
+                else:
+                    snap, _ = ctest(build, log, args.jobs, args.timeout, "snapshot", exclude, junit)
+                    r["status"], r["failed"] = ("snapshot-only", snap) if snap else ("survived", [])
+        finally:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(pristine)
+        r["seconds"] = round(time.time() - t1)
+        results.append(r)
+        print(f"[{i + 1}/{len(mutants)}] {m['id']}: {r['status']} {' '.join(r['failed'][:4])} ({r['seconds']} s)",
+              flush=True)
+    run(build_cmd, src, os.path.join(logs, "restore.log"), env)
+
+    counted = [r for r in results if r["status"] in ("killed", "snapshot-only", "survived")]
+    killed = [r for r in counted if r["status"] == "killed"]
+    rate = 100.0 * len(killed) / len(counted) if counted else 0.0
+    summary = (f"{len(killed)} of {len(counted)} mutants killed by derived tests ({rate:.1f}%); "
+               f"{sum(r['status'] == 'snapshot-only' for r in results)} caught only by snapshots, "
+               f"{sum(r['status'] == 'survived' for r in results)} survived, "
+               f"{sum(r['status'] == 'stale' for r in results)} stale, "
+               f"{sum(r['status'] == 'build-error' for r in results)} did not compile "
+               f"({time.time() - t0:.0f} s)")
+    os.makedirs(os.path.dirname(args.report), exist_ok=True)
+    rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=TOP, stdout=subprocess.PIPE, text=True).stdout.strip()
+    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=TOP, stdout=subprocess.PIPE,
+                           text=True).stdout.strip()
+    with open(args.report, "w", encoding="utf-8") as f:
+        f.write(f"Mutation run of {rev}{' with uncommitted changes' if dirty else ''} ({time.strftime('%Y-%m-%d')}): "
+                f"{summary}\n\n")
+        f.write("| mutant | area | planted | result | failing tests (first 3) | what it breaks |\n")
+        f.write("| --- | --- | --- | --- | --- | --- |\n")
+        for r in results:
+            tests = ", ".join(t.replace("native.", "") for t in r["failed"][:3]) or r.get("note", "")
+            f.write(f"| `{r['id']}` | {r['area']} | {r['planted'] or ''} | {r['status']} | {tests} | {r['breaks']} |\n")
+    print("mutate: " + summary)
+    print(f"mutate: report {args.report}; logs {logs}")
+    if not args.keep:
+        shutil.rmtree(src, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,365 @@
+// Derived checks, fabric and collectives:
+//  - link bandwidths from the data files' published figures (NeuronLink per chip counts both
+//    directions unless the `one-direction` alternative is chosen; torus links split a chip's
+//    bandwidth over its neighbours; NeuronSwitch ports carry the chip's NeuronLink; EFA a
+//    chip's share of its server's or UltraServer's NICs);
+//  - large-message busbw equals the bottleneck link for every algorithm on every topology,
+//    from how each algorithm loads the links (torus rings, all-pairs on a 4-ary torus, RDH,
+//    NeuronSwitch ports, separate PCIe lanes, EFA, hierarchical);
+//  - exact collective times from the algorithm's steps (launch + per step: overhead, issue,
+//    path latency, bytes on the busiest link / its bandwidth);
+//  - the automatic choice switches exactly at S13's 1 MiB and 56 MiB;
+//  - routes are balanced over the second-level NeuronSwitch switches -- for 4, 8 and 16 chips
+//    per server; with 1, 3, 5, 6 or 7 (test systems) they are not, a known fabric bug marked
+//    [!shouldfail] below.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <tuple>
+
+#include "collective/algorithms.h"
+#include "collective/collective.h"
+#include "embedded.h"
+#include "fabric/topology.h"
+#include "hw/system.h"
+
+using trnsim::json;
+using namespace trnsim::hw;
+
+namespace {
+
+const double MiB = 1048576.0, TiB = 1099511627776.0;
+
+trnsim::collective::Result run(const System& s, const std::string& op, double bytes, const std::string& algo,
+                               int ranks = 0, int stride = 1, const std::string& backend = "analytic") {
+  trnsim::collective::Request r;
+  r.op = op, r.bytes = bytes, r.algo = algo, r.ranks = ranks, r.stride = stride, r.backend = backend;
+  return trnsim::collective::run(s, r);
+}
+
+json data_file(const std::string& key) { return json::parse(*trnsim::find_embedded(key)); }
+
+// A quantity of a data file in SI units (the units the data files use here).
+double si(const json& q) {
+  static const std::map<std::string, double> units = {{"TB/s", 1e12}, {"GB/s", 1e9}, {"GiB/s", 1073741824.0},
+                                                      {"Gbps", 1e9 / 8}, {"us", 1e-6}, {"ns", 1e-9}};
+  double v = q.at("value").get<double>();
+  return q.contains("unit") ? v * units.at(q.at("unit").get<std::string>()) : v;
+}
+
+#ifdef __EMSCRIPTEN__
+const std::string kPrefix = "test_derived_fabric_wasm_";
+#else
+const std::string kPrefix = "test_derived_fabric_native_";
+#endif
+
+// A NeuronSwitch system of `servers` x `per_server` Trainium3 chips with `l2` second-level
+// switches, written from the Trn3 Gen2 data file (same links, latencies and software).
+System switch_system(int per_server, int servers, int l2) {
+  json s = data_file("data/systems/trn3-gen2-ultraserver.json");
+  std::string name = "test-switch-" + std::to_string(per_server) + "x" + std::to_string(servers) + "-l2-" + std::to_string(l2);
+  s["name"] = name;
+  s["chips_per_server"]["value"] = per_server;
+  s["servers"]["value"] = servers;
+  s["fabric"]["l2_switches"]["value"] = l2;
+  std::string path = std::string(TRNSIM_SOURCE_DIR) + "/build/" + kPrefix + name + ".json";
+  std::ofstream(path) << s.dump();
+  System sys = load_system(path);
+  std::remove(path.c_str());
+  return sys;
+}
+
+// The derivation adds the steps in another order: equal to 1e-12 relative.
+Approx exact_time(double v) { return Approx(v).epsilon(1e-12); }
+
+bool pow2(long x) { return x > 0 && (x & (x - 1)) == 0; }
+
+void check_switch_busbw(const std::vector<System>& systems);
+
+}  // namespace
+
+TEST_CASE("link bandwidths derive from the published figures", "[derived]") {
+  for (const char* name : {"trainium2", "trainium3"}) {
+    json nl = data_file(std::string("data/chips/") + name + ".json").at("neuronlink");
+    const double published = si(nl.at("bandwidth_per_chip"));
+    REQUIRE(nl.at("counts_both_directions").at("value") == true);
+    Chip c = load_chip(name);
+    INFO(name);
+    CHECK(c.link_bandwidth_published_bytes_per_s == published);
+    CHECK(c.link_bandwidth_bytes_per_s == published / 2);  // both directions: half each way
+    json d = describe_json(load_system(name));
+    CHECK(d.at("link_bandwidth_bytes_per_s_per_chip").get<double>() == published / 2);
+    CHECK(d.at("link_bandwidth_published_bytes_per_s_per_chip").get<double>() == published);
+    // The other reading, a per-direction figure, is the `one-direction` alternative.
+    Chip one = load_chip(std::string(name) + "+one-direction");
+    CHECK(one.link_bandwidth_bytes_per_s == published);
+  }
+  // Torus links: a chip's per-dimension bandwidth over its two neighbours, per direction.
+  for (const char* name : {"trn2-48xlarge", "trn2-ultraserver"}) {
+    json f = data_file(std::string("data/systems/") + name + ".json").at("fabric");
+    System s = load_system(name);
+    REQUIRE(s.fabric_spec.torus.size() == f.at("torus").size());
+    for (std::size_t i = 0; i < s.fabric_spec.torus.size(); ++i)
+      CHECK(s.fabric_spec.torus[i].link_bandwidth_bytes_per_s == si(f.at("torus")[i].at("bandwidth_per_chip")) / 2 / 2);
+    // EFA: the instance's NICs shared by its 16 chips.
+    CHECK(s.fabric_spec.efa_bandwidth_bytes_per_s_per_chip == si(data_file(std::string("data/systems/") + name + ".json")
+                                                                      .at("efa").at("bandwidth_per_server")) / 16);
+  }
+  // NeuronSwitch: the chip's whole NeuronLink-v4 reaches its first-level switch and the
+  // second level; EFA per chip is the UltraServer's NICs over its chips (200 Gbps).
+  for (const char* name : {"trn3-gen1-ultraserver", "trn3-gen2-ultraserver"}) {
+    System s = load_system(name);
+    const double chip = load_chip("trainium3").link_bandwidth_bytes_per_s;
+    CHECK(s.fabric_spec.intra_server_bandwidth_bytes_per_s == chip);
+    CHECK(s.fabric_spec.inter_server_bandwidth_bytes_per_s == chip);
+    CHECK(s.fabric_spec.efa_bandwidth_bytes_per_s_per_chip ==
+          Approx(si(data_file(std::string("data/systems/") + name + ".json").at("efa").at("bandwidth_per_domain")) / s.chips));
+    CHECK(s.fabric_spec.efa_bandwidth_bytes_per_s_per_chip == Approx(200e9 / 8));
+  }
+}
+
+TEST_CASE("large-message busbw equals the bottleneck link: NeuronSwitch, every algorithm", "[derived]") {
+  // Every chip sends and receives through its one port to the first-level switch, and the
+  // second level is non-blocking: each algorithm's per-rank bytes cross the port once, so
+  // busbw -> the port's bandwidth (one direction); also with 8 chips per server.
+  check_switch_busbw({load_system("trn3-gen2-ultraserver"), load_system("trn3-gen1-ultraserver"), switch_system(8, 4, 2)});
+}
+
+TEST_CASE("large-message busbw equals the chip port with 1, 3, 5 or 6 chips per server", "[derived][!shouldfail]") {
+  // Known fabric bug (core/fabric/topology.cpp): a flow between servers takes one
+  // second-level switch, (source position in its server) mod l2_switches. When l2_switches
+  // does not divide the chips of a server, or an exchange covers part of a server, some
+  // switch's uplink or downlink carries more chips' flows than its share (chips x
+  // inter-server bandwidth / l2_switches) is sized for: at 3 chips per server and 2 switches
+  // an all-to-all sends 2/3 of a server's traffic through switch 0 (mesh all-gather 0.82 x
+  // the port) and an RDH over 16 ranks reaches 0.54 x; at 6 chips and 3 switches an RDH over
+  // 16 of the 24 chips lands three flows on one downlink (0.71 x). With every flow spread
+  // over the switches the second level is non-blocking, as the data assumes
+  // (inter_server_bandwidth: "non-blocking uplinks"), for any chips per server; that needs
+  // multi-path routes (Topology::route, ends, collective::link_traffic).
+  check_switch_busbw({switch_system(3, 8, 2), switch_system(5, 6, 3), switch_system(1, 8, 2), switch_system(6, 4, 3)});
+}
+
+namespace {
+void check_switch_busbw(const std::vector<System>& systems) {
+  for (const System& s : systems) {
+    const double port = s.fabric_spec.intra_server_bandwidth_bytes_per_s;
+    const long n = s.chips;
+    const long p2 = pow2(n) ? n : 1L << static_cast<int>(std::floor(std::log2(static_cast<double>(n))));
+    for (const char* op : {"all-reduce", "all-gather", "reduce-scatter"}) {
+      for (const char* algo : {"ring", "kangaring", "mesh", "rdh"}) {
+        const int ranks = std::string(algo) == "rdh" ? static_cast<int>(p2) : 0;  // RDH on a power of two
+        INFO(s.name << " " << op << " " << algo << " ranks " << ranks);
+        CHECK(run(s, op, TiB, algo, ranks).busbw_bytes_per_s == Approx(port).epsilon(1e-3));
+        CHECK(run(s, op, TiB, algo, ranks).busbw_bytes_per_s <= port);
+      }
+    }
+    INFO(s.name);
+    CHECK(run(s, "all-to-all", TiB, "mesh").busbw_bytes_per_s == Approx(port).epsilon(1e-3));
+    CHECK(run(s, "permute", TiB, "auto").busbw_bytes_per_s == Approx(port).epsilon(1e-3));
+  }
+}
+}  // namespace
+
+TEST_CASE("large-message busbw equals the bottleneck link: tori, PCIe lanes, EFA, hierarchical", "[derived]") {
+  // 4x4 torus (trn2.48xlarge), 128 GB/s links. A ring in rank order puts one flow on each
+  // link it uses; two counter-rotating rings use both directions. RDH's partners at
+  // distance 1 and 2 of each 4-ring each take one directed link. All-pairs on a 4-ary
+  // dimension with the parity tie-break loads every directed link with 2 flows per source
+  // and destination line: 8 of the 16 x 15 flows of B/16 bytes, B/2 a link.
+  System t = load_system("trn2-48xlarge");
+  const double link = t.fabric_spec.torus[0].link_bandwidth_bytes_per_s;
+  for (const char* op : {"all-reduce", "all-gather", "reduce-scatter"}) {
+    INFO(op);
+    CHECK(run(t, op, TiB, "ring").busbw_bytes_per_s == Approx(link).epsilon(1e-3));
+    CHECK(run(t, op, TiB, "kangaring").busbw_bytes_per_s == Approx(2 * link).epsilon(1e-3));
+    CHECK(run(t, op, TiB, "rdh").busbw_bytes_per_s == Approx(link).epsilon(1e-3));
+    CHECK(run(t, op, TiB, "mesh").busbw_bytes_per_s == Approx(15.0 / 16 * 2 * link).epsilon(1e-3));
+  }
+  // 4x4x4 torus (Trn2 UltraServer): the ring crosses the 64 GB/s z-links between instances
+  // once per plane -- they are its bottleneck; all-pairs loads every directed link with 32
+  // flows of B/64, and the z-links are the slowest.
+  System u = load_system("trn2-ultraserver");
+  const double z = u.fabric_spec.torus[2].link_bandwidth_bytes_per_s;
+  REQUIRE(z == u.fabric_spec.torus[0].link_bandwidth_bytes_per_s / 2);
+  CHECK(run(u, "all-gather", TiB, "ring").busbw_bytes_per_s == Approx(z).epsilon(1e-3));
+  CHECK(run(u, "reduce-scatter", TiB, "kangaring").busbw_bytes_per_s == Approx(2 * z).epsilon(1e-3));
+  CHECK(run(u, "all-to-all", TiB, "mesh").busbw_bytes_per_s == Approx(63.0 / 64 * z / (32.0 / 64)).epsilon(1e-3));
+  // RDH reduce-scatter on 64 = 4 x 4 x 4: masks 32 and 16 move B/2 and B/4 over z, the other
+  // four B/8 .. B/64 over x and y.
+  const double x = u.fabric_spec.torus[0].link_bandwidth_bytes_per_s;
+  const double rdh_time = (0.5 + 0.25) / z + (1.0 / 8 + 1.0 / 16 + 1.0 / 32 + 1.0 / 64) / x;
+  CHECK(run(u, "reduce-scatter", TiB, "rdh").busbw_bytes_per_s == Approx(63.0 / 64 / rdh_time).epsilon(1e-3));
+  // The PCIe view of a Gen2 UltraServer: separate lanes inside (the port) and between
+  // servers. A ring's flows inside a server take the port, the crossings take the lanes; an
+  // all-to-all sends (n - P) of its n - 1 flows over the lanes.
+  System pv = load_system("trn3-gen2-ultraserver+pcie-switch-view");
+  const double port = pv.fabric_spec.intra_server_bandwidth_bytes_per_s, lanes = pv.fabric_spec.inter_server_bandwidth_bytes_per_s;
+  CHECK(run(pv, "all-gather", TiB, "ring").busbw_bytes_per_s == Approx(std::min(port, lanes)).epsilon(1e-3));
+  CHECK(run(pv, "all-to-all", TiB, "mesh").busbw_bytes_per_s == Approx(143.0 / 140 * lanes).epsilon(1e-3));
+  // EFA: one rank per UltraServer, each chip's NIC share (25 GB/s) carries all its traffic.
+  System c = load_system("trn3-gen2-ultracluster:8");
+  const double nic = c.fabric_spec.efa_bandwidth_bytes_per_s_per_chip;
+  for (const char* algo : {"ring", "kangaring", "mesh", "rdh"}) {
+    INFO(algo);
+    CHECK(run(c, "all-reduce", TiB, algo, 8, 144).busbw_bytes_per_s == Approx(nic).epsilon(1e-3));
+  }
+  // Hierarchical all-reduce over 4 UltraServers (576 ranks, L = 144 per UltraServer): the
+  // intra reduce-scatter and all-gather move (L-1)/L B over the port, the inter all-reduce
+  // 2 (G-1)/G of B/L over the NIC.
+  System c4 = load_system("trn3-gen2-ultracluster:4");
+  const double L = 144, G = 4, n = 576, chip_port = c4.fabric_spec.intra_server_bandwidth_bytes_per_s;
+  const double hier = 2 * (L - 1) / L / chip_port + 2 * (G - 1) / G / L / nic;
+  CHECK(run(c4, "all-reduce", TiB, "hierarchical").busbw_bytes_per_s == Approx(2 * (n - 1) / n / hier).epsilon(1e-3));
+}
+
+TEST_CASE("collective times from the algorithm's steps, exactly", "[derived]") {
+  // time = launch + sum over steps of (step overhead + issuing the step's transfers (one
+  // 600 ns DMA descriptor per flow a rank sends, generated by 16 collective cores in
+  // parallel) + the longest path latency + the busiest link's bytes / its bandwidth).
+  System s = load_system("trn3-gen2-ultraserver");
+  const FabricSpec& f = s.fabric_spec;
+  const double n = s.chips, B = 256 * MiB, port = f.intra_server_bandwidth_bytes_per_s;
+  const double issue = s.chip.core.dma_fixed_s / s.chip.collective_cores;
+  REQUIRE(issue == Approx(600e-9 / 16));
+  const double cross = 2 * f.l1_latency_s + f.l2_latency_s, inside = f.l1_latency_s;
+  // Ring all-reduce: 2 (n - 1) steps, each rank sends B/n to the next; some cross servers.
+  CHECK(run(s, "all-reduce", B, "ring").time_s ==
+        exact_time(f.launch_overhead_s + 2 * (n - 1) * (f.step_overhead_s + issue + cross + B / n / port)));
+  // Two counter-rotating rings: two flows of B/(2n) per rank per step, through the same port.
+  CHECK(run(s, "all-gather", B, "kangaring").time_s ==
+        exact_time(f.launch_overhead_s + (n - 1) * (f.step_overhead_s + 2 * issue + cross + B / n / port)));
+  // Mesh reduce-scatter: one step, n - 1 flows of B/n from every rank.
+  CHECK(run(s, "reduce-scatter", B, "mesh").time_s ==
+        exact_time(f.launch_overhead_s + f.step_overhead_s + (n - 1) * issue + cross + (n - 1) * B / n / port));
+  // RDH all-reduce on 128 ranks: 7 halving steps (B/2 .. B/128) and 7 doubling steps; the
+  // partners 1 and 2 apart share a 4-chip server, farther ones cross the second level.
+  double rdh = f.launch_overhead_s;
+  for (int k = 0; k < 7; ++k) {
+    const double mask = std::pow(2, 6 - k), part = B / std::pow(2, k + 1);  // halving: 64, 32, .. 1
+    rdh += f.step_overhead_s + issue + (mask >= 4 ? cross : inside) + part / port;
+  }
+  for (int k = 0; k < 7; ++k) {
+    const double mask = std::pow(2, k), part = B / 128 * std::pow(2, k);  // doubling: 1, 2, .. 64
+    rdh += f.step_overhead_s + issue + (mask >= 4 ? cross : inside) + part / port;
+  }
+  CHECK(run(s, "all-reduce", B, "rdh", 128).time_s == exact_time(rdh));
+  // Permute: one step, B to the next rank.
+  CHECK(run(s, "permute", B, "auto").time_s == exact_time(f.launch_overhead_s + f.step_overhead_s + issue + cross + B / port));
+  // Halving a link's bandwidth doubles exactly the transfer part of the time.
+  json half = data_file("data/systems/trn3-gen2-ultraserver.json");
+  half["name"] = "test-half-port";
+  // Published figures count both directions: 1,280 GB/s is 640 GB/s a direction, half the port.
+  half["fabric"]["intra_server_bandwidth"] = {{"value", 1280}, {"unit", "GB/s"}, {"source", "assumption: half the port, a test"}};
+  std::string path = std::string(TRNSIM_SOURCE_DIR) + "/build/" + kPrefix + "half.json";
+  std::ofstream(path) << half.dump();
+  System h = load_system(path);
+  std::remove(path.c_str());
+  for (const char* algo : {"ring", "kangaring", "mesh"}) {
+    auto a = run(s, "all-gather", B, algo), b = run(h, "all-gather", B, algo);
+    INFO(algo);
+    CHECK(b.time_s - b.overhead_s - b.latency_s == exact_time(2 * (a.time_s - a.overhead_s - a.latency_s)));
+  }
+}
+
+TEST_CASE("the automatic choice switches at S13's 1 MiB and 56 MiB exactly", "[derived]") {
+  // Neuron collectives documentation (S13): mesh below 1 MB, RDH from 1 to 56 MB, the ring
+  // family (KangaRing) above.
+  System s = load_system("trn3-gen2-ultraserver");
+  for (const char* op : {"all-reduce", "all-gather", "reduce-scatter"}) {
+    INFO(op);
+    CHECK(run(s, op, MiB - 1, "auto").algorithm == "mesh");
+    CHECK(run(s, op, MiB, "auto").algorithm == "rdh");
+    CHECK(run(s, op, 56 * MiB, "auto").algorithm == "rdh");
+    CHECK(run(s, op, 56 * MiB + 1, "auto").algorithm == "kangaring");
+  }
+  CHECK(run(s, "all-to-all", 4 * 56 * MiB, "auto").algorithm == "mesh");
+  CHECK(run(s, "broadcast", MiB - 1, "auto").algorithm == "mesh");
+  CHECK(run(s, "broadcast", MiB, "auto").algorithm == "ring");
+}
+
+namespace {
+
+// For every pattern the collectives use -- rings both ways, all-pairs, the RDH exchanges --
+// every server's uplinks to the second-level switches carry the same bytes, and so do its
+// downlinks, to within one flow; each flow crosses the second level once, up and down.
+void check_balance(const std::vector<std::tuple<int, int, int>>& shapes) {
+  for (auto [per_server, servers, l2] : shapes) {
+    System s = switch_system(per_server, servers, l2);
+    trnsim::fabric::Topology topo(s);
+    const long n = s.chips;
+    std::map<std::string, std::vector<std::pair<long, long>>> patterns;
+    for (long m = 0; m < n; ++m) {
+      patterns["ring"].push_back({m, (m + 1) % n});
+      patterns["both rings"].push_back({m, (m + 1) % n});
+      patterns["both rings"].push_back({m, (m + n - 1) % n});
+      for (long d = 0; d < n; ++d)
+        if (d != m) patterns["all-pairs"].push_back({m, d});
+      for (long mask = 1; mask < n; mask *= 2)
+        if ((m ^ mask) < n) patterns["xor " + std::to_string(mask)].push_back({m, m ^ mask});
+    }
+    for (const auto& [name, flows] : patterns) {
+      INFO(s.name << ": " << name);
+      std::map<trnsim::fabric::LinkId, double> load;
+      std::vector<trnsim::fabric::LinkId> links;
+      double crossing = 0, second_level = 0;
+      for (auto [src, dst] : flows) {
+        links.clear();
+        topo.route(src, dst, links);
+        if (src / per_server != dst / per_server) crossing += 2;  // up and down
+        for (auto l : links) {
+          load[l] += 1;
+          if (topo.link_name(l).find("L2 switch") != std::string::npos) second_level += 1;
+        }
+      }
+      CHECK(second_level == Approx(crossing));
+      for (int srv = 0; srv < servers; ++srv) {
+        std::vector<double> up, down;
+        for (const auto& [l, bytes] : load) {
+          std::string nm = topo.link_name(l);
+          if (nm.find("server " + std::to_string(srv) + " -> L2") == 0) up.push_back(bytes);
+          const std::string into = " -> server " + std::to_string(srv);
+          if (nm.rfind("L2 switch", 0) == 0 && nm.size() > into.size() && nm.compare(nm.size() - into.size(), into.size(), into) == 0)
+            down.push_back(bytes);
+        }
+        if (up.empty() && down.empty()) continue;
+        // Flows per switch: the busiest at most ceil(total / l2), the idlest at least floor.
+        for (const auto* side : {&up, &down}) {
+          double total = 0, most = 0;
+          for (double b : *side) total += b, most = std::max(most, b);
+          const double least = side->size() < static_cast<std::size_t>(l2) ? 0 : *std::min_element(side->begin(), side->end());
+          CHECK(most <= std::ceil(total / l2));
+          CHECK(least >= std::floor(total / l2));
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("routes are balanced over the second-level switches", "[derived]") {
+  check_balance({{4, 6, 2}, {4, 36, 2}, {16, 4, 2}, {8, 4, 2}});
+}
+
+TEST_CASE("routes are balanced over the second-level switches for any chips per server", "[derived][!shouldfail]") {
+  // The known fabric bug above: with 1, 3, 5, 6 or 7 chips per server, rings both ways,
+  // all-to-alls or RDH exchanges load one second-level switch with more flows than
+  // ceil(flows / l2).
+  check_balance({{3, 8, 2}, {5, 6, 3}, {1, 8, 2}, {7, 3, 4}, {6, 4, 3}});
+}
+
+TEST_CASE("the event backend agrees with the analytic one on a balanced 8-chip-server fabric", "[derived]") {
+  // Max-min fair sharing of equal flows that all start together ends when the busiest link
+  // drains: where the second level does not block, the two backends give the same time.
+  System s = switch_system(8, 4, 2);
+  for (const char* algo : {"ring", "kangaring", "mesh"}) {
+    INFO(algo);
+    CHECK(run(s, "all-gather", 64 * MiB, algo, 0, 1, "event").time_s ==
+          Approx(run(s, "all-gather", 64 * MiB, algo).time_s).epsilon(1e-6));
+  }
+}

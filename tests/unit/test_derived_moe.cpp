@@ -1,0 +1,107 @@
+// Derived checks, mixture-of-experts models with MX weights: gpt-oss-120b (128 experts,
+// top-4, MXFP4 experts, biases, attention sinks) and Qwen3-235B-A22B (128 experts, top-8,
+// QK-norm, MXFP8). Parameter counts from the config equal the publishers' totals; every
+// operator of prefill and decode equals the derivation in test_derived_reference.h, with the
+// experts a batch reaches under uniform routing, E (1 - (1 - k/E)^T), and the expert-parallel
+// all-to-alls; on Trainium2 the MX formats fall back as the chip data says.
+#include <catch2/catch.hpp>
+
+#include "test_derived_reference.h"
+
+using namespace derived;
+using trnsim::json;
+
+namespace {
+
+Placement mx(double tp, double ep, const std::string& weights, const std::string& act) {
+  Placement p;
+  p.tp = tp;
+  p.ep = ep;
+  p.weights = weights;
+  p.act = act;
+  return p;
+}
+
+double reported(const json& result, const char* key) { return result.at("model").at("params").at(key).get<double>(); }
+
+}  // namespace
+
+TEST_CASE("MoE parameters derived from the config equal the publishers' totals", "[derived]") {
+  // OpenAI, gpt-oss-120b & gpt-oss-20b model card (arXiv:2508.10925), Table 1: 116.83B total,
+  // 5.13B active per token (the unembedding counted, the embedding not).
+  Arch g = arch_of("gpt-oss-120b");
+  Params pg = params_of(g);
+  CHECK(std::round(pg.total / 1e7) == 11683);
+  CHECK(std::round(pg.active / 1e7) == 513);
+  // The same card's split: MLP 114.71B (experts and routers), attention 0.96B, embedding +
+  // unembedding 1.16B.
+  CHECK(std::round(g.layers * (g.E * expert_params(g)) / 1e7) == 11470);
+  CHECK(std::round(g.layers * attention_params(g) / 1e7) == 96);
+  CHECK(std::round(2 * g.vocab * g.d / 1e7) == 116);
+  // Qwen, Qwen3-235B-A22B model card: 235B total, 22B activated, 234B without embeddings.
+  Arch q = arch_of("Qwen3-235B-A22B");
+  Params pq = params_of(q);
+  CHECK(std::round(pq.total / 1e9) == 235);
+  CHECK(std::round(pq.active / 1e9) == 22);
+  CHECK(std::round((pq.total - 2 * q.vocab * q.d) / 1e9) == 234);
+  for (const Arch* a : {&g, &q}) {
+    Run r = evaluate({{"model", a->name}, {"parallelism", {{"tp", 8}}}, {"precision", {{"weights", "mxfp4"}}},
+                      {"inference", {{"batch", 1}, {"input_tokens", 16}, {"output_tokens", 2}}}},
+                     "trn3-gen2-ultraserver");
+    Params want = params_of(*a);
+    CHECK(reported(r.result, "total") == want.total);
+    CHECK(reported(r.result, "active") == want.active);
+    CHECK(reported(r.result, "routed_experts") == a->layers * a->E * expert_params(*a));
+    CHECK(reported(r.result, "router") == a->layers * router_params(*a));
+  }
+  // KV bytes per token: 8 KV heads x 64 dims (gpt-oss), 4 x 128 (Qwen3), K and V, every layer.
+  CHECK(kv_bytes_per_token(g, 2) == 36 * 2 * 8 * 64 * 2);
+  CHECK(kv_bytes_per_token(q, 2) == 94 * 2 * 4 * 128 * 2);
+}
+
+TEST_CASE("gpt-oss-120b MXFP4 experts, MXFP8 matmuls, TP8: every operator derived", "[derived]") {
+  Arch a = arch_of("gpt-oss-120b");
+  check_inference(a, mx(8, 1, "mxfp4", "mxfp8"), {16, 10000, 3000}, "trn3-gen2-ultraserver");
+  check_inference(a, mx(4, 1, "mxfp4", "mxfp8"), {3, 700, 41}, "trn3-gen1-ultraserver");
+  // MXFP4 has no Trainium2 rate: Neuron runs gpt-oss's experts in BF16 there (PERF #5); MXFP8
+  // matmuls become FP8.
+  Placement on_trn2 = mx(8, 1, "bf16", "fp8");
+  check_inference(a, mx(8, 1, "mxfp4", "mxfp8"), {16, 10000, 3000}, "trn2-ultraserver", &on_trn2);
+}
+
+TEST_CASE("Qwen3-235B-A22B MXFP8 TP8: every operator derived", "[derived]") {
+  Arch a = arch_of("Qwen3-235B-A22B");
+  Placement p = mx(8, 1, "mxfp8", "mxfp8");
+  p.attn_weights = "mxfp8";
+  check_inference(a, p, {8, 3000, 200}, "trn3-gen2-ultraserver");
+}
+
+TEST_CASE("expert parallelism inside a replica and across replicas: all-to-alls derived", "[derived]") {
+  Arch a = arch_of("gpt-oss-120b");
+  // ep = tp: each chip holds 128/8 whole experts; dispatch and combine over the 8 ranks, then
+  // the tokens are gathered back over tp.
+  Run in = check_inference(a, mx(8, 8, "mxfp4", "mxfp8"), {32, 2000, 65}, "trn3-gen2-ultraserver");
+  CHECK(has_op(phase(in.result, "decode"), "moe.all_gather"));
+  CHECK_FALSE(has_op(phase(in.result, "decode"), "moe.all_reduce"));
+  // ep = 4 < tp = 8: experts split over 4 ranks, each further over tp/ep = 2.
+  check_inference(a, mx(8, 4, "mxfp4", "mxfp8"), {8, 1000, 17}, "trn3-gen2-ultraserver");
+  // ep = 16 > tp = 2: the experts span 8 replicas (data-parallel attention); each chip's
+  // experts see the tokens of ep/tp replicas.
+  Placement across = mx(2, 16, "mxfp4", "mxfp8");
+  across.dp = 8;
+  check_inference(a, across, {4, 500, 9}, "trn3-gen2-ultraserver");
+}
+
+TEST_CASE("uniform routing: a token reaches k experts, a batch E (1 - (1 - k/E)^T)", "[derived]") {
+  Arch a = arch_of("gpt-oss-120b");
+  const double wb = bytes_of("mxfp4");
+  for (double batch : {1.0, 2.0, 16.0, 64.0, 256.0}) {
+    Run r = evaluate(inference_workload(a.name, mx(1, 1, "mxfp4", "mxfp8"), {batch, 64, 3}), "trn3-gen2-ultraserver");
+    const json& x = op(phase(r.result, "decode"), "moe.experts", "moe/full");
+    const double reached = a.E * (1 - std::pow(1 - a.k / a.E, batch));
+    const double activations = batch * a.k * (2 * a.d + 2 * a.fe) * bytes_of("mxfp8");
+    CHECK(x.at("hbm_bytes").get<double>() == exact(reached * expert_params(a) * wb + activations));
+    CHECK(x.at("flops").get<double>() == exact(2 * batch * a.k * expert_params(a)));
+    if (batch == 1) CHECK(reached == Approx(a.k).epsilon(1e-12));  // one token: exactly its k experts
+  }
+}

@@ -1,0 +1,558 @@
+// An independent derivation of what a transformer costs, written from the architecture,
+// for the derived tests (tests/unit/test_derived_*.cpp): the numbers of a Hugging Face
+// config.json (hidden, heads, KV heads, head dim, intermediate, experts, top-k, window,
+// MLA ranks...) become parameter counts, KV-cache bytes and, for one layer and one pass,
+// every operator's FLOPs, HBM bytes, kernel count and collective request. The tests compare
+// these with what `trnsim::evaluate(Scenario)` reports (phases[].ops[] of report_to_json):
+// a model that drifts from the architecture -- a KV cache read at half its bytes, tokens
+// routed to k+1 experts, a TP all-reduce at the wrong dtype -- fails them.
+//
+// The derivation reads config.json keys itself (it does not use core/model's importer) and
+// states every convention it shares with the model in a comment:
+//  - a matmul reads its weights once and its input, writes its output (activation dtype);
+//  - kernels per operator: one per matmul and attention core; two fused RMSNorm+residual
+//    kernels per layer; two per expert matmul group (gate/up with SwiGLU, then down);
+//  - embeddings, the LM head and the residual stream (what TP/PP collectives move) are BF16;
+//  - MX formats carry one 8-bit E8M0 scale per 32 elements (OCP MX v1.0);
+//  - routing is uniform: T tokens each choosing k of E experts reach E (1 - (1 - k/E)^T)
+//    distinct experts in expectation (a given expert escapes one token with probability
+//    C(E-1, k) / C(E, k) = 1 - k/E).
+#pragma once
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "collective/collective.h"
+#include "hw/system.h"
+#include "model/llm.h"
+#include "report/report.h"
+#include "scenario/scenario.h"
+
+namespace derived {
+
+using trnsim::json;
+
+// The derivation and the model may add in a different order: equal to 1e-12 relative.
+inline Approx exact(double v) { return Approx(v).epsilon(1e-12).margin(1e-300); }
+
+// ---- the architecture, from config.json ------------------------------------------------
+
+struct Arch {
+  std::string name, type;
+  double d = 0, layers = 0, heads = 0, kv_heads = 0, head_dim = 0, f = 0, vocab = 0;
+  bool tied = false, attn_bias = false, qk_norm = false, sinks = false;
+  bool mla = false;
+  double q_lora = 0, kv_lora = 0, nope = 0, rope = 0, vdim = 0;
+  double E = 0, k = 0, fe = 0, shared_f = 0;  // shared_f: total width of the shared experts
+  bool expert_bias = false, router_bias = false;
+  double window = 0;
+  std::vector<bool> moe, sliding;  // per layer
+  double qk() const { return mla ? nope + rope : head_dim; }
+  double v() const { return mla ? vdim : head_dim; }
+};
+
+inline double num(const json& c, const char* key, double def = 0) {
+  auto it = c.find(key);
+  return it == c.end() || it->is_null() ? def : it->get<double>();
+}
+
+inline Arch arch_of(const std::string& bundled) {
+  const json c = trnsim::model::bundled_model_json(bundled, "test");
+  Arch a;
+  a.name = bundled;
+  a.type = c.at("model_type").get<std::string>();
+  a.d = num(c, "hidden_size");
+  a.layers = num(c, "num_hidden_layers");
+  a.heads = num(c, "num_attention_heads");
+  a.kv_heads = num(c, "num_key_value_heads", a.heads);
+  a.head_dim = num(c, "head_dim", a.d / a.heads);
+  a.f = num(c, "intermediate_size");
+  a.vocab = num(c, "vocab_size");
+  a.tied = c.value("tie_word_embeddings", false);
+  a.attn_bias = c.value("attention_bias", false);
+  a.qk_norm = a.type == "qwen3" || a.type == "qwen3_moe";  // Qwen3: RMSNorm on q and k per head
+  a.sinks = a.type == "gpt_oss";                          // one learned sink logit per head
+  const int L = static_cast<int>(a.layers);
+  a.moe.assign(L, false);
+  a.sliding.assign(L, false);
+  if (a.type == "deepseek_v3") {
+    a.mla = true;
+    a.q_lora = num(c, "q_lora_rank");
+    a.kv_lora = num(c, "kv_lora_rank");
+    a.nope = num(c, "qk_nope_head_dim");
+    a.rope = num(c, "qk_rope_head_dim");
+    a.vdim = num(c, "v_head_dim");
+    a.E = num(c, "n_routed_experts");
+    a.k = num(c, "num_experts_per_tok");
+    a.fe = num(c, "moe_intermediate_size");
+    a.shared_f = num(c, "n_shared_experts") * a.fe;
+    a.router_bias = c.value("topk_method", "") == "noaux_tc";  // e_score_correction_bias
+    const int first_dense = static_cast<int>(num(c, "first_k_dense_replace"));
+    for (int i = 0; i < L; ++i) a.moe[i] = i >= first_dense;
+  } else if (a.type == "gpt_oss") {
+    a.E = num(c, "num_local_experts");
+    a.k = num(c, "experts_per_token");
+    a.fe = a.f;  // every layer is MoE; intermediate_size is one expert's width
+    a.expert_bias = a.router_bias = true;
+    a.window = num(c, "sliding_window");
+    for (int i = 0; i < L; ++i) {
+      a.moe[i] = true;
+      a.sliding[i] = c.at("layer_types").at(i).get<std::string>() == "sliding_attention";
+    }
+  } else if (a.type == "qwen3_moe") {
+    a.E = num(c, "num_experts");
+    a.k = num(c, "num_experts_per_tok");
+    a.fe = num(c, "moe_intermediate_size");
+    for (int i = 0; i < L; ++i) a.moe[i] = true;  // decoder_sparse_step 1, no mlp_only_layers
+  }
+  return a;
+}
+
+// ---- parameters (elements) -------------------------------------------------------------
+
+inline double attention_params(const Arch& a) {
+  if (a.mla) {
+    return a.d * a.q_lora + a.q_lora * a.heads * a.qk()    // q_a, q_b (low-rank query)
+           + a.d * (a.kv_lora + a.rope)                     // kv_a: latent + decoupled RoPE key
+           + a.kv_lora * a.heads * (a.nope + a.vdim)        // kv_b: latent -> per-head K (nope), V
+           + a.heads * a.vdim * a.d;                        // o
+  }
+  const double q = a.heads * a.head_dim, kv = a.kv_heads * a.head_dim;
+  double p = a.d * q + 2 * a.d * kv + q * a.d;
+  if (a.attn_bias) p += q + 2 * kv + a.d;
+  if (a.sinks) p += a.heads;
+  return p;
+}
+inline double norm_params(const Arch& a) {
+  return 2 * a.d + (a.qk_norm ? 2 * a.head_dim : 0) + (a.mla ? a.q_lora + a.kv_lora : 0);
+}
+inline double expert_params(const Arch& a) { return 3 * a.d * a.fe + (a.expert_bias ? 2 * a.fe + a.d : 0); }
+inline double router_params(const Arch& a) { return a.E * a.d + (a.router_bias ? a.E : 0); }
+inline double shared_params(const Arch& a) { return 3 * a.d * a.shared_f; }
+inline double dense_mlp_params(const Arch& a) { return 3 * a.d * a.f; }
+
+struct Params {
+  double total = 0, active = 0;
+};
+inline Params params_of(const Arch& a) {
+  Params p;
+  const double embed = a.vocab * a.d;
+  p.total = embed * (a.tied ? 1 : 2) + a.d;  // embedding, LM head, final norm
+  p.active = embed + a.d;                    // the LM head multiplies every token; the lookup does not
+  for (int i = 0; i < a.layers; ++i) {
+    const double base = attention_params(a) + norm_params(a);
+    if (a.moe[i]) {
+      p.total += base + a.E * expert_params(a) + shared_params(a) + router_params(a);
+      p.active += base + a.k * expert_params(a) + shared_params(a) + router_params(a);
+    } else {
+      p.total += base + dense_mlp_params(a);
+      p.active += base + dense_mlp_params(a);
+    }
+  }
+  return p;
+}
+
+// Elements of KV cache per token and layer: K and V of every KV head (GQA), or the
+// compressed latent plus the shared RoPE key (MLA).
+inline double kv_elems(const Arch& a) { return a.mla ? a.kv_lora + a.rope : 2 * a.kv_heads * a.head_dim; }
+inline double kv_bytes_per_token(const Arch& a, double kv_bytes, double context = 1) {
+  double t = 0;
+  for (int i = 0; i < a.layers; ++i) t += (a.sliding[i] ? std::min(context, a.window) : context) * kv_elems(a) * kv_bytes;
+  return t / context;
+}
+
+// Bytes per element of a precision: OCP MX v1.0 adds one 8-bit scale per 32 elements.
+inline double bytes_of(const std::string& dt) {
+  if (dt == "bf16") return 2;
+  if (dt == "fp8") return 1;
+  if (dt == "mxfp8") return 1 + 1.0 / 32;
+  if (dt == "mxfp4") return 0.5 + 1.0 / 32;
+  FAIL("unknown dtype " << dt);
+  return 0;
+}
+
+// ---- one layer's operators for one pass -------------------------------------------------
+
+struct Placement {
+  double tp = 1, pp = 1, dp = 1, ep = 1;
+  std::string weights = "bf16", attn_weights = "bf16", act = "bf16", kv = "bf16";  // as resolved on the chip
+};
+
+struct Pass {
+  double seqs = 1, new_tokens = 1;   // sequences, new tokens per sequence
+  double pairs_full = 0, pairs_sliding = 0;  // attention (query, key) pairs per sequence
+  double ctx_full = 0, ctx_sliding = 0;      // cached tokens read per sequence (decode)
+  bool write_kv = true;
+  double T() const { return seqs * new_tokens; }
+};
+
+// Causal (query, key) pairs of S tokens, with a window W (0: none).
+inline double causal_pairs(double S, double W) {
+  double pairs = 0;
+  for (double i = 1; i <= S; ++i) pairs += (W > 0 ? std::min(i, W) : i);
+  return pairs;
+}
+// Mean KV tokens a decode step sees over the n steps after a prompt of S: step i attends
+// to S + i tokens (capped at the window).
+inline double mean_decode_context(double S, double n, double W) {
+  double t = 0;
+  for (double i = 1; i <= n; ++i) t += W > 0 ? std::min(S + i, W) : S + i;
+  return t / n;
+}
+
+struct Op {
+  std::string name;
+  std::string dtype;       // tensor-engine dtype ("" for memory kernels and collectives)
+  double flops = 0, hbm = 0, kernels = 0;
+  std::string coll;        // collective op ("" for kernels)
+  double coll_bytes = 0, ranks = 0, stride = 1;
+  // The shape an engine-level pricer times: gemms GEMMs of m x k -> n; attention of seq_q
+  // queries over seq_kv keys of head_dim, `heads` times, causal or not.
+  double m = 0, k = 0, n = 0, gemms = 1;
+  double seq_q = 0, seq_kv = 0, head_dim = 0, heads = 0;
+  bool causal = false;
+};
+
+inline Op matmul(const std::string& name, const Placement& p, double T, double in, double out, double w,
+                 double w_bytes, const std::string& dtype) {
+  Op o{name, dtype, 2 * T * w, w * w_bytes + T * (in + out) * bytes_of(p.act), 1, "", 0, 0, 1};
+  o.m = T, o.k = in, o.n = out;
+  return o;
+}
+inline Op kernel(const std::string& name, double bytes, double kernels) { return {name, "", 0, bytes, kernels, "", 0, 0, 1}; }
+inline Op coll(const std::string& name, const std::string& op, double bytes, double ranks, double stride) {
+  return {name, "", 0, 0, 0, op, bytes, ranks, stride};
+}
+
+constexpr double kResidualBytes = 2;  // BF16 residual stream
+
+inline std::vector<Op> layer_ops(const Arch& a, const Placement& p, const Pass& s, bool moe, bool sliding) {
+  std::vector<Op> ops;
+  const double T = s.T(), d = a.d, ab = bytes_of(p.act), awb = bytes_of(p.attn_weights), wb = bytes_of(p.weights);
+  const double kvb = bytes_of(p.kv), hc = a.heads / p.tp;
+  const double pairs = sliding ? s.pairs_sliding : s.pairs_full, ctx = sliding ? s.ctx_sliding : s.ctx_full;
+  const bool decode = ctx > 0;
+  const std::string& dt = p.act;
+  // Pre-attention and pre-MLP RMSNorm, each fused with its residual add: read and write the hidden state.
+  ops.push_back(kernel("layer.norms_residual", 2 * 2 * T * d * kResidualBytes, 2));
+  if (a.mla) {
+    const double lat = a.kv_lora, rope = a.rope, qk = a.qk(), v = a.v();
+    ops.push_back(matmul("attn.q_proj", p, T, d, hc * qk, d * a.q_lora + a.q_lora * hc * qk, awb, dt));
+    ops.push_back(matmul("attn.kv_a_proj", p, T, d, lat + rope, d * (lat + rope), awb, dt));  // replicated
+    ops.push_back(matmul("attn.kv_b_proj", p, T, lat, hc * (a.nope + v), lat * hc * (a.nope + v), awb, dt));
+    Op core{"attn.core", dt, 0, 0, 1, "", 0, 0, 1};
+    if (decode) {  // absorbed: scores over latent + RoPE key, values over the latent; cache read once
+      core.flops = 2 * s.seqs * s.new_tokens * ctx * hc * ((lat + rope) + lat);
+      core.hbm = s.seqs * ctx * (lat + rope) * kvb + T * hc * ((lat + rope) + lat) * ab;
+    } else {       // expanded: q.k over qk dims, p.v over v dims; read q, k, v, write o
+      core.flops = 2 * s.seqs * pairs * hc * (qk + v);
+      core.hbm = T * hc * (2 * qk + 2 * v) * ab;
+    }
+    if (s.write_kv) core.hbm += T * (lat + rope) * kvb;
+    core.seq_q = s.new_tokens, core.seq_kv = decode ? ctx : s.new_tokens, core.heads = s.seqs * hc, core.causal = !decode;
+    core.head_dim = decode ? lat + rope : qk;
+    ops.push_back(core);
+    ops.push_back(matmul("attn.o_proj", p, T, hc * v, d, hc * v * d, awb, dt));
+  } else {
+    const double hd = a.head_dim, q = hc * hd, kv = std::max(1.0, a.kv_heads / p.tp) * hd;
+    ops.push_back(matmul("attn.qkv_proj", p, T, d, q + 2 * kv, d * (q + 2 * kv) + (a.attn_bias ? q + 2 * kv : 0), awb, dt));
+    Op core{"attn.core", dt, 0, 0, 1, "", 0, 0, 1};
+    // q.k and p.v, 2 FLOPs per multiply-add, head_dim each, for every (query, key) pair.
+    core.flops = 2 * s.seqs * (decode ? s.new_tokens * ctx : pairs) * hc * 2 * hd;
+    core.hbm = T * (q + 2 * kv + q) * ab;                      // read q, k, v of the new tokens, write o
+    if (decode) core.hbm += s.seqs * ctx * 2 * kv * kvb;      // read the cached K and V
+    if (s.write_kv) core.hbm += T * 2 * kv * kvb;             // append the new K and V
+    core.seq_q = s.new_tokens, core.seq_kv = decode ? ctx : s.new_tokens, core.heads = s.seqs * hc, core.causal = !decode;
+    core.head_dim = hd;
+    ops.push_back(core);
+    ops.push_back(matmul("attn.o_proj", p, T, q, d, q * d + (a.attn_bias ? d : 0), awb, dt));
+  }
+  if (p.tp > 1) ops.push_back(coll("attn.all_reduce", "all-reduce", T * d * kResidualBytes, p.tp, 1));
+  if (!moe) {
+    const double fc = a.f / p.tp;
+    ops.push_back(matmul("mlp.gate_up_proj", p, T, d, 2 * fc, d * 2 * fc, wb, dt));
+    ops.push_back(matmul("mlp.down_proj", p, T, fc, d, fc * d, wb, dt));
+    if (p.tp > 1) ops.push_back(coll("mlp.all_reduce", "all-reduce", T * d * kResidualBytes, p.tp, 1));
+    return ops;
+  }
+  const double E = a.E, k = a.k, etp = p.ep <= p.tp ? p.tp / p.ep : 1;
+  ops.push_back(matmul("moe.router", p, T, d, E, router_params(a), awb, dt));  // replicated, attention precision
+  // The ep ranks' tokens meet in the experts: a replica's T when ep <= tp, ep/tp replicas' otherwise.
+  const double group = T * std::max(1.0, p.ep / p.tp);
+  if (p.ep > 1) ops.push_back(coll("moe.dispatch", "all-to-all", T / p.tp * k * d * ab, p.ep, 1));
+  {
+    const double assignments = group * k / p.ep;                        // token-expert pairs on this chip
+    const double reached = E / p.ep * (1 - std::pow(1 - k / E, group));  // distinct local experts hit
+    Op x{"moe.experts", dt, 2 * assignments * expert_params(a) / etp, 0, 2, "", 0, 0, 1};
+    // Weights of every reached expert once; per assignment read x (d), write h (fe), read h, write y (d).
+    x.hbm = reached * expert_params(a) / etp * wb + assignments * (2 * d + 2 * a.fe / etp) * ab;
+    // One GEMM per reached expert, of its share of the assignments, d -> gate, up and down.
+    x.gemms = std::max(1.0, reached), x.m = assignments / x.gemms, x.k = d, x.n = 3 * a.fe / etp;
+    ops.push_back(x);
+  }
+  if (a.shared_f > 0) {
+    const double sf = a.shared_f / p.tp;  // one fused kernel over the shared experts' three projections
+    ops.push_back(matmul("moe.shared_experts", p, T, d, 3 * sf, 3 * d * sf, wb, dt));
+  }
+  if (p.ep > 1) {
+    ops.push_back(coll("moe.combine", "all-to-all", T / p.tp * k * d * kResidualBytes, p.ep, 1));
+    if (p.tp > 1) ops.push_back(coll("moe.all_gather", "all-gather", T * d * kResidualBytes, p.tp, 1));
+  } else if (p.tp > 1) {
+    ops.push_back(coll("moe.all_reduce", "all-reduce", T * d * kResidualBytes, p.tp, 1));
+  }
+  return ops;
+}
+
+// First and last pipeline stage: the embedding lookup (read the BF16 row, write the hidden
+// state), the final norm and the BF16 LM head of the tokens whose logits are needed.
+inline std::vector<Op> first_stage_ops(const Arch& a, const Pass& s) {
+  return {kernel("embedding", s.T() * a.d * (2 + kResidualBytes), 1)};
+}
+inline std::vector<Op> last_stage_ops(const Arch& a, const Placement& p, double logit_tokens) {
+  const double w = a.vocab * a.d / p.tp;
+  return {kernel("final_norm", 2 * logit_tokens * a.d * kResidualBytes, 1),
+          matmul("lm_head", p, logit_tokens, a.d, a.vocab / p.tp, w, 2, "bf16")};
+}
+
+// ---- evaluating a scenario and reading the report ----------------------------------------
+
+struct Run {
+  json result;          // report_to_json(...)["primary"]["result"]
+  trnsim::hw::System system;
+  json scenario;        // canonical scenario JSON
+};
+
+inline Run evaluate(const json& workload, const std::string& system) {
+  json s = {{"version", 1}, {"system", system}, {"compare_system", ""}, {"workload", workload}};
+  trnsim::Report rep = trnsim::evaluate(trnsim::scenario_from_json(s));
+  json j = trnsim::report_to_json(rep);
+  return {j.at("primary").at("result"), rep.primary.system, j.at("scenario")};
+}
+
+inline const json& phase(const json& result, const std::string& name) {
+  for (const auto& p : result.at("phases"))
+    if (p.at("name") == name) return p;
+  FAIL("no phase " << name);
+  return result;
+}
+
+// The operator `name` of a phase (of one layer type when given); exactly one must match.
+inline const json& op(const json& ph, const std::string& name, const std::string& layer_type = "") {
+  const json* found = nullptr;
+  int n = 0;
+  for (const auto& o : ph.at("ops")) {
+    if (o.at("name") != name) continue;
+    if (!layer_type.empty() && (o.at("layer_type").is_null() || o.at("layer_type") != layer_type)) continue;
+    found = &o;
+    ++n;
+  }
+  if (n != 1) FAIL(n << " operators named " << name << " (" << layer_type << ") in phase " << ph.at("name"));
+  return *found;
+}
+inline bool has_op(const json& ph, const std::string& name) {
+  for (const auto& o : ph.at("ops"))
+    if (o.at("name") == name) return true;
+  return false;
+}
+
+struct Efficiency {
+  double compute = 0.5, attention = 0.5, hbm = 0.8, kernel_overhead_s = 20e-6;  // the spec's defaults
+};
+
+// The collective request in a report's detail text: "all-reduce, 8 chips (rdh)".
+inline std::string detail_op(const json& o) {
+  std::string d = o.at("detail");
+  return d.substr(0, d.find(','));
+}
+inline double detail_ranks(const json& o) {
+  std::string d = o.at("detail");
+  auto c = d.find(", ");
+  return std::stod(d.substr(c + 2));
+}
+
+// Checks a reported operator against the derivation: FLOPs, HBM bytes, kernels, collective
+// request, and its time from the roofline / the collective model with those numbers.
+inline void check_op(const json& o, const Op& want, const trnsim::hw::System& sys, const Efficiency& eff = {}) {
+  INFO("operator " << want.name << " (" << o.at("layer_type").dump() << ")");
+  if (!want.coll.empty()) {
+    CHECK(o.at("category") == "fabric");
+    CHECK(detail_op(o) == want.coll);
+    CHECK(detail_ranks(o) == want.ranks);
+    CHECK(o.at("fabric_bytes").get<double>() == exact(want.coll_bytes));
+    CHECK(o.at("flops").get<double>() == 0);
+    CHECK(o.at("hbm_bytes").get<double>() == 0);
+    trnsim::collective::Request r;
+    r.op = want.coll;
+    r.bytes = want.coll_bytes;
+    r.ranks = static_cast<int>(want.ranks);
+    r.stride = static_cast<int>(want.stride);
+    CHECK(o.at("time_s").get<double>() == exact(trnsim::collective::run(sys, r).time_s));
+    CHECK(o.at("overhead_s").get<double>() == 0);
+    return;
+  }
+  CHECK(o.at("flops").get<double>() == exact(want.flops));
+  CHECK(o.at("hbm_bytes").get<double>() == exact(want.hbm));
+  CHECK(o.at("fabric_bytes").get<double>() == 0);
+  CHECK(o.at("overhead_s").get<double>() / eff.kernel_overhead_s == exact(want.kernels));
+  const double bw = sys.chip.hbm_bandwidth_bytes_per_s * eff.hbm;
+  CHECK(o.at("memory_s").get<double>() == exact(want.hbm / bw));
+  double compute = 0;
+  if (want.flops > 0) {
+    CHECK(o.at("detail").get<std::string>().rfind(want.dtype + " ", 0) == 0);
+    const bool attention = want.name == "attn.core" || want.name.rfind("attn.core.", 0) == 0;
+    compute = want.flops / (sys.chip.peak(want.dtype) * (attention ? eff.attention : eff.compute));
+  }
+  CHECK(o.at("compute_s").get<double>() == exact(compute));
+  CHECK(o.at("time_s").get<double>() ==
+        exact(std::max(compute, want.hbm / bw) + want.kernels * eff.kernel_overhead_s));
+}
+
+// Layer types ("dense/full", "moe/sliding", ...) with their layer counts.
+inline std::map<std::string, double> layer_types(const Arch& a) {
+  std::map<std::string, double> t;
+  for (int i = 0; i < a.layers; ++i) t[std::string(a.moe[i] ? "moe" : "dense") + "/" + (a.sliding[i] ? "sliding" : "full")] += 1;
+  return t;
+}
+
+// Every operator of a phase of one pass (pp = 1: one stage) against the derivation, and
+// nothing else in the phase; returns the derived phase time.
+inline double check_pass(const json& ph, const Arch& a, const Placement& p, const Pass& s, double logit_tokens,
+                         const trnsim::hw::System& sys, const Efficiency& eff = {}) {
+  double total = 0;
+  std::size_t matched = 0;
+  auto one = [&](const Op& want, const std::string& type, double count) {
+    const json& o = op(ph, want.name, type);
+    CHECK(o.at("count").get<double>() == count);
+    check_op(o, want, sys, eff);
+    total += count * o.at("time_s").get<double>();
+    ++matched;
+  };
+  for (const auto& w : first_stage_ops(a, s)) one(w, "", 1);
+  for (const auto& [type, count] : layer_types(a))
+    for (const auto& w : layer_ops(a, p, s, type.rfind("moe", 0) == 0, type.find("sliding") != std::string::npos))
+      one(w, type, count);
+  for (const auto& w : last_stage_ops(a, p, logit_tokens)) one(w, "", 1);
+  CHECK(ph.at("ops").size() == matched);
+  CHECK(ph.at("time_s").get<double>() == exact(total));
+  return total;
+}
+
+inline double memory_item(const json& result, const std::string& name) {
+  return result.at("memory_per_chip").at("items").at(name).get<double>();
+}
+
+// ---- inference: a whole scenario (pp = 1) -------------------------------------------------
+
+struct Inference {
+  double batch, input, output;
+};
+
+inline json inference_workload(const std::string& model, const Placement& p, const Inference& in) {
+  return {{"model", model},
+          {"precision", {{"weights", p.weights}, {"attention_weights", p.attn_weights}, {"activations", p.act}, {"kv_cache", p.kv}}},
+          {"parallelism", {{"tp", p.tp}, {"pp", p.pp}, {"dp", p.dp}, {"ep", p.ep}}},
+          {"inference", {{"batch", in.batch}, {"input_tokens", in.input}, {"output_tokens", in.output}}}};
+}
+
+inline Pass prefill_pass(const Arch& a, double S) {
+  Pass s;
+  s.seqs = 1;
+  s.new_tokens = S;
+  s.pairs_full = causal_pairs(S, 0);
+  s.pairs_sliding = causal_pairs(S, a.window);
+  return s;
+}
+
+inline Pass decode_pass(const Arch& a, const Inference& in, double seqs) {
+  Pass s;
+  s.seqs = seqs;
+  s.new_tokens = 1;
+  s.ctx_full = s.pairs_full = mean_decode_context(in.input, in.output - 1, 0);
+  s.ctx_sliding = s.pairs_sliding = mean_decode_context(in.input, in.output - 1, a.window);
+  return s;
+}
+
+// Attention weights on one chip: heads (and KV heads, replicated when tp exceeds them) split
+// over tp; MLA's down-projections (q_a, kv_a) replicated on every TP rank.
+inline double attention_params_chip(const Arch& a, const Placement& p) {
+  const double hc = a.heads / p.tp;
+  if (a.mla)
+    return a.d * a.q_lora + a.q_lora * hc * a.qk() + a.d * (a.kv_lora + a.rope) + a.kv_lora * hc * (a.nope + a.vdim) +
+           hc * a.vdim * a.d;
+  const double q = hc * a.head_dim, kv = std::max(1.0, a.kv_heads / p.tp) * a.head_dim;
+  return a.d * (q + 2 * kv) + q * a.d + (a.attn_bias ? q + 2 * kv + a.d : 0) + (a.sinks ? hc : 0);
+}
+
+// Weights one chip holds with pp = 1: every layer's shard (attention over tp, a dense MLP over
+// tp, E/ep experts each split over tp/ep ranks when ep <= tp, shared experts over tp, the
+// router and norms replicated), the embedding and LM-head shards in BF16. The model leaves
+// out the final norm's `hidden` weights (see the [!shouldfail] case in test_derived_dense).
+inline double held_weight_bytes(const Arch& a, const Placement& p) {
+  const double etp = p.ep <= p.tp ? p.tp / p.ep : 1;
+  double bytes = a.vocab * a.d / p.tp * 2 * (a.tied ? 1 : 2);
+  for (int i = 0; i < a.layers; ++i) {
+    bytes += attention_params_chip(a, p) * bytes_of(p.attn_weights) + norm_params(a) * 2;
+    if (a.moe[i])
+      bytes += (a.E / p.ep * expert_params(a) / etp + shared_params(a) / p.tp) * bytes_of(p.weights) +
+               router_params(a) * bytes_of(p.attn_weights);
+    else
+      bytes += dense_mlp_params(a) / p.tp * bytes_of(p.weights);
+  }
+  return bytes;
+}
+
+// KV-cache elements per token and layer on one chip: the chip's KV heads, or MLA's latent
+// (replicated on every TP rank).
+inline double kv_elems_chip(const Arch& a, const Placement& p) {
+  return a.mla ? a.kv_lora + a.rope : 2 * std::max(1.0, a.kv_heads / p.tp) * a.head_dim;
+}
+
+// `asked` is the scenario's placement and precisions; `p` what runs on the chip (the same
+// unless a precision falls back).
+inline Run check_inference(const Arch& a, const Placement& asked, const Inference& in, const std::string& system,
+                     const Placement* resolved = nullptr) {
+  const Placement& p = resolved ? *resolved : asked;
+  Run r = evaluate(inference_workload(a.name, asked, in), system);
+  INFO(a.name << " tp" << p.tp << " on " << system);
+  const json& res = r.result;
+  CHECK(res.at("precision").at("matmul") == p.act);
+  CHECK(res.at("precision").at("weights") == p.weights);
+  CHECK(res.at("precision").at("attention_weights") == p.attn_weights);
+  CHECK(res.at("precision").at("kv_cache") == p.kv);
+  const double ttft = check_pass(phase(res, "prefill"), a, p, prefill_pass(a, in.input), 1, r.system);
+  const double tpot = check_pass(phase(res, "decode"), a, p, decode_pass(a, in, in.batch), in.batch, r.system);
+  const json& inf = res.at("inference");
+  CHECK(inf.at("ttft_s").get<double>() == exact(ttft));
+  CHECK(inf.at("tpot_s").get<double>() == exact(tpot));
+  // Continuous batching: a request waits for its own prefill and the other streams' (each
+  // stalls decode once), then output - 1 decode steps.
+  const double latency = in.batch * ttft + (in.output - 1) * tpot;
+  CHECK(inf.at("request_latency_s").get<double>() == exact(latency));
+  CHECK(inf.at("decode_tokens_per_s_per_replica").get<double>() == exact(in.batch / tpot));
+  const double per_chip = in.batch * in.output / latency / (p.tp * p.pp);
+  CHECK(inf.at("output_tokens_per_s").at("per_chip").get<double>() == exact(per_chip));
+  CHECK(inf.at("output_tokens_per_s").at("per_server").get<double>() == exact(per_chip * r.system.chips_per_server));
+  CHECK(inf.at("output_tokens_per_s").at("per_system").get<double>() == exact(per_chip * r.system.chips));
+  // Bytes held per chip: every stream's KV cache at its full length (a sliding layer keeps
+  // its window), the weights, one layer's prefill working set, the runtime reserve.
+  double kv_tokens = 0;
+  for (int i = 0; i < a.layers; ++i) kv_tokens += a.sliding[i] ? std::min(in.input + in.output, a.window) : in.input + in.output;
+  CHECK(memory_item(res, "kv_cache") == exact(in.batch * kv_tokens * kv_elems_chip(a, p) * bytes_of(p.kv)));
+  CHECK(memory_item(res, "weights") == exact(held_weight_bytes(a, p)));
+  // The working set: the hidden state in and out, and the wider of the attention
+  // intermediates (q, o and the chip's k, v; MLA: q, k, v, o per head) and the MLP's
+  // (gate, up, down of the dense MLP or of the k experts a token uses).
+  const double hc = a.heads / p.tp;
+  const double attn_w = a.mla ? hc * (2 * a.qk() + 2 * a.vdim) : 2 * hc * a.head_dim + 2 * std::max(1.0, a.kv_heads / p.tp) * a.head_dim;
+  double mlp_w = 0;
+  for (int i = 0; i < a.layers; ++i) mlp_w = std::max(mlp_w, a.moe[i] ? 3 * a.k * a.fe / p.tp : 3 * a.f / p.tp);
+  CHECK(memory_item(res, "activations") == exact(in.input * (2 * a.d + std::max(attn_w, mlp_w)) * bytes_of(p.act)));
+  CHECK(memory_item(res, "reserve") == exact(0.05 * r.system.chip.hbm_capacity_bytes));
+  return r;
+}
+
+}  // namespace derived
