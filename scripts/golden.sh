@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The golden outputs of the redesign (issue 9): what the CLI prints for every example
-# scenario, every bundled sweep, `validate` and `describe` of every system, pinned in
+# scenario (and `serve` of every serving example, examples/serve-*.json), every bundled sweep,
+# `validate` and `describe` of every system, pinned in
 # tests/golden/ and compared by tests/cli/test_snapshot_golden.sh.
 #   bash scripts/golden.sh write   regenerate them (commit the change and say why)
 #   bash scripts/golden.sh check   compare against them (what the test does)
@@ -12,11 +13,16 @@ mode=${1:?usage: golden.sh write|check}
 T=${TRNSIM:-$top/build/native/trnsim}
 gold=tests/golden
 out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
-mkdir -p "$out/run" "$out/trace" "$out/describe" "$out/sweep"
+mkdir -p "$out/run" "$out/trace" "$out/describe" "$out/sweep" "$out/serve"
 for f in examples/*.json; do
   s=$(basename "$f" .json)
   "$T" run "$f" --json >"$out/run/$s.json"
   "$T" run "$f" --trace "$out/trace/$s.json" >"$out/run/$s.txt"
+done
+for f in examples/serve-*.json; do
+  s=$(basename "$f" .json)
+  "$T" serve "$f" --json >"$out/serve/$s.json"
+  "$T" serve "$f" >"$out/serve/$s.txt"
 done
 for f in examples/sweeps/*.json; do
   "$T" sweep "$f" >"$out/sweep/$(basename "$f" .json).jsonl" 2>/dev/null

@@ -15,6 +15,9 @@
 //                                     drawn (frames drawn: idle frames are skipped), frame_cpu_ms, ui_ms,
 //                                     apply_ms_median, apply_ms_max (edit -> report and link, last 64)}
 //   window.trnsim.timeEvaluate(n) -> mean milliseconds of evaluate(scenario) over n runs
+//   window.trnsim.serve()         -> the serving report JSON of the scenario, as `trnsim serve --json`
+//   window.trnsim.timeServe(n)    -> {cold_ms, warm_ms}: the scenario served with n requests, with a new
+//                                    step model and again with it warm (the Serving panel's code)
 //   window.trnsim.lastCopied      -> the text last put on the clipboard ("Copy link", Ctrl+C)
 //   window.trnsimPaste(text)      -> types text into the active field (index.html calls it on paste)
 // Everything else is in ui/, which knows nothing of the browser.
@@ -30,8 +33,10 @@
 #include <memory>
 #include <string>
 
+#include "serve/serve.h"
 #include "ui/app.h"
 #include "ui/view/scenario_form.h"
+#include "ui/view/serving_view.h"
 #include "ui/widgets.h"
 
 namespace {
@@ -133,6 +138,8 @@ EM_JS(void, js_install_api, (), {
   api.fields = function() { return JSON.parse(UTF8ToString(Module._trnsim_fields())); };
   api.stats = function() { return JSON.parse(UTF8ToString(Module._trnsim_stats())); };
   api.timeEvaluate = function(n) { return Module._trnsim_time_evaluate(n | 0); };
+  api.serve = str(Module._trnsim_serve_json);
+  api.timeServe = function(n) { return JSON.parse(UTF8ToString(Module._trnsim_time_serve(n | 0))); };
   window.trnsimPaste = function(text) { withString(Module._trnsim_paste, text); };
   api.ready = true;
   window.trnsim = api;
@@ -193,6 +200,24 @@ EMSCRIPTEN_KEEPALIVE const char* trnsim_stats() {
 }
 
 EMSCRIPTEN_KEEPALIVE double trnsim_time_evaluate(int n) { return g_app->time_evaluate(n); }
+
+EMSCRIPTEN_KEEPALIVE const char* trnsim_serve_json() {
+  try {
+    g_out = trnsim::serve::result_to_json(trnsim::serve::run(g_app->scenario())).dump(2) + "\n";
+  } catch (const trnsim::InputError& e) {
+    g_out = std::string("error: ") + e.what();
+  }
+  return g_out.c_str();
+}
+
+EMSCRIPTEN_KEEPALIVE const char* trnsim_time_serve(int requests) {
+  static trnsim::ui::ServingRunner runner;
+  const auto [cold, warm] = runner.time_requests(g_app->scenario(), requests);
+  char buf[128];
+  std::snprintf(buf, sizeof buf, "{\"cold_ms\": %.3f, \"warm_ms\": %.3f}", cold, warm);
+  g_out = buf;
+  return g_out.c_str();
+}
 
 // Text pasted into the page (index.html forwards the browser's paste event: SDL 2.26 has
 // no clipboard on emscripten): typed into the active text field, and kept as the

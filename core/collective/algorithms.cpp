@@ -199,7 +199,9 @@ std::string auto_algorithm(const std::string& op, double bytes, const Layout& la
   return by_size(op, bytes);
 }
 
-Schedule build_schedule(const std::string& op, const std::string& algo_in, double B, const Layout& layout) {
+namespace {
+
+void check_names(const std::string& op, const std::string& algo) {
   if (std::find(op_names().begin(), op_names().end(), op) == op_names().end()) {
     std::string list;
     for (const auto& o : op_names()) list += (list.empty() ? "" : ", ") + o;
@@ -207,7 +209,6 @@ Schedule build_schedule(const std::string& op, const std::string& algo_in, doubl
     throw InputError("op", "unknown operation '" + op + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
                                "; one of: " + list);
   }
-  std::string algo = algo_in == "direct" ? "mesh" : algo_in;
   if (std::find(algo_names().begin(), algo_names().end(), algo) == algo_names().end()) {
     std::string list;
     for (const auto& o : algo_names()) list += (list.empty() ? "" : ", ") + o;
@@ -215,7 +216,11 @@ Schedule build_schedule(const std::string& op, const std::string& algo_in, doubl
     throw InputError("algo", "unknown algorithm '" + algo + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
                                  "; one of: " + list + " (direct = mesh)");
   }
-  if (!(B > 0)) throw InputError("bytes", "must be positive");
+}
+
+// One rank per chip (or every rank treated alike): flat algorithms and the hierarchy
+// across scale-up domains / servers.
+Schedule chip_schedule(const std::string& op, std::string algo, double B, const Layout& layout) {
   long n = layout.ranks;
   Schedule sc;
   if (algo == "auto") algo = auto_algorithm(op, B, layout);
@@ -259,6 +264,98 @@ Schedule build_schedule(const std::string& op, const std::string& algo_in, doubl
   return sc;
 }
 
+// KangaRing on whole chips (S13): ranks paired on their chip, the primaries of each cycle in
+// a ring, two cycles in opposite directions each carrying half the data, every rank the
+// primary of one. A primary's reduce-scatter step reads the received partial, its own and
+// its secondary's chunk and writes one (3R1W); an all-gather step reads one chunk and
+// writes it to the next primary and its secondary (1R2W, the duplicate write costs no read).
+bool kanga_pairs(Steps& st, const std::string& op, long n, double B) {
+  const long primaries = n / 2;
+  const double chunk = B / static_cast<double>(n);  // (B / 2 per cycle) / primaries
+  Shape all{n, 1};
+  if (op == "all-reduce" || op == "reduce-scatter")
+    st.push_back(step(Pattern::pair_ring, 2, all, chunk, primaries - 1, 2 * chunk, "reduce-scatter kangaring pairs"));
+  if (op == "all-reduce" || op == "all-gather")
+    st.push_back(step(Pattern::pair_ring, 2, all, chunk, primaries - 1, 0, "all-gather kangaring pairs"));
+  return op == "all-reduce" || op == "reduce-scatter" || op == "all-gather";
+}
+
+// The chip-level schedule of a group of chips applied to every local index at once:
+// member m of a chip-level subgroup is rank m * L (+ the local index).
+void restride(Steps& st, long chips, long L) {
+  for (Step& s : st) {
+    if (s.group_size == 0) s.group_size = chips;
+    s.member_stride *= L;
+  }
+}
+
+// Several ranks per chip (logical NeuronCores): the intra-chip stage around the inter-chip
+// algorithm, as S13 describes Mesh and RDH; KangaRing as rank pairs; Ring flat.
+Schedule logical_core_schedule(const std::string& op, const std::string& algo, double B, const Layout& layout) {
+  const long n = layout.ranks, L = layout.ranks_per_chip, chips = n / L;
+  std::string a = algo == "auto" ? auto_algorithm(op, B, layout) : algo;
+  if (op == "permute") a = "mesh";
+  Schedule sc;
+  const std::string per_chip = ", " + std::to_string(L) + " ranks/chip";
+  if (a == "kangaring" && layout.whole_chips && L % 2 == 0 && n >= 4 && kanga_pairs(sc.steps, op, n, B)) {
+    sc.algorithm = "kangaring" + per_chip;
+    return sc;
+  }
+  if (a == "ring" || a == "kangaring" || chips == 1 || op == "permute") {
+    Layout flat_layout = layout;
+    flat_layout.ranks_per_chip = 1;
+    Schedule f = chip_schedule(op, a == "kangaring" && chips == 1 ? "ring" : a, B, flat_layout);
+    if (op == "permute") {  // each rank to the same local index of the next chip
+      f.steps.clear();
+      f.steps.push_back(step(Pattern::shift, L, Shape{n, 1}, B, 1, 0, "permute"));
+    }
+    f.algorithm += per_chip;
+    return f;
+  }
+  Layout chip_layout;
+  chip_layout.ranks = chips;
+  chip_layout.ranks_per_domain = layout.ranks_per_domain / L;
+  chip_layout.ranks_per_server = layout.ranks_per_server / L;
+  Shape intra{L, 1};
+  auto inter = [&](const std::string& inter_op, double bytes) {
+    Schedule c = chip_schedule(inter_op, a, bytes, chip_layout);
+    restride(c.steps, chips, L);
+    sc.steps.insert(sc.steps.end(), c.steps.begin(), c.steps.end());
+    sc.algorithm = c.algorithm + per_chip;
+  };
+  if (op == "all-reduce") {
+    rs_mesh(sc.steps, intra, B);
+    inter("all-reduce", B / L);
+    ag_mesh(sc.steps, intra, B);
+  } else if (op == "reduce-scatter") {
+    rs_mesh(sc.steps, intra, B);
+    inter("reduce-scatter", B / L);
+  } else if (op == "all-gather") {
+    inter("all-gather", B / L);
+    ag_mesh(sc.steps, intra, B);
+  } else if (op == "all-to-all") {
+    // Regroup on the chip (each local peer gets the chunks for its index on every chip),
+    // then exchange between chips among the ranks of one local index.
+    sc.steps.push_back(step(Pattern::all_pairs, 0, intra, B / L, 1, 0, "all-to-all intra-chip"));
+    inter("all-to-all", B);
+  } else {  // broadcast: scatter on the root's chip, broadcast the shards, gather on every chip
+    sc.steps.push_back(step(Pattern::from_root, 0, intra, B / L, 1, 0, "broadcast scatter intra-chip"));
+    inter("broadcast", B / L);
+    ag_mesh(sc.steps, intra, B);
+  }
+  return sc;
+}
+
+}  // namespace
+
+Schedule build_schedule(const std::string& op, const std::string& algo_in, double B, const Layout& layout) {
+  std::string algo = algo_in == "direct" ? "mesh" : algo_in;
+  check_names(op, algo);
+  if (!(B > 0)) throw InputError("bytes", "must be positive");
+  if (layout.ranks_per_chip > 1) return logical_core_schedule(op, algo, B, layout);
+  return chip_schedule(op, algo, B, layout);
+}
+
 double flows_in_group(const Step& s, long ranks) {
   double S = static_cast<double>(s.group_size > 0 ? s.group_size : ranks);
   switch (s.pattern) {
@@ -271,6 +368,7 @@ double flows_in_group(const Step& s, long ranks) {
     case Pattern::chain: return S - 1;
     case Pattern::fold_in:
     case Pattern::fold_out: return S - static_cast<double>(s.param);
+    case Pattern::pair_ring: return S > 2 * s.param - 1 ? S : 0;
   }
   return 0;
 }

@@ -19,19 +19,24 @@ struct Layout {
   long ranks = 0;
   long ranks_per_domain = 0;  // consecutive ranks in one scale-up domain (0: not aligned)
   long ranks_per_server = 0;  // consecutive ranks in one server (0: not aligned)
+  long ranks_per_chip = 1;    // consecutive ranks on one chip (logical NeuronCores)
+  bool whole_chips = true;    // the group holds every logical core of its chips (KangaRing pairs)
 };
 
 // A request resolved against a system: its ranks and stride, the layout the algorithm sees
 // and the schedule -- what run() times and link_traffic() routes (collective.cpp).
 // InputError naming the bad field (bytes, stride, ranks, op, algo).
 struct Planned {
-  long ranks = 0, stride = 1;
+  long ranks = 0, stride = 1, ranks_per_chip = 1;
   Layout layout;
   Schedule schedule;
 };
 Planned plan_request(const hw::System& system, const Request& request);
 
 // The schedule of `op` on `bytes` (nccl-tests size) with `algo` ("auto" resolved here).
+// With several ranks per chip, Mesh, RDH and hierarchical run an intra-chip stage around
+// the inter-chip algorithm (on bytes / ranks per chip), KangaRing runs as a ring of rank
+// pairs on whole chips, Ring as one flat ring over every rank.
 // Throws InputError when the algorithm does not apply (e.g. hierarchical in one domain).
 Schedule build_schedule(const std::string& op, const std::string& algo, double bytes, const Layout& layout);
 // What "auto" resolves to.

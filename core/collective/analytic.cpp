@@ -29,7 +29,8 @@ class AnalyticBackend : public Backend {
       if (!found) return t;
       std::vector<fabric::LinkId> path;
       t.latency_s = topo.route(map.chip(src), map.chip(dst), path);
-      double degree = static_cast<double>(max_flows_per_rank(step, map.ranks));
+      // The subgroups timed together share each chip's NIC share.
+      double degree = static_cast<double>(max_flows_per_rank(step, map.ranks)) * static_cast<double>(sel.group_end);
       for (fabric::LinkId l : path) t.transfer_s = std::max(t.transfer_s, degree * step.bytes / topo.bandwidth(l));
       t.time_s = t.latency_s + t.transfer_s;
       t.flows = 1;
@@ -47,6 +48,7 @@ class AnalyticBackend : public Backend {
     double max_latency = 0;
     double max_time = 0;
     for_each_selected_flow(step, map, sel, [&](long src, long dst, double count) {
+      if (map.same_chip(src, dst)) return;  // on-chip: DMA engines only, no link
       links.clear();
       double lat = topo.route(map.chip(src), map.chip(dst), links);
       max_latency = std::max(max_latency, lat);

@@ -54,10 +54,13 @@ Selection select_flows(const Step& step, const RankMap& map, bool allow_translat
     sel.flows = per_group * static_cast<double>(sel.group_end);
     return sel;
   }
-  if (ms % R == 0) {  // members in distinct UltraServers: subgroups meet nowhere
+  if (ms % R == 0) {  // members in distinct UltraServers: subgroups meet only on shared chips
+    // With several ranks per chip, the subgroups of one chip's ranks (local indices) use the
+    // same chips and NICs: time those together.
+    long L = map.ranks_per_chip;
     sel.mode = Symmetry::one_group;
-    sel.group_end = 1;
-    sel.flows = per_group;
+    sel.group_end = (L > 1 && ms % L == 0) ? std::min(groups, L) : 1;
+    sel.flows = per_group * static_cast<double>(sel.group_end);
     return sel;
   }
   bool periodic_pattern = step.pattern == Pattern::shift || step.pattern == Pattern::shift_both ||

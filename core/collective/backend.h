@@ -33,7 +33,10 @@ struct RankMap {
   long stride = 1;              // rank r is chip r * stride
   long ranks_per_domain = 0;    // 0: ranks do not fall into domains regularly
   int max_flows_per_chip = 0;   // event backend: concurrent outgoing flows per chip (0 = all)
-  long chip(long rank) const { return rank * stride; }
+  long ranks_per_chip = 1;      // consecutive ranks share a chip (logical NeuronCores)
+  long chip(long rank) const { return rank / ranks_per_chip * stride; }
+  // A flow between two ranks of one chip moves through the chip's DMA engines, no link.
+  bool same_chip(long a, long b) const { return a / ranks_per_chip == b / ranks_per_chip; }
 };
 
 struct StepTime {

@@ -8,24 +8,73 @@
 
 namespace trnsim::collective {
 
+namespace {
+
+// What executes a step on every rank (N4, S14): its collective-communication cores, each
+// driving one DMA engine (assumption), transfers cut into packets.
+struct Dma {
+  long channels = 1;             // CC cores per rank
+  double engine_bytes_per_s = 0; // one engine
+  double transfer_fixed_s = 0;   // per transfer: descriptor, synchronization, semaphore-to-start
+  double packet_bytes = 0;
+};
+
+struct StepCost {
+  double fixed_s = 0;  // transfer fixed costs, in rounds over the channels
+  double dma_s = 0;    // bytes through the DMA engines
+};
+
+// The busiest rank's DMA work in one instance of a step: the bytes it sends plus the extra
+// operands it reads to reduce (a k-way reduction reads k inputs per byte written).
+StepCost dma_cost(const Step& s, long ranks, const Dma& d) {
+  StepCost c;
+  const long flows = max_flows_per_rank(s, ranks);
+  if (flows <= 0 || s.bytes <= 0) return c;
+  const double packets = static_cast<double>(flows) * std::ceil(s.bytes / d.packet_bytes);
+  const double used = std::max(1.0, std::min(static_cast<double>(d.channels), packets));
+  c.dma_s = (static_cast<double>(flows) * s.bytes + s.reduce_bytes) / (used * d.engine_bytes_per_s);
+  const long rounds = (flows + d.channels - 1) / d.channels;
+  c.fixed_s = static_cast<double>(rounds) * d.transfer_fixed_s;
+  return c;
+}
+
+long ranks_on_each_chip(const Request& req, long ranks) {
+  const long L = std::min<long>(req.ranks_per_chip, ranks);
+  if (ranks % L != 0)
+    throw InputError("ranks", std::to_string(ranks) + " ranks do not fill whole chips of " + std::to_string(L) +
+                                  " ranks (ranks_per_chip " + std::to_string(req.ranks_per_chip) + ")");
+  return L;
+}
+
+}  // namespace
+
 Planned plan_request(const hw::System& system, const Request& req) {
   if (!(req.bytes > 0) || !std::isfinite(req.bytes)) throw InputError("bytes", "must be a positive number of bytes");
   if (req.stride < 1) throw InputError("stride", "must be at least 1");
   if (req.ranks < 0) throw InputError("ranks", "must not be negative");
+  if (req.ranks_per_chip < 1 || req.ranks_per_chip > system.chip.cores)
+    throw InputError("ranks_per_chip", "must be 1.." + std::to_string(system.chip.cores) + " (the chip's NeuronCores), got " +
+                                           std::to_string(req.ranks_per_chip));
   Planned p;
   p.stride = req.stride;
-  p.ranks = req.ranks == 0 ? (static_cast<long>(system.chips) + p.stride - 1) / p.stride : req.ranks;
+  p.ranks = req.ranks == 0 ? (static_cast<long>(system.chips) + p.stride - 1) / p.stride * req.ranks_per_chip : req.ranks;
   const long stride = p.stride, ranks = p.ranks;
-  if ((ranks - 1) * stride + 1 > system.chips)
-    throw InputError("ranks", std::to_string(ranks) + " ranks" + (stride > 1 ? " at stride " + std::to_string(stride) : std::string()) +
-                                  " need " + std::to_string((ranks - 1) * stride + 1) + " chips but " + system.name + " has " +
+  const long L = ranks > 0 ? ranks_on_each_chip(req, ranks) : 1;
+  p.ranks_per_chip = L;
+  const long chips_used = ranks / std::max(1L, L);
+  if ((chips_used - 1) * stride + 1 > system.chips)
+    throw InputError("ranks", std::to_string(ranks) + " ranks" + (L > 1 ? " (" + std::to_string(L) + " per chip)" : std::string()) +
+                                  (stride > 1 ? " at stride " + std::to_string(stride) : std::string()) + " need " +
+                                  std::to_string((chips_used - 1) * stride + 1) + " chips but " + system.name + " has " +
                                   std::to_string(system.chips));
   auto per = [&](long block) -> long {
-    if (block % stride == 0) return block / stride;
-    if (stride % block == 0) return 1;
+    if (block % stride == 0) return block / stride * L;
+    if (stride % block == 0) return L;
     return 0;
   };
   p.layout.ranks = ranks;
+  p.layout.ranks_per_chip = L;
+  p.layout.whole_chips = L == req.ranks_per_chip;
   p.layout.ranks_per_domain = per(system.chips_per_domain);
   p.layout.ranks_per_server = per(system.chips_per_server);
   p.schedule = build_schedule(req.op, req.algo, req.bytes, p.layout);  // validates op / algo
@@ -37,12 +86,13 @@ Result run(const hw::System& system, const Request& req) {
   std::unique_ptr<Backend> backend = make_backend(req.backend);
   const Planned plan = plan_request(system, req);
   fabric::Topology topo(system);
-  const long ranks = plan.ranks, stride = plan.stride;
+  const long ranks = plan.ranks, stride = plan.stride, L = plan.ranks_per_chip;
   const Layout& layout = plan.layout;
   const Schedule& sched = plan.schedule;
   Result r;
   r.backend = backend->name();
   r.algorithm = sched.algorithm;
+  r.ranks_per_chip = static_cast<int>(L);
   if (ranks < 2) {
     r.algorithm = "none (one rank)";
     return r;
@@ -51,23 +101,28 @@ Result run(const hw::System& system, const Request& req) {
   map.topology = &topo;
   map.ranks = ranks;
   map.stride = stride;
+  map.ranks_per_chip = L;
   map.ranks_per_domain = layout.ranks_per_domain;
   // Assumption: one transfer per collective-communication core at a time (S1, S5 count 16).
   map.max_flows_per_chip = system.chip.collective_cores;
   const hw::FabricSpec& f = system.fabric_spec;
-  // Issuing a step's transfers: one DMA descriptor each (~600 ns, S8), generated by the
-  // collective-communication cores in parallel.
-  double issue_per_flow_s = system.chip.core.dma_fixed_s / std::max(1, system.chip.collective_cores);
+  Dma dma;
+  dma.channels = std::max(1, system.chip.collective_cores / req.ranks_per_chip);
+  dma.engine_bytes_per_s = system.chip.dma_engine_bandwidth_bytes_per_s;
+  dma.transfer_fixed_s = system.chip.dma_transfer_fixed_s;
+  dma.packet_bytes = f.dma_packet_bytes;
   double t = f.launch_overhead_s;
   r.overhead_s = f.launch_overhead_s;
   for (const Step& s : sched.steps) {
     StepTime st = backend->time_step(s, map);
+    StepCost c = dma_cost(s, ranks, dma);
     double reduce = f.reduce_bytes_per_s > 0 ? s.reduce_bytes / f.reduce_bytes_per_s : 0.0;
     double reps = static_cast<double>(s.repeat);
-    double issue = issue_per_flow_s * static_cast<double>(max_flows_per_rank(s, ranks));
-    t += reps * (f.step_overhead_s + issue + st.time_s + reduce);
-    r.overhead_s += reps * (f.step_overhead_s + issue);
+    t += reps * (f.step_overhead_s + c.fixed_s + st.latency_s + std::max(st.transfer_s, c.dma_s) + reduce);
+    r.overhead_s += reps * (f.step_overhead_s + c.fixed_s);
     r.latency_s += reps * st.latency_s;
+    r.dma_s += reps * c.dma_s;
+    r.link_s += reps * st.transfer_s;
     r.flows_timed += st.flows;
     r.steps += s.repeat;
   }

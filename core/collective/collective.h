@@ -1,13 +1,26 @@
 // Collectives on a system's fabric: the public seam of core/collective/. A request (op,
-// per-rank bytes as nccl-tests counts them, ranks, stride, algorithm, backend) becomes a
-// schedule of bulk-synchronous steps (algorithms.cpp) timed on the fabric's topology
-// (core/fabric/) by the analytic or the event-driven backend (backend.h).
-//   time = launch overhead + sum over steps of repeat x (step overhead + backend step
-//          time + reduction time)
-// Sources: algorithms and sweet spots S12/S13; link data from the system file; software
-// overheads are explicit assumptions in the system file (collective_software).
-// Does NOT model: overlap of consecutive steps, the runtime's real chunking, stragglers,
-// other traffic on the fabric.
+// per-rank bytes as nccl-tests counts them, ranks, stride, ranks per chip, algorithm,
+// backend) becomes a schedule of bulk-synchronous steps (algorithms.cpp) timed on the
+// fabric's topology (core/fabric/) by the analytic or the event-driven backend (backend.h)
+// and on the DMA engines that execute it (Neuron's execution, docs/neuron-execution.md):
+//   time = launch overhead + sum over steps of repeat x (step overhead
+//          + ceil(transfers per rank / channels) x DMA transfer fixed cost
+//          + path latency + max(link time, DMA time) + reduction time)
+//   DMA time = (bytes a rank sends + extra operand bytes it reads to reduce)
+//              / (channels used x DMA engine bandwidth)
+// where a rank's channels are its collective-communication cores (two per physical
+// NeuronCore, N4; each drives one DMA engine: an assumption), channels used = min(channels,
+// the step's DMA packets of at most collective_software.dma_packet bytes).
+// Ranks are logical NeuronCores when ranks_per_chip > 1 (LNC=2 gives 4 per chip, N5): a
+// group spanning several chips runs Mesh and RDH as an intra-chip stage, the inter-chip
+// algorithm among the ranks with the same local index, and an intra-chip stage (S13's
+// description), and KangaRing as a ring of rank pairs (one primary per pair per cycle,
+// S13); transfers between ranks of one chip use no link.
+// Sources: algorithms and sweet spots S12/S13; link data from the system file; DMA engine
+// rate and per-transfer cost S14; CC cores N4; software overheads in the system file
+// (collective_software).
+// Does NOT model: overlap of consecutive steps, the runtime's exact chunking, stragglers,
+// other traffic on the fabric or the DMA engines (compute shares them, N4).
 #pragma once
 #include <map>
 #include <string>
@@ -26,6 +39,11 @@ struct Request {
   int stride = 1;             // rank i is chip i*stride (TP groups contiguous, DP strided)
   std::string algo = "auto";
   std::string backend = "analytic";
+  // Ranks per chip: 1 = ranks are chips (each drives all of the chip's collective cores);
+  // the chip's logical NeuronCores (cores / LNC, 4 on Trn2/Trn3 at LNC=2) make ranks logical
+  // cores, rank r on chip (r / ranks_per_chip) * stride. A group smaller than that sits on
+  // one chip (nccom-test -r 2 on trn2: two logical cores of chip 0).
+  int ranks_per_chip = 1;
 };
 struct Result {
   double time_s = 0;
@@ -38,6 +56,10 @@ struct Result {
   double overhead_s = 0;      // launch + per-step software overhead included in time_s
   double latency_s = 0;       // path latencies included in time_s
   double flows_timed = 0;     // flows the backend evaluated (after symmetry reduction)
+  // ---- additions (issue 10: execution on the DMA engines) ----
+  double dma_s = 0;           // DMA transfer time of the steps (included where it exceeds the links')
+  double link_s = 0;          // link transfer time of the steps (the backend's)
+  int ranks_per_chip = 1;     // as placed (the request's, at most the group)
 };
 // "all-reduce", ... and "auto", "ring", "kangaring", "mesh", "rdh", "hierarchical"
 // ("direct" is accepted for mesh); backends "analytic", "event".

@@ -36,6 +36,7 @@ class EventBackend : public Backend {
     std::vector<fabric::LinkId> route;
     remaining.reserve(static_cast<std::size_t>(sel.flows));
     for_each_selected_flow(step, map, sel, [&](long src, long dst, double) {
+      if (map.same_chip(src, dst)) return;  // on-chip: DMA engines only, no link
       route.clear();
       latency.push_back(topo.route(map.chip(src), map.chip(dst), route));
       src_chip.push_back(map.chip(src));

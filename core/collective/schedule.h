@@ -25,6 +25,7 @@ enum class Pattern {
   chain,      // member m < S - 1 sends to m + 1 (a pipeline, no wrap)
   fold_in,    // members m >= param send to m - param   (non-power-of-two RDH)
   fold_out,   // members m < S - param send to m + param
+  pair_ring,  // KangaRing's primaries: even members send to m + param, odd to m - param (mod S)
 };
 
 struct Step {
@@ -101,6 +102,12 @@ void for_each_flow_in_group(const Step& s, long ranks, long g, F&& f) {
       break;
     case Pattern::fold_out:
       for (long m = 0; m + s.param < S; ++m) f(rank(m), rank(m + s.param));
+      break;
+    case Pattern::pair_ring:
+      for (long m = 0; m < S; ++m) {
+        long p = m % 2 == 0 ? (m + s.param) % S : ((m - s.param) % S + S) % S;
+        if (p != m) f(rank(m), rank(p));
+      }
       break;
   }
 }

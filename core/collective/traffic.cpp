@@ -19,10 +19,10 @@ long group_of(const Step& step, long ranks, long r) {
   return (r / block) * ms + (r % block) % ms;
 }
 
-// The ranks whose chips lie in the domain [lo, hi).
-std::pair<long, long> ranks_in(long lo, long hi, const Traffic& t) {
-  const long first = std::max(0L, (lo - t.first_chip + t.stride - 1) / t.stride);
-  const long last = std::min(t.ranks - 1, (hi - 1 - t.first_chip) / t.stride);
+// The ranks whose chips lie in the domain [lo, hi) (rank r is on chip first_chip + (r / L) x stride).
+std::pair<long, long> ranks_in(long lo, long hi, const Traffic& t, long L) {
+  const long first = std::max(0L, (lo - t.first_chip + t.stride - 1) / t.stride) * L;
+  const long last = std::min(t.ranks - 1, ((hi - 1 - t.first_chip) / t.stride) * L + L - 1);
   return {first, last};
 }
 
@@ -38,10 +38,11 @@ Traffic link_traffic(const hw::System& system, const Request& req, const Traffic
   const long per = system.chips_per_domain;
   t.ranks = plan.ranks;
   t.stride = plan.stride;
-  t.first_chip = (t.ranks - 1) * t.stride < per ? static_cast<long>(opt.domain) * per : 0;
+  const long L = plan.ranks_per_chip;
+  t.first_chip = (t.ranks / L - 1) * t.stride < per ? static_cast<long>(opt.domain) * per : 0;
   if (t.ranks < 2) return t;
   const long lo = static_cast<long>(opt.domain) * per, hi = lo + per;
-  const auto [r0, r1] = ranks_in(lo, hi, t);
+  const auto [r0, r1] = ranks_in(lo, hi, t, L);
 
   // The subgroups to route, per step, and how many flows that is.
   std::vector<std::set<long>> groups(plan.schedule.steps.size());
@@ -62,8 +63,8 @@ Traffic link_traffic(const hw::System& system, const Request& req, const Traffic
     const double bytes = st.bytes * static_cast<double>(st.repeat);
     for (long g : groups[i])
       for_each_flow_in_group(st, t.ranks, g, [&](long s, long d) {
-        const long cs = t.first_chip + s * t.stride, cd = t.first_chip + d * t.stride;
-        if (cs == cd) return;
+        const long cs = t.first_chip + s / L * t.stride, cd = t.first_chip + d / L * t.stride;
+        if (cs == cd) return;  // between ranks of one chip: no link
         const bool from_here = cs >= lo && cs < hi, to_here = cd >= lo && cd < hi;
         if (!from_here && !to_here) return;  // a member elsewhere talking to another one elsewhere
         route.clear();

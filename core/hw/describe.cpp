@@ -37,6 +37,7 @@ json fabric_json(const System& s) {
   j["efa_latency_s"] = f.efa_latency_s;
   j["collective_launch_overhead_s"] = f.launch_overhead_s;
   j["collective_step_overhead_s"] = f.step_overhead_s;
+  j["collective_dma_packet_bytes"] = f.dma_packet_bytes;
   return j;
 }
 
@@ -61,6 +62,8 @@ json chip_json(const Chip& c) {
   j["hbm_stacks"] = c.hbm_stacks;
   j["dma_bandwidth_bytes_per_s"] = c.dma_bandwidth_bytes_per_s;
   j["dma_engines"] = c.dma_engines;
+  j["dma_engine_bandwidth_bytes_per_s"] = c.dma_engine_bandwidth_bytes_per_s;
+  j["dma_transfer_fixed_s"] = c.dma_transfer_fixed_s;
   j["links"] = c.links;
   j["link_bandwidth_published_bytes_per_s"] = c.link_bandwidth_published_bytes_per_s;
   j["link_published_counts_both_directions"] = c.link_published_counts_both_directions;
@@ -78,6 +81,8 @@ json chip_json(const Chip& c) {
   te["peak_flops"] = tp;
   te["max_moving_free"] = k.tensor.max_moving_free;
   te["min_initiation_cycles"] = k.tensor.min_initiation_cycles;
+  te["warmup_start_fraction"] = k.tensor.warmup_start_fraction;
+  te["warmup_ramp_s"] = k.tensor.warmup_ramp_s;
   core["tensor_engine"] = te;
   core["vector_engine"] = engine_json(k.vector);
   core["scalar_engine"] = engine_json(k.scalar);

@@ -157,6 +157,9 @@ Chip parse_chip(const json& j, DataContext& ctx, const std::string& p) {
     ObjectReader d(r.raw("dma"), "dma");
     c.dma_bandwidth_bytes_per_s = ctx.quantity(d, "bandwidth", p + "dma.bandwidth", Dim::bytes_per_s, 1, kBig);
     c.dma_engines = as_int(ctx.quantity(d, "engines", p + "dma.engines", Dim::count, 1, 1e6));
+    c.dma_engine_bandwidth_bytes_per_s =
+        ctx.quantity(d, "engine_bandwidth", p + "dma.engine_bandwidth", Dim::bytes_per_s, 1, kBig);
+    c.dma_transfer_fixed_s = ctx.quantity(d, "transfer_fixed_cost", p + "dma.transfer_fixed_cost", Dim::time, 0, 1);
     d.finish();
   }
   {
@@ -193,6 +196,9 @@ Chip parse_chip(const json& j, DataContext& ctx, const std::string& p) {
       rates.finish();
       s.tensor.max_moving_free = as_int(ctx.quantity(t, "max_moving_free", tk + "max_moving_free", Dim::count, 1, 1 << 20));
       s.tensor.min_initiation_cycles = ctx.quantity(t, "min_initiation_cycles", tk + "min_initiation_cycles", Dim::count, 0, 1e9);
+      s.tensor.warmup_start_fraction =
+          ctx.quantity(t, "warmup_start_fraction", tk + "warmup_start_fraction", Dim::ratio, 0.01, 1);
+      s.tensor.warmup_ramp_s = ctx.quantity(t, "warmup_ramp", tk + "warmup_ramp", Dim::time, 0, 1);
       t.finish();
     }
     s.vector = read_engine(k, "vector_engine", ctx, p + "core.vector_engine");
@@ -321,6 +327,7 @@ System parse_system(const json& j, const Source& src, DataContext& ctx, int dept
     fs.launch_overhead_s = ctx.quantity(c, "launch_overhead", "collective_software.launch_overhead", Dim::time, 0, 1);
     fs.step_overhead_s = ctx.quantity(c, "step_overhead", "collective_software.step_overhead", Dim::time, 0, 1);
     fs.reduce_bytes_per_s = ctx.quantity(c, "reduce_bandwidth", "collective_software.reduce_bandwidth", Dim::bytes_per_s, 0, kBig);
+    fs.dma_packet_bytes = ctx.quantity(c, "dma_packet", "collective_software.dma_packet", Dim::bytes, 1, kBig);
     c.finish();
   }
   r.finish();

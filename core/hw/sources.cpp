@@ -57,11 +57,11 @@ void check_source(const std::string& source, const std::string& path) {
   std::size_t n = 0;
   while (n < source.size() && key_char(source[n])) ++n;
   const std::string first = source.substr(0, n);
-  bool ok = starts("press") || starts("inferred") || starts("assumption") || starts("guess") ||
+  bool ok = starts("press") || starts("inferred") || starts("assumption") || starts("guess") || starts("calibrated") ||
             (!first.empty() && find_source_key(first));
   if (!ok)
-    throw InputError(path, "a source must start with a key of core/data/sources.json (S1..S16, D1, PERF-A..C, PERF-V), "
-                           "'press', 'inferred', 'assumption' or 'guess', got '" + source + "'");
+    throw InputError(path, "a source must start with a key of core/data/sources.json (S1..S16, D1, N1.., PERF-A..C, PERF-V), "
+                           "'press', 'inferred', 'assumption', 'guess' or 'calibrated', got '" + source + "'");
   for (const auto& k : named_keys(source))
     if (!find_source_key(k)) throw InputError(path, "unknown source key '" + k + "' (core/data/sources.json lists the keys)");
 }

@@ -16,7 +16,7 @@ struct SourceKey {
 const std::vector<SourceKey>& source_keys();
 const SourceKey* find_source_key(const std::string& key);
 // Validates a data value's source text: it starts with a listed key, "press", "inferred",
-// "assumption" or "guess", and every key it names (S12, D1, ...) is listed. Throws
+// "assumption", "guess" or "calibrated" (a value fitted to PERF.md rows, which it names), and every key it names (S12, D1, ...) is listed. Throws
 // InputError(path, ...) otherwise.
 void check_source(const std::string& source, const std::string& path);
 

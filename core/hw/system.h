@@ -43,6 +43,10 @@ struct TensorEngineSpec {
   std::map<std::string, double> rate_vs_bf16;
   int max_moving_free = 512;          // moving free size per matmul
   double min_initiation_cycles = 64;  // matmul initiation interval ~ max(N, 64)
+  // Current ramp (dI/dt throttle, S15): a matmul burst starts at this fraction of the full
+  // rate and ramps linearly to full over warmup_ramp_s; it re-engages after an idle gap.
+  double warmup_start_fraction = 1;   // 1 = no throttle
+  double warmup_ramp_s = 0;
   double peak_flops(const std::string& dtype) const;  // one core, FLOP/s; 0 if unsupported
 };
 struct CoreSpec {
@@ -74,6 +78,8 @@ struct Chip {
   int hbm_stacks = 0;
   double dma_bandwidth_bytes_per_s = 0;   // per chip
   int dma_engines = 0;                    // per chip
+  double dma_engine_bandwidth_bytes_per_s = 0;  // one DMA engine at full payloads (S14)
+  double dma_transfer_fixed_s = 0;        // per DMA transfer: descriptor, sync, semaphore-to-start (S14)
   int links = 0;                          // NeuronLink ports per chip
   // The per-chip NeuronLink figure as published, and how it is read: when
   // link_published_counts_both_directions, link_bandwidth_bytes_per_s is half of it.
@@ -108,6 +114,7 @@ struct FabricSpec {
   double launch_overhead_s = 0;   // once per collective
   double step_overhead_s = 0;     // per algorithm step (DMA descriptors, sync)
   double reduce_bytes_per_s = 0;  // in-line reduction throughput per chip (0 = free)
+  double dma_packet_bytes = 0;    // a collective transfer is cut into DMA packets of at most this size
 };
 
 struct System {

@@ -110,16 +110,18 @@ Layout make_layout(const ModelConfig& m, int pp) {
   return L;
 }
 
-Placement make_placement(const ModelConfig& m, int tp, int pp, int dp, int ep) {
+Placement make_placement(const ModelConfig& m, int tp, int pp, int dp, int ep, int ranks_per_chip) {
   Placement p;
   p.tp = tp;
   p.pp = pp;
   p.dp = dp;
   p.ep = ep;
   p.etp = ep <= tp ? tp / ep : 1;
-  p.heads = model::shard_heads(m, tp);
-  p.heads_chip = p.heads.q_heads_per_rank();
-  p.kvh_chip = m.attention == AttentionKind::gqa ? p.heads.kv_heads_per_rank() : 1;
+  p.ranks_per_chip = ranks_per_chip;
+  // Neuron shards heads over the TP ranks (logical NeuronCores); a chip holds its ranks'.
+  p.heads = model::shard_heads(m, p.tp_ranks());
+  p.heads_chip = p.heads.q_heads_per_rank() * ranks_per_chip;
+  p.kvh_chip = m.attention == AttentionKind::gqa ? p.heads.kv_heads_per_rank() * ranks_per_chip : 1;
   p.kv_cache_elems_chip = m.attention == AttentionKind::mla ? double(m.kv_lora_rank) + m.qk_rope_head_dim
                                                             : 2.0 * p.kvh_chip * m.head_dim;
   p.linear_heads = model::shard_linear_heads(m, tp);
@@ -153,7 +155,8 @@ Operator memory_op(const std::string& name, double bytes, double kernels) {
   return o;
 }
 
-Operator collective_op(const std::string& name, const std::string& op, double bytes, int ranks, int stride) {
+Operator collective_op(const std::string& name, const std::string& op, double bytes, int ranks, int stride,
+                       int ranks_per_chip) {
   Operator o;
   o.kind = OpKind::collective;
   o.name = name;
@@ -161,8 +164,18 @@ Operator collective_op(const std::string& name, const std::string& op, double by
   o.collective.bytes = bytes;
   o.collective.ranks = ranks;
   o.collective.stride = stride;
+  o.collective.ranks_per_chip = ranks_per_chip;
   o.kernels = 0;
   return o;
+}
+
+Operator tp_collective_op(const Context& c, const std::string& name, const std::string& op, double bytes) {
+  return collective_op(name, op, bytes, c.pl.tp_ranks(), 1, c.pl.ranks_per_chip);
+}
+
+const std::vector<std::string>& moe_strategy_names() {
+  static const std::vector<std::string> names = {"uniform", "neuron"};
+  return names;
 }
 
 double LayerWeights::bytes(const Dtypes& d) const {
@@ -336,29 +349,70 @@ void linear_attention(const Context& c, const Pass& p, std::vector<Operator>& op
   ops.push_back(matmul_op(c, "linear_attn.out_proj", T, s.vw, d, s.vw * d, c.dt.awb, dt));
 }
 
+// The routed experts' work on one chip: weight slices read, token-expert products
+// computed, kernel launches (plan.h: MoeExecution).
+struct ExpertWork {
+  double weight_reads = 0;  // expert weight slices read from HBM
+  double products = 0;      // token x expert MLP evaluations computed
+  double kernels = 2;       // gate/up and down
+  double gemms = 1, m = 1;  // engine pricer: independent GEMMs of m tokens
+};
+
+ExpertWork uniform_experts(double local, double k, double E, double tokens) {
+  ExpertWork w;
+  const double assignments = tokens * k * local / E;  // token-expert pairs landing on this chip's experts
+  w.weight_reads = local * (1.0 - ipow(1.0 - k / E, tokens));
+  w.products = assignments;
+  w.gemms = std::max(1.0, w.weight_reads);
+  w.m = assignments / w.gemms;
+  return w;
+}
+
+// NxD's ExpertMLPsV2 dispatch (N1): selective loading, all experts, or blockwise.
+ExpertWork neuron_experts(const MoeExecution& x, double local, double k, double E, double tokens, bool decode, int ep) {
+  ExpertWork w;
+  const bool selective = tokens * k / E < x.selective_threshold && !(decode && ep > 1);
+  if (selective) {  // every token loads its own k experts
+    w.weight_reads = w.products = w.gemms = tokens * k * local / E;
+    w.kernels = 2 * tokens;
+    w.m = 1;
+  } else if (decode || tokens * k < x.block_size) {  // every token through every local expert
+    w.weight_reads = w.gemms = local;
+    w.products = tokens * local;
+    w.m = tokens;
+  } else {  // blockwise: each expert's tokens padded to whole blocks (the static worst case)
+    const double blocks = std::ceil((tokens * k - (local - 1)) / x.block_size) + local - 1;
+    w.weight_reads = w.gemms = blocks;
+    w.products = blocks * x.block_size;
+    w.m = x.block_size;
+  }
+  return w;
+}
+
 void moe_mlp(const Context& c, const Pass& p, std::vector<Operator>& ops) {
   const ModelConfig& m = c.m;
   const Placement& pl = c.pl;
   const double T = p.tokens(), d = m.hidden;
   const double E = m.experts, k = m.experts_per_token, fe = m.moe_intermediate;
   const std::string& dt = c.dt.matmul;
+  const int rpc = pl.ranks_per_chip;
   ops.push_back(matmul_op(c, "moe.router", T, d, E, model::router_params_per_layer(m), c.dt.awb, dt));
   const double group_tokens = T * std::max(1.0, double(pl.ep) / pl.tp);
   if (pl.ep > 1)
-    ops.push_back(collective_op("moe.dispatch", "all-to-all", (T / pl.tp) * k * d * c.dt.ab, pl.ep, 1));
+    ops.push_back(collective_op("moe.dispatch", "all-to-all", (T / pl.tp) * k * d * c.dt.ab / rpc, pl.ep * rpc, 1, rpc));
   {
+    const double local = E / pl.ep, expert = model::routed_expert_params(m) / pl.etp;
+    const ExpertWork w = c.moe.strategy == "neuron" ? neuron_experts(c.moe, local, k, E, group_tokens, p.new_tokens == 1, pl.ep)
+                                                    : uniform_experts(local, k, E, group_tokens);
     Operator x;
     x.kind = OpKind::matmul;
     x.name = "moe.experts";
     x.dtype = dt;
-    x.kernels = 2;
-    const double local = E / pl.ep;
-    const double assignments = group_tokens * k / pl.ep;  // token-expert pairs landing on this chip's experts
-    const double active = local * (1.0 - ipow(1.0 - k / E, group_tokens));
-    x.flops = 2.0 * assignments * model::routed_expert_params(m) / pl.etp;
-    x.hbm_bytes = active * model::routed_expert_params(m) / pl.etp * c.dt.wb + assignments * (2 * d + 2 * fe / pl.etp) * c.dt.ab;
-    x.gemms = std::max(1.0, active);
-    x.m = assignments / x.gemms;
+    x.kernels = w.kernels;
+    x.flops = 2.0 * w.products * expert;
+    x.hbm_bytes = w.weight_reads * expert * c.dt.wb + w.products * (2 * d + 2 * fe / pl.etp) * c.dt.ab;
+    x.gemms = w.gemms;
+    x.m = w.m;
     x.k = d;
     x.n = 3 * fe / pl.etp;
     ops.push_back(x);
@@ -369,10 +423,10 @@ void moe_mlp(const Context& c, const Pass& p, std::vector<Operator>& ops) {
     ops.push_back(matmul_op(c, "moe.shared_experts", T, d, 3 * sf, sw, c.dt.wb, dt));
   }
   if (pl.ep > 1) {
-    ops.push_back(collective_op("moe.combine", "all-to-all", (T / pl.tp) * k * d * kHiddenBytes, pl.ep, 1));
-    if (pl.tp > 1) ops.push_back(collective_op("moe.all_gather", "all-gather", T * d * kHiddenBytes, pl.tp, 1));
-  } else if (pl.tp > 1) {
-    ops.push_back(collective_op("moe.all_reduce", "all-reduce", T * d * kHiddenBytes, pl.tp, 1));
+    ops.push_back(collective_op("moe.combine", "all-to-all", (T / pl.tp) * k * d * kHiddenBytes / rpc, pl.ep * rpc, 1, rpc));
+    if (pl.tp_ranks() > 1) ops.push_back(tp_collective_op(c, "moe.all_gather", "all-gather", T * d * kHiddenBytes));
+  } else if (pl.tp_ranks() > 1) {
+    ops.push_back(tp_collective_op(c, "moe.all_reduce", "all-reduce", T * d * kHiddenBytes));
   }
 }
 
@@ -397,7 +451,7 @@ std::vector<Operator> layer_ops(const Context& c, const Pass& p, const LayerSpec
   if (mixer == Mixer::linear_attention) linear_attention(c, p, ops);
   else if (m.attention == AttentionKind::mla) mla_attention(c, p, pairs, ctx, ops);
   else gqa_attention(c, p, mixer, pairs, ctx, ops);
-  if (tp > 1) ops.push_back(collective_op("attn.all_reduce", "all-reduce", T * d * kHiddenBytes, tp, 1));
+  if (c.pl.tp_ranks() > 1) ops.push_back(tp_collective_op(c, "attn.all_reduce", "all-reduce", T * d * kHiddenBytes));
 
   if (layer.mlp == MlpKind::moe) {
     moe_mlp(c, p, ops);
@@ -406,7 +460,7 @@ std::vector<Operator> layer_ops(const Context& c, const Pass& p, const LayerSpec
   const double f = double(layer.dense_intermediate) / tp;
   ops.push_back(matmul_op(c, "mlp.gate_up_proj", T, d, 2 * f, d * 2 * f, c.dt.wb, c.dt.matmul));
   ops.push_back(matmul_op(c, "mlp.down_proj", T, f, d, f * d, c.dt.wb, c.dt.matmul));
-  if (tp > 1) ops.push_back(collective_op("mlp.all_reduce", "all-reduce", T * d * kHiddenBytes, tp, 1));
+  if (c.pl.tp_ranks() > 1) ops.push_back(tp_collective_op(c, "mlp.all_reduce", "all-reduce", T * d * kHiddenBytes));
   return ops;
 }
 

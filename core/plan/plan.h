@@ -8,9 +8,11 @@
 // Placement conventions (all per chip):
 //  - chip index = tp_rank + tp * (dp_rank + dp * pp_rank) (Megatron's tp-dp-pp order): TP groups
 //    are contiguous (stride 1), data-parallel peers tp apart, pipeline neighbours tp*dp apart.
-//  - Attention: heads split over tp, padded with zero heads to a multiple of tp as Neuron
-//    does (model/heads.h); KV heads split, replicated to one per rank when tp is a multiple of
-//    them, else one per padded query head; MLA's latent cache and its down-projections are
+//  - Attention: heads split over the TP ranks (tp chips x ranks_per_chip logical NeuronCores),
+//    padded with zero heads to a multiple of them as Neuron does (model/heads.h); KV heads
+//    split, replicated to one per rank when the ranks are a multiple of them (NxDI's default
+//    REPLICATE_TO_TP_DEGREE, N8: at TP64 ranks a chip of 4 ranks holds 4 of 8 KV heads' copies),
+//    else one per padded query head; MLA's latent cache and its down-projections are
 //    replicated on every TP rank. Padded heads cost weights, FLOPs and KV cache like real ones.
 //  - Layers by token mixer (model::Mixer): full, sliding (the window) and chunked (pairs within
 //    aligned chunks; plain full attention below the chunk) softmax attention; Gated DeltaNet
@@ -24,12 +26,24 @@
 //    MoE, DeepSeek's serving layout), etp = 1. Tokens are dispatched and combined with two
 //    all-to-alls over the ep ranks, then re-replicated over tp with an all-gather; without EP
 //    the experts are TP-sharded and the layer ends with a TP all-reduce like a dense MLP.
-//  - Routing is uniform: a chip holding E/ep experts reads the expected number of distinct
-//    experts hit by the group's tokens, (E/ep) * (1 - (1 - k/E)^tokens).
+//  - Logical NeuronCores: each chip runs ranks_per_chip TP ranks (cores / LNC; 4 on Trn2/Trn3
+//    at LNC=2, N5), so a TP group of tp chips has tp * ranks_per_chip ranks: the TP
+//    collectives run among those ranks (intra-chip stages included, even at tp = 1) and the
+//    heads shard over them (above). Gated DeltaNet heads shard over the chips (an extension).
+//  - Expert execution (MoeExecution, the serving stack's choice): "uniform" -- a chip holding
+//    E/ep experts reads the expected number of distinct experts hit by the group's tokens,
+//    (E/ep) * (1 - (1 - k/E)^tokens), and computes the routed tokens only; "neuron" -- NxD's
+//    ExpertMLPsV2 (N1): with T*k/E below the selective-loading threshold every token loads its
+//    own k experts (T*k weight reads, nothing shared, a kernel pair per token); above it (and
+//    always with EP in token generation) every local expert's weights are read and every token
+//    is computed by every local expert; context encoding with T*k at least a block runs the
+//    blockwise kernel: ceil((T*k - (E_local - 1)) / block) + E_local - 1 blocks of `block`
+//    tokens, each reading its expert's weights.
 // Sources: model shapes from the configs; Neuron dequantizes MXFP4 experts to BF16 on
 // Trainium2 (PERF #5) -- the precision fallback happens before planning (workload layer).
-// NOT modeled: speculative decoding, chunked prefill, router load imbalance, prefix caching
-// (the serving layer adds what it models), numerics, optimizer arithmetic beyond its HBM traffic.
+// NOT modeled: chunked prefill, router load imbalance, prefix caching (the serving layer adds
+// what it models; speculative decoding is core/serve/speculative), numerics, optimizer
+// arithmetic beyond its HBM traffic, capacity-factor token dropping (serving runs dropless).
 #pragma once
 #include <string>
 #include <vector>
@@ -88,13 +102,23 @@ struct Dtypes {
 
 struct Placement {
   int tp = 1, pp = 1, dp = 1, ep = 1, etp = 1;
-  int heads_chip = 1, kvh_chip = 1;  // after Neuron's padding and replication
-  model::HeadSharding heads;         // the softmax attention's head layout
+  int ranks_per_chip = 1;            // TP ranks (logical NeuronCores) on each chip
+  int heads_chip = 1, kvh_chip = 1;  // per chip, after Neuron's padding and replication over the TP ranks
+  model::HeadSharding heads;         // the softmax attention's head layout over the tp x ranks_per_chip TP ranks
   model::HeadSharding linear_heads;  // the Gated DeltaNet heads' (value heads as queries)
   double kv_cache_elems_chip = 0;    // cached elements per token per softmax-attention layer on one chip
   double linear_state_elems_chip = 0;  // recurrent state per sequence per linear-attention layer on one chip
+  int tp_ranks() const { return tp * ranks_per_chip; }
 };
-Placement make_placement(const model::ModelConfig& m, int tp, int pp, int dp, int ep);
+Placement make_placement(const model::ModelConfig& m, int tp, int pp, int dp, int ep, int ranks_per_chip = 1);
+
+// How the routed experts execute (plan.h header comment; data in core/data/serving/*.json).
+struct MoeExecution {
+  std::string strategy = "uniform";  // uniform | neuron
+  double selective_threshold = 1.0;  // neuron: selective loading while T*k/E is below this (N1)
+  double block_size = 512;           // neuron: blockwise matmul tokens per block (N1)
+};
+const std::vector<std::string>& moe_strategy_names();
 
 // One forward pass of a micro-batch through one layer, on one replica.
 struct Pass {
@@ -120,6 +144,7 @@ struct Context {
   const model::ModelConfig& m;
   Dtypes dt;
   Placement pl;
+  MoeExecution moe = {};
 };
 
 // (query, key) pairs of causal attention over S tokens; window W (0 = full).
@@ -151,7 +176,10 @@ double linear_state_bytes_per_element(const Context& c);
 Operator matmul_op(const Context& c, const std::string& name, double tokens, double in_dim, double out_dim,
                    double weight_elems, double weight_bytes_per_elem, const std::string& dtype);
 Operator memory_op(const std::string& name, double bytes, double kernels = 1);
-Operator collective_op(const std::string& name, const std::string& op, double bytes, int ranks, int stride);
+Operator collective_op(const std::string& name, const std::string& op, double bytes, int ranks, int stride,
+                       int ranks_per_chip = 1);
+// A collective among the TP ranks of one replica (tp chips x ranks_per_chip logical cores).
+Operator tp_collective_op(const Context& c, const std::string& name, const std::string& op, double bytes);
 
 struct MemoryItem {
   std::string name;

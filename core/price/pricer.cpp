@@ -54,9 +54,18 @@ std::vector<PricedOp> Pricer::price_all(const std::vector<plan::Operator>& ops) 
   return out;
 }
 
+double warmed_compute_s(const hw::TensorEngineSpec& te, double t) {
+  const double f0 = te.warmup_start_fraction, R = te.warmup_ramp_s;
+  if (!(t > 0) || R <= 0 || f0 >= 1) return t;
+  const double ramp_work = R * (1 + f0) / 2;  // full-rate seconds done while ramping
+  if (t >= ramp_work) return t + R * (1 - f0) / 2;
+  // Inside the ramp: f0 tau + (1 - f0) tau^2 / (2R) = t.
+  return R / (1 - f0) * (std::sqrt(f0 * f0 + 2 * (1 - f0) * t / R) - f0);
+}
+
 PricedOp Pricer::price_collective(const plan::Operator& o) const {
   const collective::Request& q = o.collective;
-  auto key = std::make_tuple(q.op, q.bytes, q.ranks, q.stride);
+  auto key = std::make_tuple(q.op, q.bytes, q.ranks, q.stride, q.ranks_per_chip);
   auto it = collectives_.find(key);
   if (it == collectives_.end()) it = collectives_.emplace(key, collective::run(system_, q)).first;
   const collective::Result& c = it->second;
@@ -66,7 +75,10 @@ PricedOp Pricer::price_collective(const plan::Operator& o) const {
   r.fabric_bytes = q.bytes;
   r.fabric_s = c.time_s;
   r.time_s = c.time_s;
-  r.detail = q.op + ", " + std::to_string(q.ranks) + " chips" + (c.algorithm.empty() ? "" : " (" + c.algorithm + ")");
+  const std::string where = c.ranks_per_chip > 1 ? std::to_string(q.ranks) + " ranks on " +
+                                                       std::to_string(q.ranks / c.ranks_per_chip) + " chips"
+                                                 : std::to_string(q.ranks) + " chips";
+  r.detail = q.op + ", " + where + (c.algorithm.empty() ? "" : " (" + c.algorithm + ")");
   return r;
 }
 
@@ -79,6 +91,10 @@ double Pricer::roofline_kernel(const plan::Operator& o, PricedOp& r) const {
   eff.compute = o.kind == plan::OpKind::attention ? settings_.attention_efficiency : settings_.compute_efficiency;
   eff.hbm = settings_.hbm_efficiency;
   hw::RooflineTime t = hw::roofline(system_.chip, cost, eff);
+  if (o.kind != plan::OpKind::memory) {  // each kernel's burst ramps up from cold (S15)
+    const double kernels = std::max(1.0, o.kernels);
+    t.compute_s = kernels * warmed_compute_s(system_.chip.core.tensor, t.compute_s / kernels);
+  }
   r.compute_s = t.compute_s;
   r.memory_s = t.memory_s;
   r.category = (o.flops > 0 && t.compute_s >= t.memory_s) ? Category::compute : Category::hbm;
@@ -143,10 +159,15 @@ class EnginePricer : public Pricer {
     } else {
       return roofline_kernel(o, r);
     }
-    r.compute_s = copies * k.busy_s[engine::kTensor];
+    // Each copy's tensor-engine burst ramps up from cold (S15).
+    const double busy = k.busy_s[engine::kTensor];
+    const double warm = warmed_compute_s(system().chip.core.tensor, busy);
+    const bool tensor_bound = k.bottleneck == engine::unit_name(engine::kTensor);
+    r.compute_s = copies * warm;
     r.memory_s = copies * k.busy_s[engine::kDma];
-    r.category = k.bottleneck == engine::unit_name(engine::kTensor) ? Category::compute : Category::hbm;
-    return copies * k.time_s;
+    r.category = tensor_bound ? Category::compute : Category::hbm;
+    const double t = copies * k.time_s;
+    return tensor_bound ? t + copies * (warm - busy) : std::max(t, copies * warm);
   }
 
  private:

@@ -7,10 +7,15 @@
 //    with the work split evenly over the chip's cores; memory-bound kernels stay on the
 //    roofline; the scenario's efficiencies do not apply (the engine model is its own
 //    utilization); kernel overhead is added as for the roofline.
-// Collectives are priced the same way by both: collective::run on the system's fabric,
-// each distinct request once per pricer (identical requests recur across layers).
+// Collectives are priced the same way by both: collective::run on the system's fabric and
+// DMA engines, each distinct request once per pricer (identical requests recur across layers).
+// Tensor-engine warm-up (S15, chip data): every matmul or attention kernel starts at the
+// chip's warmup_start_fraction of its rate and ramps linearly to full over warmup_ramp_s
+// (kernels are separated by launch gaps longer than the ~3 us window, so each starts cold);
+// a kernel whose full-rate compute is t then takes warmed_compute_s(t) -- at most
+// ramp x (1 - start) / 2 more. It only shows where compute bounds the kernel.
 // Does NOT model: overlap between consecutive operators (the schedule decides that),
-// kernel fusion, the tensor-engine warm-up throttle (the serving layer's business).
+// kernel fusion, back-to-back kernels that keep the engine warm.
 #pragma once
 #include <map>
 #include <memory>
@@ -74,8 +79,12 @@ class Pricer {
   PricedOp price_collective(const plan::Operator& op) const;
   const hw::System& system_;
   Settings settings_;
-  mutable std::map<std::tuple<std::string, double, int, int>, collective::Result> collectives_;
+  mutable std::map<std::tuple<std::string, double, int, int, int>, collective::Result> collectives_;
 };
+
+// Time of a tensor-engine burst that would take full_rate_s at full rate, with the warm-up
+// ramp of `te` (S15).
+double warmed_compute_s(const hw::TensorEngineSpec& te, double full_rate_s);
 
 const std::vector<std::string>& pricer_names();  // "roofline", "engine"
 // InputError naming workload.pricer for an unknown name.

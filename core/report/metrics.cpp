@@ -4,6 +4,7 @@
 #include <map>
 
 #include "common/format.h"
+#include "serve/serve.h"
 
 namespace trnsim {
 
@@ -55,12 +56,91 @@ void add_video_metrics(const std::function<void(std::string, std::string, std::s
       "video.attention_time_share", of(&workload::VideoResult::attention_time_share), false);
 }
 
+// The serving metrics: what `trnsim serve` measures (definitions in core/serve/serve.h).
+void add_serve_metrics(std::vector<Metric>& t) {
+  using S = serve::Result;
+  using Fn = std::function<Value(const S&)>;
+  auto add = [&](std::string key, std::string label, std::string unit, Better b, std::string help, std::string path,
+                 Fn of, bool summary = true) {
+    Metric m{std::move(key), std::move(label), std::move(unit), b, std::move(help), std::move(path), summary,
+             [](const Result&) -> Value { return std::nullopt; }, {}};
+    m.of_serve = std::move(of);
+    t.push_back(std::move(m));
+  };
+  struct Latency {
+    const char* key;
+    const char* label;
+    serve::Summary S::*field;
+    const char* help;
+  };
+  const Latency latencies[] = {
+      {"ttft", "TTFT", &S::ttft, "Arrival to the first output token: queueing, host cost and prefill."},
+      {"tpot", "TPOT", &S::tpot, "(End to end - TTFT) / (output tokens - 1) per request: after the first token."},
+      {"itl", "ITL", &S::itl, "Inter-token latency in serve.harness's definition (vllm-bench: every gap, pooled)."},
+      {"e2e", "end to end", &S::e2e, "Arrival to the last output token."},
+  };
+  struct Stat {
+    const char* name;
+    double serve::Summary::*field;
+  };
+  const Stat stats[] = {{"mean", &serve::Summary::mean}, {"p50", &serve::Summary::p50},
+                        {"p90", &serve::Summary::p90}, {"p99", &serve::Summary::p99}};
+  for (const auto& l : latencies)
+    for (const auto& st : stats) {
+      auto field = l.field;
+      auto stat = st.field;
+      add(std::string("serve_") + l.key + "_" + st.name + "_s", std::string(l.label) + " " + st.name, "s", Better::lower,
+          l.help, std::string("latency.") + l.key + "_s." + st.name,
+          [field, stat](const S& r) -> Value { return (r.*field).n > 0 ? Value(r.*field.*stat) : std::nullopt; },
+          std::string(st.name) != "mean");
+    }
+  add("serve_queue_mean_s", "queue wait mean", "s", Better::lower,
+      "Time a request waits for admission (every episode, after preemptions too).", "latency.queue_s.mean",
+      [](const S& r) -> Value { return r.queue.mean; }, false);
+  add("serve_request_rate", "requests/s served", "requests/s", Better::higher,
+      "Requests completed per second, first arrival to last completion.", "throughput.requests_per_s",
+      [](const S& r) -> Value { return r.request_rate; });
+  add("serve_output_tokens_per_s", "output tokens/s", "tokens/s", Better::higher,
+      "Output tokens per second of the whole service (every replica).", "throughput.output_tokens_per_s",
+      [](const S& r) -> Value { return r.output_tokens_per_s; });
+  add("serve_output_tokens_per_s_per_chip", "output tokens/s per chip", "tokens/s", Better::higher,
+      "Output tokens per second divided by the chips serving (dp x tp x pp).",
+      "throughput.output_tokens_per_s_per_chip", [](const S& r) -> Value { return r.output_tokens_per_s_per_chip; });
+  add("serve_slo_attainment", "SLO attainment", "fraction", Better::higher,
+      "Share of requests meeting both the TTFT and the TPOT target (DistServe).", "goodput.attainment",
+      [](const S& r) -> Value {
+        return r.target_ttft_s || r.target_tpot_s ? Value(r.attainment) : std::nullopt;
+      });
+  add("serve_goodput", "goodput", "requests/s", Better::higher, "Requests meeting both targets per second of the run.",
+      "goodput.requests_per_s",
+      [](const S& r) -> Value { return r.target_ttft_s || r.target_tpot_s ? Value(r.goodput_rps) : std::nullopt; });
+  add("serve_max_rate", "highest rate meeting the targets", "requests/s", Better::higher,
+      "The rate search: the highest arrival rate whose attainment meets serve.targets.fraction (DistServe's goodput).",
+      "rate_search.max_rate", [](const S& r) -> Value { return r.searched ? Value(r.max_rate) : std::nullopt; });
+  add("serve_mean_batch", "mean batch", "sequences", Better::neither,
+      "Running sequences per replica, averaged over time.", "occupancy.mean_batch",
+      [](const S& r) -> Value { return r.mean_batch; });
+  add("serve_kv_occupancy", "KV held by sequences", "fraction", Better::neither,
+      "Share of the KV budget held by running sequences (their blocks and the cached blocks they use), averaged over time and replicas.", "occupancy.mean_kv_fraction",
+      [](const S& r) -> Value { return r.mean_kv_fraction; });
+  add("serve_prefix_hit_fraction", "prefix cache hits", "fraction", Better::higher,
+      "Share of prompt tokens found in the prefix cache.", "prefix_cache.hit_fraction",
+      [](const S& r) -> Value { return r.prompt_tokens > 0 ? Value(r.cached_prompt_tokens / r.prompt_tokens) : 0.0; });
+  add("serve_kv_fit_sequences", "sequences the KV cache holds", "sequences", Better::higher,
+      "Sequences of the mean prompt + output length that fit a replica's KV budget.", "kv.fit_sequences",
+      [](const S& r) -> Value { return r.kv_fit_sequences; }, false);
+  add("serve_zero_load_ttft_s", "zero-load TTFT", "s", Better::lower, "TTFT of one request of the mean lengths alone.",
+      "zero_load.ttft_s", [](const S& r) -> Value { return r.zero_load_ttft_s; }, false);
+  add("serve_zero_load_tpot_s", "zero-load TPOT", "s", Better::lower, "TPOT of one request of the mean lengths alone.",
+      "zero_load.tpot_s", [](const S& r) -> Value { return r.zero_load_tpot_s; }, false);
+}
+
 std::vector<Metric> build() {
   std::vector<Metric> t;
   auto add = [&](std::string key, std::string label, std::string unit, Better b, std::string help, std::string path,
                  std::function<Value(const Result&)> of, bool summary = true) {
     t.push_back({std::move(key), std::move(label), std::move(unit), b, std::move(help), std::move(path), summary,
-                 std::move(of)});
+                 std::move(of), {}});
   };
   auto when = [](bool (*kind)(const Result&), double Result::*field) {
     return [kind, field](const Result& r) -> Value { return kind(r) ? Value(r.*field) : std::nullopt; };
@@ -125,6 +205,7 @@ std::vector<Metric> build() {
   add("overhead_share", "time in kernel overhead", "fraction", Better::neither,
       "Share of the headline time in fixed per-kernel costs (launch, synchronisation).", "time_shares.overhead",
       always(&Result::overhead_share));
+  add_serve_metrics(t);
   return t;
 }
 
@@ -139,6 +220,13 @@ std::vector<std::string> keys() {
 const std::vector<Metric>& metrics() {
   static const std::vector<Metric> table = build();
   return table;
+}
+
+std::vector<const Metric*> serve_metrics() {
+  std::vector<const Metric*> out;
+  for (const auto& m : metrics())
+    if (m.of_serve) out.push_back(&m);
+  return out;
 }
 
 const Metric* find_metric_or_null(const std::string& key) {

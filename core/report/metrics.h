@@ -14,6 +14,10 @@
 
 #include "workload/workload.h"
 
+namespace trnsim::serve {
+struct Result;
+}
+
 namespace trnsim {
 
 enum class Better { higher, lower, neither };
@@ -28,10 +32,15 @@ struct Metric {
   bool summary = true;    // a column of `trnsim sweep`'s summary lines
   // The value for a result, or nothing when the metric does not apply to its kind.
   std::function<std::optional<double>(const workload::Result&)> of;
+  // Serving metrics (`trnsim serve`, core/serve/serve.h): the value for a serving run; `of`
+  // gives nothing for them, and this is empty for the workload metrics.
+  std::function<std::optional<double>(const serve::Result&)> of_serve;
 };
 
-// Every metric, in the order reports list them.
+// Every metric, in the order reports list them (the serving metrics last, keys "serve_...").
 const std::vector<Metric>& metrics();
+// Only the serving metrics, in order.
+std::vector<const Metric*> serve_metrics();
 // The metric with this key; InputError naming `field` (with the closest key) when unknown.
 const Metric& find_metric(const std::string& key, const std::string& field = "metric");
 const Metric* find_metric_or_null(const std::string& key);

@@ -6,7 +6,7 @@
 //
 // The file format is JSON:
 //   { "version": 1, "name": "...", "system": "trn3-gen2-ultraserver",
-//     "compare_system": "trn2-ultraserver", "workload": { ... } }
+//     "compare_system": "trn2-ultraserver", "workload": { ... }, "serve": { ... } }
 // Every field is a row of the field table (core/scenario/schema.h), which does the reading
 // (strict: unknown keys, wrong types and out-of-range values are errors that name the
 // field), the writing (canonical: every field, defaults filled, fixed order, so
@@ -16,6 +16,7 @@
 
 #include "common/fields.h"
 #include "scenario/schema.h"
+#include "serve/spec.h"
 #include "workload/spec.h"
 
 namespace trnsim {
@@ -27,6 +28,7 @@ struct Scenario {
   std::string system;
   std::string compare_system;  // "" = no comparison
   workload::Spec workload;
+  serve::Spec serve;  // the serving simulator's settings (`trnsim serve`, core/serve/)
 };
 // Field by field through the table (the imported model copy is not compared).
 bool operator==(const Scenario& a, const Scenario& b);

@@ -6,7 +6,12 @@
 
 #include "hw/system.h"
 #include "price/pricer.h"
+#include "price/stack.h"
 #include "scenario/scenario.h"
+#include "serve/requests.h"
+#include "serve/sessions.h"
+#include "serve/step_model.h"
+#include "serve/traces.h"
 
 namespace trnsim {
 
@@ -63,6 +68,12 @@ Field integer(const std::string& path, Ref<int> ref, int def, int lo, int hi, co
 Field number(const std::string& path, Ref<double> ref, double def, double lo, double hi, const Meta& m) {
   return bound(make(path, FieldType::number, def, lo, hi, m), ref);
 }
+Field integer_list(const std::string& path, Ref<std::vector<int>> ref, int lo, int hi, std::size_t max_items,
+                   const Meta& m) {
+  Field f = bound(make(path, FieldType::integer_list, json::array(), lo, hi, m), ref);
+  f.max_items = max_items;
+  return f;
+}
 Field choice(const std::string& path, Ref<std::string> ref, const std::string& def,
              std::function<std::vector<std::string>()> choices, const Meta& m) {
   Field f = bound(make(path, FieldType::choice, def, 0, 0, m), ref);
@@ -75,6 +86,12 @@ Field optional_number(const std::string& path, Ref<std::optional<double>> ref, d
 std::function<std::vector<std::string>()> fixed(std::vector<std::string> v) {
   return [v] { return v; };
 }
+Field boolean(const std::string& path, Ref<bool> ref, bool def, const Meta& m) {
+  return bound(make(path, FieldType::boolean, def, 0, 0, m), ref);
+}
+Field text(const std::string& path, Ref<std::string> ref, std::size_t max_chars, const Meta& m) {
+  return bound(make(path, FieldType::string, "", 0, static_cast<double>(max_chars), m), ref);
+}
 
 constexpr int kMaxTokens = 1 << 24;  // 16M tokens of context is already absurd
 const char* kSystem = "System";
@@ -83,8 +100,17 @@ const char* kPlacement = "Parallelism";
 const char* kInference = "Inference sizes";
 const char* kTraining = "Training sizes";
 const char* kAssumptions = "Assumptions: efficiency, power, price";
+const char* kExecution = "Neuron execution: stack, compiled shapes, speculation";
+// The draft acceptance rate's default: an assumption (PERF rows 2 and 4 set their fitted value).
+constexpr double kDraftAcceptance = 0.8;
 const char* kWhenInference = "workload.kind=inference";
 const char* kWhenTraining = "workload.kind=training";
+const char* kServeArrivals = "Serving: requests";
+const char* kServeServer = "Serving: server";
+const char* kServeTargets = "Serving: targets";
+const char* kServeTrace = "Serving: trace";
+const char* kServeSessions = "Serving: agentic sessions";
+
 
 // The scenario fields.
 void add_scenario_fields(std::vector<Field>& t) {
@@ -390,27 +416,33 @@ void add_video_fields(std::vector<Field>& t) {
 void add_assumptions_fields(std::vector<Field>& t) {
   {
     Field f = number("workload.efficiency.compute", [](Scenario& s) -> double& { return s.workload.efficiency.compute; },
-                     0.5, 0.01, 1.0,
+                     0.41, 0.01, 1.0,
                      {"", "matmul efficiency", "Achievable fraction of the tensor-engine peak for matmuls.",
                       kAssumptions});
-    f.calibrated = "calibrated on Trainium2 prefill (PERF rows 1, 3); same on Trainium3";
+    f.calibrated = "calibrated on Trainium2 prompt processing through the serving simulator (PERF rows 1, 3, 6 and 15 "
+                   "TTFT, with the kernel overhead, HBM efficiency and stack costs: docs/neuron-execution.md); same on "
+                   "Trainium3";
     t.push_back(f);
   }
   t.push_back(number("workload.efficiency.attention",
                      [](Scenario& s) -> double& { return s.workload.efficiency.attention; }, 0.5, 0.01, 1.0,
                      {"", "attention efficiency", "Achievable fraction of peak for the attention kernels (an assumption).",
                       kAssumptions}));
-  t.push_back(number("workload.efficiency.hbm", [](Scenario& s) -> double& { return s.workload.efficiency.hbm; }, 0.8,
-                     0.01, 1.0,
-                     {"", "HBM efficiency", "Achievable fraction of the HBM bandwidth (an assumption).", kAssumptions}));
+  {
+    Field f = number("workload.efficiency.hbm", [](Scenario& s) -> double& { return s.workload.efficiency.hbm; }, 0.92,
+                     0.01, 1.0, {"", "HBM efficiency", "Achievable fraction of the HBM bandwidth.", kAssumptions});
+    f.calibrated = "calibrated on Trainium2 decode through the serving simulator (PERF rows 1, 3, 5, 6, 7, 8 and 15 "
+                   "TPOT/ITL); same on Trainium3";
+    t.push_back(f);
+  }
   {
     Field f = number("workload.efficiency.kernel_overhead_s",
-                     [](Scenario& s) -> double& { return s.workload.efficiency.kernel_overhead_s; }, 20e-6, 0.0, 0.01,
+                     [](Scenario& s) -> double& { return s.workload.efficiency.kernel_overhead_s; }, 18e-6, 0.0, 0.01,
                      {"s", "kernel overhead", "Fixed cost per kernel: launch, synchronisation, DMA set-up.",
                       kAssumptions});
     f.calibrated =
-        "calibrated on Trainium2 decode (PERF rows 1, 3, 5, 6, 7: within -19%..+15%); assumed unchanged on Trainium3 "
-        "(software)";
+        "calibrated on Trainium2 decode through the serving simulator (PERF rows 1, 2, 3, 5, 6, 7, 8 and 15, with the "
+        "HBM efficiency); assumed unchanged on Trainium3 (software)";
     f.display_scale = 1e6;
     f.display_unit = "us";
     t.push_back(f);
@@ -445,6 +477,287 @@ void add_assumptions_fields(std::vector<Field>& t) {
                       kAssumptions}));
 }
 
+// The Neuron execution model (issue 10): the serving stack and what it compiles.
+void add_execution_fields(std::vector<Field>& t) {
+  {
+    Field f = bound<std::string>(
+        make("workload.stack", FieldType::string, "vllm-neuron", 0, 1000,
+             {"", "serving stack",
+              "The Neuron software stack whose execution is modelled: a built-in name (plain, nxdi, vllm-neuron, "
+              "optimum-neuron: core/data/serving/, every value sourced or marked calibrated) or a path to your own "
+              "stack file. It sets logical NeuronCores per chip as collective ranks, the MoE expert-execution strategy "
+              "and, when serving, buckets, prefill/decode scheduling and runtime/host costs. plain: exact shapes, ranks "
+              "are chips, uniform routing, no runtime costs.",
+              kExecution}),
+        [](Scenario& s) -> std::string& { return s.workload.stack; });
+    auto store = f.put;
+    f.put = [store](Scenario& s, const json& v) {
+      try {
+        price::load_stack(v.get<std::string>());  // an unknown name or a bad file: the error names this field
+      } catch (const InputError& e) {
+        throw InputError("workload.stack", e.what());
+      }
+      store(s, v);
+    };
+    t.push_back(f);
+  }
+  t.push_back(integer("workload.compiled.sequence_length",
+                      [](Scenario& s) -> int& { return s.workload.compiled.sequence_length; }, 0, 0, kMaxTokens,
+                      {"tokens", "sequence length",
+                       "Longest sequence the stack compiles for (NxDI seq_len, vLLM max-model-len): the largest "
+                       "token-generation bucket; optimum-neuron pads every prompt's decode attention to it. 0: the model's "
+                       "max_position_embeddings (vLLM's default max-model-len).",
+                       kExecution, kWhenInference, true}));
+  t.push_back(integer("workload.compiled.max_context_length",
+                      [](Scenario& s) -> int& { return s.workload.compiled.max_context_length; }, 0, 0, kMaxTokens,
+                      {"tokens", "max context length",
+                       "Longest prompt the context-encoding graph takes (NxDI max_context_length): its largest bucket; "
+                       "optimum-neuron pads every prompt to it. 0: the sequence length.",
+                       kExecution, kWhenInference, true}));
+  t.push_back(integer_list("workload.compiled.context_encoding_buckets",
+                           [](Scenario& s) -> std::vector<int>& { return s.workload.compiled.context_encoding_buckets; }, 1,
+                           kMaxTokens, 64,
+                           {"tokens", "context-encoding buckets",
+                            "Prompt lengths compiled (NxDI context_encoding_buckets); a prompt runs padded to the smallest "
+                            "that holds it. []: the stack's automatic powers of two up to the max context length.",
+                            kExecution, kWhenInference}));
+  t.push_back(integer_list("workload.compiled.token_generation_buckets",
+                           [](Scenario& s) -> std::vector<int>& { return s.workload.compiled.token_generation_buckets; }, 1,
+                           kMaxTokens, 64,
+                           {"tokens", "token-generation buckets",
+                            "KV lengths compiled for decode (NxDI token_generation_buckets); a step attends over the smallest "
+                            "that holds its longest context. []: the stack's automatic powers of two up to the sequence "
+                            "length.",
+                            kExecution, kWhenInference}));
+  {
+    Field f = bound<std::string>(
+        make("workload.speculation.draft_model", FieldType::string, "", 0, 200,
+             {"", "draft model",
+              "Fused speculative decoding: the bundled draft model (e.g. Llama-3.2-1B) run k times per step before "
+              "the target verifies; empty: no speculation.",
+              kExecution, kWhenInference}),
+        [](Scenario& s) -> std::string& { return s.workload.speculation.draft_model; });
+    auto store = f.put;
+    f.put = [store](Scenario& s, const json& v) {
+      const std::string name = v.get<std::string>();
+      if (!name.empty()) model::bundled_model_json(name, "workload.speculation.draft_model");  // unknown: error with hint
+      store(s, v);
+    };
+    t.push_back(f);
+  }
+  t.push_back(integer("workload.speculation.length", [](Scenario& s) -> int& { return s.workload.speculation.length; }, 0,
+                      0, 64,
+                      {"tokens", "speculation length",
+                       "NxDI speculation_length k: k draft passes, then one target pass over k tokens, accepting up to "
+                       "k per step (the stack's convention; the plain stack verifies k + 1). 0: no speculation.",
+                       kExecution, kWhenInference}));
+  {
+    Field f = number("workload.speculation.acceptance",
+                     [](Scenario& s) -> double& { return s.workload.speculation.acceptance; }, kDraftAcceptance, 0.0, 1.0,
+                     {"", "acceptance rate",
+                      "Probability that the target accepts a drafted token, at every position alike (the first "
+                      "rejection ends the step's run of accepted tokens). The default is an assumption; the validation "
+                      "rows of PERF.md 2 and 4 use the value fitted to row 2.",
+                      kExecution, kWhenInference});
+    t.push_back(f);
+  }
+  t.push_back(integer_list("workload.speculation.acceptance_by_position_percent",
+                           [](Scenario& s) -> std::vector<int>& {
+                             return s.workload.speculation.acceptance_by_position_percent;
+                           },
+                           0, 100, 64,
+                           {"%", "acceptance by position",
+                            "Acceptance of the 1st, 2nd, ... drafted token given the earlier ones were accepted, in percent "
+                            "(overrides the acceptance rate; the last value repeats). []: the acceptance rate everywhere.",
+                            kExecution, kWhenInference}));
+}
+
+// The serving simulator's fields (core/serve/spec.h, `trnsim serve`). A length distribution
+// (prompts or outputs), bound through the Lengths member L of serve::Spec.
+template <serve::Lengths serve::Spec::*L>
+void serve_length_fields(std::vector<Field>& t, const std::string& part, const std::string& what,
+                         const std::string& workload_field) {
+  const std::string p = "serve." + part + ".";
+  t.push_back(choice(p + "distribution", [](Scenario& s) -> std::string& { return (s.serve.*L).distribution; }, "fixed",
+                     [] { return serve::distribution_names(); },
+                     {"", what + " distribution",
+                      "How " + what + " lengths vary: fixed (the mean), uniform (mean +- spread), normal (standard "
+                      "deviation spread, as guidellm's 1500 +- 150), lognormal (mean and standard deviation), "
+                      "exponential.",
+                      kServeArrivals}));
+  t.push_back(optional_number(p + "mean", [](Scenario& s) -> std::optional<double>& { return (s.serve.*L).mean; }, 1,
+                              kMaxTokens,
+                              {"tokens", what + " mean", "Mean " + what + " length. null: " + workload_field + ".",
+                               kServeArrivals, "", true}));
+  t.push_back(number(p + "spread", [](Scenario& s) -> double& { return (s.serve.*L).spread; }, 0, 0, kMaxTokens,
+                     {"tokens", what + " spread", "Half-width (uniform) or standard deviation (normal, lognormal).",
+                      kServeArrivals}));
+  t.push_back(integer(p + "min", [](Scenario& s) -> int& { return (s.serve.*L).min; }, 1, 1, kMaxTokens,
+                      {"tokens", what + " min", "Shortest " + what + " drawn (draws are clamped).", kServeArrivals}));
+  t.push_back(integer(p + "max", [](Scenario& s) -> int& { return (s.serve.*L).max; }, kMaxTokens, 1, kMaxTokens,
+                      {"tokens", what + " max", "Longest " + what + " drawn (draws are clamped).", kServeArrivals}));
+}
+
+void add_serve_fields(std::vector<Field>& t) {
+  t.push_back(choice("serve.arrivals", [](Scenario& s) -> std::string& { return s.serve.arrivals; }, "poisson",
+                     [] { return serve::arrival_names(); },
+                     {"", "arrivals",
+                      "poisson, gamma (bursty: serve.burstiness), constant, burst (every request at t = 0, vLLM bench "
+                      "--request-rate inf), closed (serve.concurrency clients, each sending its next request when one "
+                      "finishes: guidellm synchronous = 1, LLMPerf at a concurrency), trace (serve.trace), sessions "
+                      "(agentic, serve.sessions).",
+                      kServeArrivals}));
+  t.push_back(number("serve.rate", [](Scenario& s) -> double& { return s.serve.rate; }, 1.0, 1e-6, 1e6,
+                     {"1/s", "request rate",
+                      "Mean arrivals per second (sessions per second for arrivals = sessions). Must be > 0.",
+                      kServeArrivals, "", true}));
+  t.push_back(number("serve.burstiness", [](Scenario& s) -> double& { return s.serve.burstiness; }, 1.0, 0.01, 100,
+                     {"", "burstiness",
+                      "Gamma arrivals' shape: 1 is Poisson, below 1 burstier, above 1 more regular (vLLM bench's "
+                      "--burstiness).",
+                      kServeArrivals, "serve.arrivals=gamma", true}));
+  t.push_back(integer("serve.concurrency", [](Scenario& s) -> int& { return s.serve.concurrency; }, 1, 1, 1 << 20,
+                      {"requests", "concurrency", "Closed-loop clients: requests in flight.", kServeArrivals,
+                       "serve.arrivals=closed", true}));
+  t.push_back(integer("serve.requests", [](Scenario& s) -> int& { return s.serve.requests; }, 1000, 1, 10000000,
+                      {"requests", "requests", "How many requests to send (generated arrivals).", kServeArrivals, "",
+                       true}));
+  t.push_back(integer("serve.warmup_requests", [](Scenario& s) -> int& { return s.serve.warmup_requests; }, 0, 0,
+                      10000000,
+                      {"requests", "warm-up requests",
+                       "The first requests (by arrival) are served but left out of the statistics.", kServeArrivals}));
+  t.push_back(integer("serve.seed", [](Scenario& s) -> int& { return s.serve.seed; }, 1, 0, 2147483647,
+                      {"", "seed", "Seeds arrivals, lengths and sessions: the same seed gives the same requests.",
+                       kServeArrivals}));
+  serve_length_fields<&serve::Spec::input>(t, "input_tokens", "prompt", "workload.inference.input_tokens");
+  serve_length_fields<&serve::Spec::output>(t, "output_tokens", "output", "workload.inference.output_tokens");
+  t.push_back(integer("serve.shared_prefix_tokens", [](Scenario& s) -> int& { return s.serve.shared_prefix_tokens; }, 0,
+                      0, kMaxTokens,
+                      {"tokens", "shared prefix",
+                       "Generated requests: the first tokens of every prompt are the same (a system prompt), so the "
+                       "prefix cache can reuse them.",
+                       kServeArrivals, "", true}));
+  t.push_back(integer("serve.max_num_seqs", [](Scenario& s) -> int& { return s.serve.max_num_seqs; }, 256, 1, 1 << 16,
+                      {"sequences", "max-num-seqs",
+                       "Batch slots of a replica: sequences running at once (vLLM's --max-num-seqs, default 256).",
+                       kServeServer, "", true}));
+  t.push_back(integer("serve.max_batched_tokens", [](Scenario& s) -> int& { return s.serve.max_batched_tokens; }, 8192, 0,
+                      kMaxTokens,
+                      {"tokens", "max batched tokens",
+                       "Tokens one step may compute, decodes and prefill chunks together (vLLM's "
+                       "--max-num-batched-tokens; 8192 an assumption). 0: no limit (whole prompts).",
+                       kServeServer, "", true}));
+  t.push_back(integer("serve.max_prefill_seqs", [](Scenario& s) -> int& { return s.serve.max_prefill_seqs; }, 0, 0,
+                      1 << 16,
+                      {"sequences", "prefills per step", "Prompts started or continued per step. 0: no limit.",
+                       kServeServer}));
+  t.push_back(choice("serve.scheduler", [](Scenario& s) -> std::string& { return s.serve.scheduler; }, "chunked",
+                     fixed({"chunked", "prefill_first"}),
+                     {"", "scheduler",
+                      "chunked: steps mix decodes with prefill chunks (vLLM V1). prefill_first: a step is prefills or "
+                      "decodes, waiting prefills first (vLLM V0 without chunked prefill).",
+                      kServeServer}));
+  t.push_back(integer("serve.kv_block_tokens", [](Scenario& s) -> int& { return s.serve.kv_block_tokens; }, 16, 1, 4096,
+                      {"tokens", "KV block", "KV cache allocation and prefix-hash block (vLLM's default 16).",
+                       kServeServer}));
+  t.push_back(boolean("serve.prefix_cache.enabled", [](Scenario& s) -> bool& { return s.serve.prefix_cache.enabled; },
+                      true,
+                      {"", "prefix cache",
+                       "Automatic prefix caching: prompts starting with cached blocks reuse their KV (vLLM V1's "
+                       "default).",
+                       kServeServer}));
+  t.push_back(optional_number("serve.prefix_cache.max_tokens",
+                              [](Scenario& s) -> std::optional<double>& { return s.serve.prefix_cache.max_tokens; }, 1,
+                              1e12,
+                              {"tokens", "prefix cache size",
+                               "Most tokens the cache keeps. null: whatever the KV budget holds.", kServeServer, "",
+                               true}));
+  t.push_back(choice("serve.router", [](Scenario& s) -> std::string& { return s.serve.router; }, "round_robin",
+                     fixed({"round_robin", "least_loaded", "session_affinity"}),
+                     {"", "router",
+                      "How requests are spread over the dp replicas: round robin, the least loaded, or every call of a "
+                      "session to the same replica.",
+                      kServeServer}));
+  t.push_back(choice("serve.harness", [](Scenario& s) -> std::string& { return s.serve.harness; }, "vllm-bench",
+                     fixed({"vllm-bench", "guidellm", "llmperf"}),
+                     {"", "harness",
+                      "Whose definition of inter-token latency the report uses: vllm-bench (every gap, pooled), "
+                      "guidellm ((last - first token) / (output - 1) per request), llmperf (end to end / output per "
+                      "request).",
+                      kServeTargets}));
+  t.push_back(optional_number("serve.targets.ttft_s",
+                              [](Scenario& s) -> std::optional<double>& { return s.serve.targets.ttft_s; }, 1e-9, 1e6,
+                              {"s", "TTFT target", "Goodput: time to first token a request must meet. null: none.",
+                               kServeTargets, "", true}));
+  t.push_back(optional_number("serve.targets.tpot_s",
+                              [](Scenario& s) -> std::optional<double>& { return s.serve.targets.tpot_s; }, 1e-9, 1e6,
+                              {"s", "TPOT target", "Goodput: time per output token a request must meet. null: none.",
+                               kServeTargets, "", true}));
+  t.push_back(number("serve.targets.fraction", [](Scenario& s) -> double& { return s.serve.targets.fraction; }, 0.9, 0.01,
+                     1.0,
+                     {"", "attainment", "Share of requests that must meet both targets (DistServe: 90%).",
+                      kServeTargets}));
+  t.push_back(boolean("serve.find_rate", [](Scenario& s) -> bool& { return s.serve.find_rate; }, false,
+                      {"", "find the rate",
+                       "Also search the highest request rate whose attainment meets serve.targets.fraction "
+                       "(`trnsim serve --find-rate`).",
+                       kServeTargets}));
+  t.push_back(choice("serve.trace.format", [](Scenario& s) -> std::string& { return s.serve.trace.format; }, "auto",
+                     [] { return serve::trace_format_names(); },
+                     {"", "trace format", "vidur, splitwise (CSV), mooncake, sessions (JSONL), or auto.", kServeTrace,
+                      "serve.arrivals=trace"}));
+  t.push_back(text("serve.trace.file", [](Scenario& s) -> std::string& { return s.serve.trace.file; }, 4096,
+                   {"", "trace file", "A trace file, relative to the scenario file (the command line only).",
+                    kServeTrace, "serve.arrivals=trace"}));
+  t.push_back(text("serve.trace.text", [](Scenario& s) -> std::string& { return s.serve.trace.text; }, 4000000,
+                   {"", "trace", "The trace itself (what a link or the page can carry).", kServeTrace,
+                    "serve.arrivals=trace"}));
+  t.push_back(number("serve.trace.time_scale", [](Scenario& s) -> double& { return s.serve.trace.time_scale; }, 1.0, 1e-6,
+                     1e6,
+                     {"", "time scale", "Multiplies the trace's arrival times and pauses (0.5: twice the rate).",
+                      kServeTrace, "serve.arrivals=trace", true}));
+  t.push_back(integer("serve.trace.max_requests", [](Scenario& s) -> int& { return s.serve.trace.max_requests; }, 1000000,
+                      1, 10000000,
+                      {"requests", "trace limit", "A longer trace is refused (every request's figures are kept).",
+                       kServeTrace, "serve.arrivals=trace", true}));
+  namespace pub = serve::published;
+  const char* kWhenSessions = "serve.arrivals=sessions";
+  t.push_back(integer("serve.sessions.count", [](Scenario& s) -> int& { return s.serve.sessions.count; }, 200, 1, 1000000,
+                      {"sessions", "sessions", "Agentic sessions to send.", kServeSessions, kWhenSessions, true}));
+  t.push_back(number("serve.sessions.turns", [](Scenario& s) -> double& { return s.serve.sessions.turns; },
+                     pub::kCopilotTurnsPerSession, 1, 1000,
+                     {"turns", "turns per session", "Mean user turns (geometric). Default: the Copilot coding-agent "
+                                                    "dataset (PERF.md).",
+                      kServeSessions, kWhenSessions}));
+  t.push_back(number("serve.sessions.calls_per_turn", [](Scenario& s) -> double& { return s.serve.sessions.calls_per_turn; },
+                     pub::kCopilotCallsPerTurn, 1, 1000,
+                     {"calls", "calls per turn", "Mean LLM calls per turn (geometric). Default: Copilot dataset.",
+                      kServeSessions, kWhenSessions}));
+  t.push_back(number("serve.sessions.prompt_tokens", [](Scenario& s) -> double& { return s.serve.sessions.prompt_tokens; },
+                     pub::kMooncakeToolAgentInputTokens, 1, kMaxTokens,
+                     {"tokens", "prompt per call", "Mean prompt of a call. Default: Mooncake's tool-agent trace.",
+                      kServeSessions, kWhenSessions, true}));
+  t.push_back(number("serve.sessions.output_tokens", [](Scenario& s) -> double& { return s.serve.sessions.output_tokens; },
+                     pub::kMooncakeToolAgentOutputTokens, 1, kMaxTokens,
+                     {"tokens", "output per call", "Mean output of a call (exponential). Default: Mooncake tool-agent.",
+                      kServeSessions, kWhenSessions, true}));
+  t.push_back(number("serve.sessions.cached_fraction",
+                     [](Scenario& s) -> double& { return s.serve.sessions.cached_fraction; },
+                     pub::copilot_cached_fraction(), 0, 0.999,
+                     {"", "cached share",
+                      "Share of prompt tokens an unbounded prefix cache would reuse. Default: Copilot dataset, 540.95B "
+                      "of 631.4B.",
+                      kServeSessions, kWhenSessions}));
+  t.push_back(number("serve.sessions.tool_pause_s", [](Scenario& s) -> double& { return s.serve.sessions.tool_pause_s; },
+                     1.0, 0, 1e6,
+                     {"s", "tool time", "Mean tool execution between the calls of a turn (exponential; an assumption).",
+                      kServeSessions, kWhenSessions, true}));
+  t.push_back(number("serve.sessions.think_time_s", [](Scenario& s) -> double& { return s.serve.sessions.think_time_s; },
+                     10.0, 0, 1e6,
+                     {"s", "think time", "Mean user time between turns (exponential; an assumption).", kServeSessions,
+                      kWhenSessions, true}));
+}
+
 std::vector<Field> build_table() {
   std::vector<Field> t;
   add_scenario_fields(t);
@@ -454,6 +767,8 @@ std::vector<Field> build_table() {
   add_training_fields(t);
   add_video_fields(t);
   add_assumptions_fields(t);
+  add_execution_fields(t);
+  add_serve_fields(t);
   return t;
 }
 

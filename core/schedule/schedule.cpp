@@ -26,6 +26,9 @@ std::vector<std::string> stage_names(const plan::Placement& pl) {
   return names;
 }
 
+// The part of collective `o` run under `work` seconds of preceding work.
+double hidden_part(const PricedOp& o, double work, double overlap) { return std::min(overlap * o.time_s, work); }
+
 // One pass through every stage, layer by layer; returns the end time.
 double replay_pass(Timeline& tl, const plan::Layout& L, const PricedPass& p, int pp, double t,
                    const std::string& label) {
@@ -34,7 +37,12 @@ double replay_pass(Timeline& tl, const plan::Layout& L, const PricedPass& p, int
       for (const auto& o : p.first) t += emit_op(tl, s, o, t, label);
     for (std::size_t i = 0; i < L.layer_type.size(); ++i) {
       if (L.layer_stage[i] != s) continue;
-      for (const auto& o : p.per_type[L.layer_type[i]]) t += emit_op(tl, s, o, t, label + " layer " + std::to_string(i));
+      double work = 0;  // since the layer's previous collective
+      for (const auto& o : p.per_type[L.layer_type[i]]) {
+        const double h = o.category == Category::fabric ? hidden_part(o, work, p.overlap) : 0;
+        t += emit_op(tl, s, o, t - h, label + " layer " + std::to_string(i)) - h;
+        work = o.category == Category::fabric ? 0 : work + o.time_s;
+      }
     }
     if (s == pp - 1)
       for (const auto& o : p.last) t += emit_op(tl, s, o, t, label);
@@ -87,11 +95,32 @@ double emit_op(Timeline& tl, int stage, const PricedOp& o, double t, const std::
   return o.time_s;
 }
 
-PricedPass price_pass(const price::Pricer& pricer, const plan::PassOps& ops, const plan::Layout& L, int pp) {
+double hidden_collective_s(const std::vector<PricedOp>& ops, double overlap) {
+  double hidden = 0, work = 0;
+  for (const auto& o : ops) {
+    if (o.category == Category::fabric) {
+      hidden += hidden_part(o, work, overlap);
+      work = 0;
+    } else {
+      work += o.time_s;
+    }
+  }
+  return hidden;
+}
+
+double hidden_collective_s(const PricedPass& p, const plan::Layout& L) {
+  double h = 0;
+  for (std::size_t t = 0; t < p.per_type.size(); ++t) h += L.type_counts[t] * hidden_collective_s(p.per_type[t], p.overlap);
+  return h;
+}
+
+PricedPass price_pass(const price::Pricer& pricer, const plan::PassOps& ops, const plan::Layout& L, int pp,
+                      double overlap) {
   PricedPass c;
+  c.overlap = overlap;
   for (const auto& type_ops : ops.per_type) {
     c.per_type.push_back(pricer.price_all(type_ops));
-    c.type_time.push_back(sum_time(c.per_type.back()));
+    c.type_time.push_back(sum_time(c.per_type.back()) - hidden_collective_s(c.per_type.back(), overlap));
   }
   c.first = pricer.price_all(ops.first);
   c.last = pricer.price_all(ops.last);

@@ -15,6 +15,11 @@
 // (pp - 1) / (micro-batches + pp - 1). The data-parallel exchange overlaps the end of
 // backward by the scenario's overlap fraction (at most the backward work of the step),
 // then the optimizer runs.
+// Overlap: a pass priced with an overlap fraction f (the serving stack's context-encoding
+// overlap) runs each collective of a layer f of the way under the compute and HBM work since
+// the layer's previous collective (the CC cores run collectives asynchronously, N4): a
+// collective of d after work w costs d - min(f d, w). The stage times and the timeline
+// (collective spans starting before the end of that work) both follow it.
 // Does NOT model: interleaved or zero-bubble schedules, stage imbalance below the slowest
 // stage's pace, decode/prefill overlap (the serving simulator does), stragglers.
 #pragma once
@@ -28,13 +33,19 @@ namespace trnsim::schedule {
 
 // The priced operators of one pass and the stage times they add up to.
 struct PricedPass {
+  double overlap = 0;  // fraction of each collective run under the layer's preceding work
   std::vector<std::vector<price::PricedOp>> per_type;
   std::vector<price::PricedOp> first, last, boundary;
   std::vector<double> type_time;   // one layer of each type
   double first_time = 0, last_time = 0, boundary_time = 0;
   std::vector<double> stage_time;  // per stage, without boundary transfers
 };
-PricedPass price_pass(const price::Pricer& pricer, const plan::PassOps& ops, const plan::Layout& L, int pp);
+PricedPass price_pass(const price::Pricer& pricer, const plan::PassOps& ops, const plan::Layout& L, int pp,
+                      double overlap = 0);
+// Collective time the overlap rule (above) hides in one run of the ops, in order.
+double hidden_collective_s(const std::vector<price::PricedOp>& ops, double overlap);
+// The pass's hidden collective time over all its layers.
+double hidden_collective_s(const PricedPass& p, const plan::Layout& L);
 // Every operator of the pass through every stage (counts summed over stages), in order.
 std::vector<price::PricedOp> pass_records(const plan::Layout& L, const PricedPass& p, int pp);
 

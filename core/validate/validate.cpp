@@ -13,6 +13,7 @@
 #include "report/metrics.h"
 #include "report/report.h"
 #include "scenario/scenario.h"
+#include "serve/serve.h"
 
 namespace trnsim::validate {
 
@@ -39,11 +40,13 @@ class Evaluator {
  private:
   const Report& report(const json& scenario, const std::string& path);
   Value scenario_value(ObjectReader& r, const std::string& path);
+  Value serve_value(ObjectReader& r);
   Value collective_value(ObjectReader& r);
   Value system_value(ObjectReader& r);
   Value best_value(ObjectReader& r, const std::string& path);
   std::vector<Value> operands(const json& list, const std::string& path);
   std::map<std::string, Report> reports_;
+  std::map<std::string, serve::Result> served_;
 };
 
 Scenario scenario_of(const json& s, const std::string& path) {
@@ -89,6 +92,21 @@ Value Evaluator::scenario_value(ObjectReader& r, const std::string& path) {
   throw InputError(path + ".phase", "no phase '" + phase + "' in the result");
 }
 
+// A serving metric of a scenario run through the serving simulator (its harness's definitions).
+Value Evaluator::serve_value(ObjectReader& r) {
+  Scenario s = scenario_of(r.raw("serve"), r.path("serve"));
+  const std::string key = scenario_to_string(s);
+  auto it = served_.find(key);
+  if (it == served_.end()) it = served_.emplace(key, serve::run(s)).first;
+  const std::string metric = r.string("metric");
+  const Metric& m = find_metric(metric, r.path("metric"));
+  if (!m.of_serve) throw InputError(r.path("metric"), "'" + metric + "' is not a serving metric (serve_...)");
+  auto v = m.of_serve(it->second);
+  if (!v) throw InputError(r.path("metric"), "metric '" + metric + "' does not apply to this serving run");
+  r.finish();
+  return {*v, ""};
+}
+
 Value Evaluator::collective_value(ObjectReader& r) {
   ObjectReader c(r.raw("collective"), r.path("collective"));
   collective::Request q;
@@ -96,6 +114,7 @@ Value Evaluator::collective_value(ObjectReader& r) {
   q.op = c.string("op");
   q.bytes = c.number("bytes", 1, 1e15);
   q.ranks = static_cast<int>(c.integer("ranks", 1, 1 << 24));
+  q.ranks_per_chip = static_cast<int>(c.integer("ranks_per_chip", 1, 1, 64));
   c.finish();
   collective::Result res = collective::run(sys, q);
   const std::string m = r.choice("metric", {"time_s", "busbw_bytes_per_s"});
@@ -175,6 +194,7 @@ std::vector<Value> Evaluator::operands(const json& list, const std::string& path
 Value Evaluator::eval(const json& e, const std::string& path) {
   ObjectReader r(e, path);
   if (r.has("scenario")) return scenario_value(r, path);
+  if (r.has("serve")) return serve_value(r);
   if (r.has("collective")) return collective_value(r);
   if (r.has("system")) return system_value(r);
   if (r.has("best")) return best_value(r, path);
@@ -191,7 +211,7 @@ Value Evaluator::eval(const json& e, const std::string& path) {
     r.finish();
     return out;
   }
-  throw InputError(path, "expected one of: scenario, collective, system, best, ratio, divide, sum, max, not_modeled");
+  throw InputError(path, "expected one of: scenario, serve, collective, system, best, ratio, divide, sum, max, not_modeled");
 }
 
 // "{a}" and "{b}" in a note: the placements of a ratio of best points.

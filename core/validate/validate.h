@@ -5,7 +5,10 @@
 // that reproduces it through the same pipeline every user runs:
 //   {"scenario": S, "metric": KEY}                   a metric (core/report/metrics.h) of S's primary system
 //   {"scenario": S, "phase": NAME, "part": P}        a phase's time, compute+overhead, hbm or fabric
-//   {"collective": {system, op, bytes, ranks}, "metric": "time_s" | "busbw_bytes_per_s"}
+//   {"serve": S, "metric": KEY}                      a serving metric (serve_..., core/report/metrics.h) of S
+//                                                    run through the serving simulator (`trnsim serve`): S's
+//                                                    "serve" object names the harness's arrivals and definitions
+//   {"collective": {system, op, bytes, ranks, ranks_per_chip?}, "metric": "time_s" | "busbw_bytes_per_s"}
 //   {"system": NAME, "quantity": PATH}               a value of `trnsim describe NAME --json`
 //   {"best": {scenario, vary, fixed, maximize, subject_to}, "metric": KEY}
 //                                                    the best point of a small grid (its placement goes in the note as {a}/{b})

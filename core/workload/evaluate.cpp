@@ -99,13 +99,13 @@ std::string resolve_dtype(const hw::Chip& chip, const std::string& want, const s
   throw std::runtime_error("chip " + chip.name + " has no bf16 peak in its data");
 }
 
-plan::Dtypes resolve_dtypes(const hw::Chip& chip, const Precision& p, Result& R) {
+plan::Dtypes resolve_dtypes(const hw::Chip& chip, const Precision& p, std::vector<std::string>& warnings) {
   plan::Dtypes d;
   const std::string P = "workload.precision.";
-  d.matmul = R.matmul_dtype = resolve_dtype(chip, p.activations, P + "activations", R.warnings);
-  d.weights = R.weights_dtype = resolve_dtype(chip, p.weights, P + "weights", R.warnings);
-  d.attention_weights = R.attention_weights_dtype = resolve_dtype(chip, p.attention_weights, P + "attention_weights", R.warnings);
-  d.kv_cache = R.kv_dtype = p.kv_cache;  // storage only: the attention kernel converts on load
+  d.matmul = resolve_dtype(chip, p.activations, P + "activations", warnings);
+  d.weights = resolve_dtype(chip, p.weights, P + "weights", warnings);
+  d.attention_weights = resolve_dtype(chip, p.attention_weights, P + "attention_weights", warnings);
+  d.kv_cache = p.kv_cache;  // storage only: the attention kernel converts on load
   d.wb = bytes_per_element(d.weights);
   d.awb = bytes_per_element(d.attention_weights);
   d.ab = bytes_per_element(d.matmul);
@@ -113,39 +113,44 @@ plan::Dtypes resolve_dtypes(const hw::Chip& chip, const Precision& p, Result& R)
   return d;
 }
 
-// Without head padding (Neuron pads by default: plan/plan.h), tp must divide the heads.
-void check_unpadded_heads(const ModelConfig& m, int tp) {
+// Without head padding (Neuron pads by default: plan/plan.h), the TP ranks (tp chips x the
+// stack's logical NeuronCores per chip) must divide the heads.
+void check_unpadded_heads(const ModelConfig& m, int tp, int per_chip) {
+  const int ranks = tp * per_chip;
+  const std::string got = std::to_string(tp) + (per_chip > 1 ? " (" + std::to_string(ranks) + " TP ranks: " +
+                                                                   std::to_string(per_chip) + " logical NeuronCores per chip)"
+                                                             : std::string());
   const std::string P = "workload.parallelism.";
-  if (m.heads % tp != 0)
+  if (m.heads % ranks != 0)
     throw InputError(P + "tp", "must divide the model's " + std::to_string(m.heads) +
-                                   " attention heads when heads are not padded, got " + std::to_string(tp));
-  if (m.attention == AttentionKind::gqa && m.kv_heads % tp != 0 && tp % m.kv_heads != 0)
+                                   " attention heads when heads are not padded, got " + got);
+  if (m.attention == AttentionKind::gqa && m.kv_heads % ranks != 0 && ranks % m.kv_heads != 0)
     throw InputError(P + "tp", "must divide the model's " + std::to_string(m.kv_heads) +
-                                   " KV heads or be a multiple of them when heads are not padded, got " + std::to_string(tp));
+                                   " KV heads or be a multiple of them when heads are not padded, got " + got);
 }
 
 // What padding the heads to tp costs, for the report (nothing when tp divides them).
 void note_head_padding(const model::HeadSharding& h, const char* what, Result& R) {
   if (!h.padded()) return;
   const double extra = h.model_q_heads > 0 ? 100.0 * h.padded_q_heads() / h.model_q_heads : 0;
-  std::string s = "workload.parallelism.tp: " + std::to_string(h.tp) + " does not divide the " +
+  std::string s = "workload.parallelism.tp: " + std::to_string(h.tp) + " TP ranks do not divide the " +
                   std::to_string(h.model_q_heads) + " " + what + "; padded to " + std::to_string(h.q_heads) +
-                  " as Neuron does (" + std::to_string(h.q_heads_per_rank()) + " per chip, " +
+                  " as Neuron does (" + std::to_string(h.q_heads_per_rank()) + " per TP rank, " +
                   std::to_string(h.padded_q_heads()) + " zero heads: +" + fmt::fixed(extra, 0) +
                   "% of their projection weights, FLOPs and attention work)";
   if (h.kv == model::KvSharding::replicate_to_tp)
     s += "; its " + std::to_string(h.model_kv_heads) + " shared heads are replicated to " + std::to_string(h.kv_heads) +
-         " (1 per chip)";
+         " (1 per TP rank)";
   if (h.kv == model::KvSharding::convert_to_mha)
     s += "; its " + std::to_string(h.model_kv_heads) + " shared heads become " + std::to_string(h.kv_heads) +
-         " (convert-to-mha: one per padded head, " + std::to_string(h.kv_heads_per_rank()) + " per chip)";
+         " (convert-to-mha: one per padded head, " + std::to_string(h.kv_heads_per_rank()) + " per TP rank)";
   R.warnings.push_back(s);
 }
 
 void check_heads_and_domain(const ModelConfig& m, const Parallelism& p, const hw::System& sys, bool pad_heads) {
   const std::string P = "workload.parallelism.";
   const int tp = p.tp;
-  if (!pad_heads) check_unpadded_heads(m, tp);
+  if (!pad_heads) check_unpadded_heads(m, tp, 1);
   const int domain = sys.chips_per_domain > 0 ? sys.chips_per_domain : sys.chips;
   if (tp > domain || domain % tp != 0)
     throw InputError(P + "tp", "a tensor-parallel group must fit in (and divide) one scale-up domain of " +
@@ -207,21 +212,49 @@ void describe_system(const hw::System& system, Result& R) {
   R.chips_per_domain = system.chips_per_domain;
 }
 
+const price::Stack& spec_stack(const Spec& spec) {
+  try {
+    return price::load_stack(spec.stack);
+  } catch (const InputError& e) {
+    throw InputError("workload.stack", e.what());
+  }
+}
+
 }  // namespace
 
 namespace detail {
 void describe_system_into(const hw::System& system, Result& R) { describe_system(system, R); }
-plan::Dtypes chip_dtypes(const hw::Chip& chip, const Precision& p, Result& R) { return resolve_dtypes(chip, p, R); }
+plan::Dtypes chip_dtypes(const hw::Chip& chip, const Precision& p, Result& R) {
+  return resolve_dtypes(chip, p, R.warnings);
+}
 price::Settings pricing_settings(const Efficiency& e) { return pricing(e); }
 }  // namespace detail
 
-Result evaluate(const Spec& spec, const hw::System& system) {
-  if (spec.kind == "video") return detail::evaluate_video(spec, system);
+std::unique_ptr<Pricing> make_pricing(const Spec& spec, const hw::System& system) {
   if (names_video_model(spec))
     throw InputError("workload.model", "'" + (spec.model_name.empty() ? std::string("the inline bundle") : spec.model_name) +
                                            "' is a video model: set workload.kind to \"video\"");
-  const std::shared_ptr<const ModelConfig> model = spec_model(spec);
+  std::shared_ptr<const ModelConfig> model = spec_model(spec);
   const ModelConfig& m = *model;
+  if (system.chips <= 0) throw InputError("system", "has no chips");
+  const Parallelism& P = spec.parallelism;
+  check_placement(m, spec, system, spec.kind == "training");
+  const price::Stack& stack = spec_stack(spec);
+  const int per_chip = price::ranks_per_chip(stack, system.chip);
+  if (!P.pad_heads) check_unpadded_heads(m, P.tp, per_chip);
+  std::vector<std::string> warnings;
+  plan::Dtypes dt = resolve_dtypes(system.chip, spec.precision, warnings);
+  auto pr = std::unique_ptr<Pricing>(new Pricing{model, plan::Context{m, dt, plan::make_placement(m, P.tp, P.pp, P.dp, P.ep, per_chip), stack.moe},
+                                                 plan::make_layout(m, P.pp),
+                                                 price::make_pricer(spec.pricer, system, pricing(spec.efficiency)), &stack,
+                                                 std::move(warnings)});
+  return pr;
+}
+
+Result evaluate(const Spec& spec, const hw::System& system) {
+  if (spec.kind == "video") return detail::evaluate_video(spec, system);
+  std::unique_ptr<Pricing> pr = make_pricing(spec, system);
+  const ModelConfig& m = *pr->model;
   Result R;
   R.spec = spec;
   R.kind = spec.kind;
@@ -229,14 +262,16 @@ Result evaluate(const Spec& spec, const hw::System& system) {
   R.model = m;
   R.params = model::count_parameters(m);
   R.warnings = m.warnings;
-  if (system.chips <= 0) throw InputError("system", "has no chips");
+  R.warnings.insert(R.warnings.end(), pr->warnings.begin(), pr->warnings.end());
+  const plan::Dtypes& dt = pr->ctx.dt;
+  R.matmul_dtype = dt.matmul;
+  R.weights_dtype = dt.weights;
+  R.attention_weights_dtype = dt.attention_weights;
+  R.kv_dtype = dt.kv_cache;
   const bool training = spec.kind == "training";
   const Parallelism& P = spec.parallelism;
-  check_placement(m, spec, system, training);
 
-  Evaluation ev{system, spec, plan::Context{m, resolve_dtypes(system.chip, spec.precision, R),
-                                            plan::make_placement(m, P.tp, P.pp, P.dp, P.ep)},
-                plan::make_layout(m, P.pp), price::make_pricer(spec.pricer, system, pricing(spec.efficiency))};
+  Evaluation ev{system, spec, pr->ctx, pr->layout, std::move(pr->pricer), pr->stack};
   R.kv_bytes_per_token = model::kv_bytes_per_sequence(m, 1.0, ev.ctx.dt.kvb);
   note_head_padding(ev.ctx.pl.heads, "attention heads", R);
   if (m.mixer_layer_count(model::Mixer::linear_attention) > 0)

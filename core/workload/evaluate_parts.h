@@ -19,6 +19,7 @@ struct Evaluation {
   plan::Context ctx;
   plan::Layout layout;
   std::unique_ptr<price::Pricer> pricer;
+  const price::Stack* stack = nullptr;
 };
 
 // A phase of the report: its operators and where their time goes.

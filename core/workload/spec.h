@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "common/fields.h"
 #include "model/llm.h"
@@ -76,6 +77,23 @@ struct VideoParams {
   double decoder_efficiency = 0;          // the VAE decoder's convolutions and attention
 };
 
+// The shapes a Neuron stack compiles (NxD Inference's neuron_config names); 0 / empty: derived.
+struct Compiled {
+  int sequence_length = 0;     // seq_len / max-model-len; 0: input + output tokens
+  int max_context_length = 0;  // longest prompt the context-encoding graph takes; 0: sequence_length
+  std::vector<int> context_encoding_buckets;  // empty: the stack's automatic buckets
+  std::vector<int> token_generation_buckets;
+};
+
+// Fused speculative decoding with a draft model (NxDI's enable_fused_speculation).
+struct Speculation {
+  std::string draft_model;  // bundled model name; empty: no speculation
+  int length = 0;           // speculation_length k (0: off)
+  double acceptance = 0;    // probability a drafted token is accepted, each position alike
+  std::vector<int> acceptance_by_position_percent;  // per drafted position (overrides acceptance)
+  bool enabled() const { return length > 0 && !draft_model.empty(); }
+};
+
 struct Spec {
   std::string kind;        // inference | training | video
   std::string model_name;  // bundled model name; empty when model_config is inline
@@ -92,6 +110,9 @@ struct Spec {
   Efficiency efficiency;
   Economics economics;
   std::string pricer;  // roofline | engine (core/price/pricer.h)
+  std::string stack;   // serving stack (core/price/stack.h, core/data/serving/*.json)
+  Compiled compiled;
+  Speculation speculation;
 };
 
 // The model the spec names (bundled or inline): the copy imported when the spec was read,

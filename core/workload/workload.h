@@ -45,6 +45,7 @@
 #include "collective/collective.h"
 #include "model/llm.h"
 #include "price/pricer.h"
+#include "price/stack.h"
 #include "schedule/schedule.h"
 #include "workload/spec.h"
 #include "workload/video.h"
@@ -152,6 +153,21 @@ struct Result {
 // Pure. Throws InputError for impossible placements (tp not dividing heads or the scale-up
 // domain, too many chips, not fitting HBM "by X GiB", zero sizes), naming the field.
 Result evaluate(const Spec& spec, const hw::System& system);
+
+// What pricing a scenario's passes on a system needs, checked and built once: the model, the
+// precisions the chip runs (with fallback warnings), the placement (with the serving stack's
+// logical NeuronCores per chip), the stack's MoE execution, the layer layout and a pricer.
+// evaluate() uses it; so does the serving simulator's step model (core/serve/).
+struct Pricing {
+  std::shared_ptr<const ModelConfig> model;
+  plan::Context ctx;
+  plan::Layout layout;
+  std::unique_ptr<price::Pricer> pricer;
+  const price::Stack* stack = nullptr;
+  std::vector<std::string> warnings;
+};
+// InputError naming the field for a placement the model or system cannot take.
+std::unique_ptr<Pricing> make_pricing(const Spec& spec, const hw::System& system);
 
 json result_to_json(const Result& result);       // deterministic
 std::string result_to_text(const Result& result);  // the human report section

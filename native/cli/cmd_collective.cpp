@@ -55,7 +55,7 @@ std::string fmt(const char* f, double v) {
 }
 
 int run_collective(const std::vector<std::string>& raw, trnsim::cli::Io& io) {
-  trnsim::cli::Args args(raw, {"system", "op", "bytes", "algo", "backend", "ranks", "stride"}, {"json"});
+  trnsim::cli::Args args(raw, {"system", "op", "bytes", "algo", "backend", "ranks", "stride", "ranks-per-chip"}, {"json"});
   args.expect_positional({});
   auto need = [&](const char* name) {
     auto v = args.value(name);
@@ -75,6 +75,10 @@ int run_collective(const std::vector<std::string>& raw, trnsim::cli::Io& io) {
     req.stride = static_cast<int>(parse_count(*s, "--stride"));
     if (req.stride < 1) throw InputError("--stride", "must be at least 1");
   }
+  if (auto c = args.value("ranks-per-chip")) {
+    req.ranks_per_chip = static_cast<int>(parse_count(*c, "--ranks-per-chip"));
+    if (req.ranks_per_chip < 1) throw InputError("--ranks-per-chip", "must be at least 1");
+  }
   std::string bytes = need("bytes");
   double lo = 0, hi = 0;
   auto colon = bytes.find(':');
@@ -91,13 +95,14 @@ int run_collective(const std::vector<std::string>& raw, trnsim::cli::Io& io) {
     rows.emplace_back(b, trnsim::collective::run(system, req));
     if (rows.size() > 64) break;
   }
-  long ranks = req.ranks > 0 ? req.ranks : (system.chips + req.stride - 1) / req.stride;
+  long ranks = req.ranks > 0 ? req.ranks : (system.chips + req.stride - 1) / req.stride * req.ranks_per_chip;
   if (args.flag("json")) {
     trnsim::json j;
     j["system"] = system.name;
     j["op"] = req.op;
     j["ranks"] = ranks;
     j["stride"] = req.stride;
+    j["ranks_per_chip"] = req.ranks_per_chip;
     j["backend"] = req.backend;
     j["algo"] = req.algo;
     trnsim::json res = trnsim::json::array();
@@ -109,13 +114,17 @@ int run_collective(const std::vector<std::string>& raw, trnsim::cli::Io& io) {
                      {"algorithm", r.algorithm},
                      {"steps", r.steps},
                      {"overhead_s", r.overhead_s},
-                     {"latency_s", r.latency_s}});
+                     {"latency_s", r.latency_s},
+                     {"dma_s", r.dma_s},
+                     {"link_s", r.link_s}});
     j["results"] = res;
     io.out << j.dump(2) << "\n";
     return 0;
   }
   io.out << "# trnsim collective: " << req.op << " on " << system.name << ", " << ranks << " ranks"
-         << (req.stride > 1 ? " at stride " + std::to_string(req.stride) : std::string()) << ", backend " << req.backend
+         << (req.stride > 1 ? " at stride " + std::to_string(req.stride) : std::string())
+         << (req.ranks_per_chip > 1 ? ", " + std::to_string(req.ranks_per_chip) + " per chip (logical NeuronCores)" : std::string())
+         << ", backend " << req.backend
          << ", algo " << req.algo << "\n";
   io.out << "# busbw = algbw x " << (req.op == "all-reduce" ? "2(n-1)/n" : (req.op == "permute" || req.op == "broadcast") ? "1" : "(n-1)/n")
          << " (nccl-tests convention)\n#\n";
@@ -132,7 +141,8 @@ int run_collective(const std::vector<std::string>& raw, trnsim::cli::Io& io) {
 
 TRNSIM_COMMAND("collective", "time a collective (nccl-tests-style table) on a system's fabric",
                "Usage: trnsim collective --system S --op OP --bytes SIZE[:MAX] [--algo A]\n"
-               "                         [--backend analytic|event] [--ranks N] [--stride K] [--json]\n"
+               "                         [--backend analytic|event] [--ranks N] [--stride K] [--ranks-per-chip C]\n"
+               "                         [--json]\n"
                "  --system   a system or cluster (see trnsim describe), e.g. trn3-gen2-ultraserver,\n"
                "             trn2-ultracluster:64\n"
                "  --op       all-reduce, all-gather, reduce-scatter, all-to-all, permute, broadcast\n"
@@ -143,6 +153,9 @@ TRNSIM_COMMAND("collective", "time a collective (nccl-tests-style table) on a sy
                "  --backend  analytic (default; alpha-beta with link sharing) or event (max-min fair flows)\n"
                "  --ranks    ranks in the group (default: every chip); rank i is chip i x stride\n"
                "  --stride   chip spacing of ranks (default 1)\n"
+               "  --ranks-per-chip  logical NeuronCores per chip taking part (default 1: ranks are chips;\n"
+               "             4 = Trn2/Trn3 at LNC=2, as nccom-test counts ranks); rank i is on chip\n"
+               "             (i / C) x stride\n"
                "Columns: size (B), time (us), algbw = size / time, busbw (GB/s = 1e9 B/s), algorithm used.\n"
                "Exit codes: 0 ok, 2 bad input (unknown op/algo, ranks > chips, bytes <= 0).\n",
                run_collective);

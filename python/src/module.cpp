@@ -3,6 +3,7 @@
 // exchange format, so a report from Python is the CLI's `--json` report byte for byte:
 //   scenario:   parse_scenario / scenario_to_string / default_scenario (core/scenario)
 //   reports:    evaluate + report_to_json_string (core/report), chrome_trace (core/workload)
+//   serving:    serve::run + result_to_json (core/serve)
 //   hardware:   hw::system_names / load_system / describe_json (core/hw)
 //   collective: collective::run (core/collective)
 //   links:      make_link / decode_fragment (core/link)
@@ -34,6 +35,7 @@
 #include "plot_data.h"
 #include "report/report.h"
 #include "scenario/scenario.h"
+#include "serve/serve.h"
 #include "sweep/sweep.h"
 #include "validate/validate.h"
 
@@ -78,6 +80,15 @@ std::string trace_json(const std::string& text, const std::string& what) {
   py::gil_scoped_release unlocked;
   trnsim::Report report = trnsim::evaluate(trnsim::parse_scenario(text, what));
   return trnsim::workload::chrome_trace(*report.primary.result).dump() + "\n";
+}
+
+// `trnsim serve --json`; trace files are read relative to `base_dir`.
+std::string serve_json(const std::string& text, const std::string& what, bool find_rate, const std::string& base_dir) {
+  py::gil_scoped_release unlocked;
+  trnsim::serve::Options options;
+  options.find_rate = find_rate;
+  options.open_file = trnsim::serve::Options::files_in(base_dir);
+  return trnsim::serve::result_to_json(trnsim::serve::run(trnsim::parse_scenario(text, what), options)).dump(2) + "\n";
 }
 
 std::string canonical_scenario(const std::string& text, const std::string& what) {
@@ -408,6 +419,7 @@ PYBIND11_MODULE(_trnsim, m) {
   using py::arg;
   m.def("run_json", &run_json, arg("text"), arg("what"));
   m.def("trace_json", &trace_json, arg("text"), arg("what"));
+  m.def("serve_json", &serve_json, arg("text"), arg("what"), arg("find_rate"), arg("base_dir"));
   m.def("canonical_scenario", &canonical_scenario, arg("text"), arg("what"));
   m.def("default_scenario", &default_scenario);
   m.def("example_names", &example_names);

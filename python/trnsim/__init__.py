@@ -82,6 +82,35 @@ def run(scenario: Scenario = None) -> Dict[str, Any]:
     return _json.loads(run_json(scenario))
 
 
+def serve_json(scenario: Scenario = None, *, find_rate: bool = False) -> str:
+    """The serving report as JSON text, byte for byte what ``trnsim serve FILE --json`` prints.
+
+    ``find_rate`` also searches the highest request rate meeting ``serve.targets`` (as
+    ``--find-rate``). A trace file (``serve.trace.file``) is read relative to the scenario
+    file when ``scenario`` is a path, else to the working directory.
+    """
+    text, what = _scenario_text(scenario)
+    base = _os.path.dirname(_os.fspath(scenario)) if isinstance(scenario, _os.PathLike) else ""
+    return _trnsim.serve_json(text, what, bool(find_rate), base)
+
+
+def serve(scenario: Scenario = None, *, find_rate: bool = False) -> Dict[str, Any]:
+    """Simulate serving a scenario's requests (``trnsim serve FILE --json``), as a dict.
+
+    The scenario's ``serve`` object says how requests arrive (Poisson, gamma, constant,
+    a burst, closed-loop clients, agentic sessions, a trace) and the server's settings.
+    Keys of ``report["serve"]``: ``latency`` (``ttft_s``, ``tpot_s``, ``itl_s``, ``e2e_s``,
+    ``queue_s``: ``mean``/``p50``/``p90``/``p99``/``max``), ``throughput``, ``goodput``,
+    ``occupancy``, ``prefix_cache``, ``zero_load``, ``little``, ``kv``, ``series`` (over
+    time), ``positions`` (over a response), ``sessions``, ``rate_search`` (with
+    ``find_rate``), ``metrics`` (the serve_* metric keys) and ``definitions``. Units are SI.
+
+    >>> trnsim.serve({"system": "trn2-48xlarge", "workload": {"model": "Llama-3.1-8B"},
+    ...               "serve": {"rate": 4, "requests": 200}})["serve"]["latency"]["ttft_s"]["p90"]
+    """
+    return _json.loads(serve_json(scenario, find_rate=find_rate))
+
+
 def trace(scenario: Scenario = None) -> Dict[str, Any]:
     """The primary system's timeline as a Chrome trace / Perfetto dict (``trnsim run --trace``)."""
     text, what = _scenario_text(scenario)
@@ -195,6 +224,6 @@ def __getattr__(name: str) -> Any:
 from . import link  # noqa: E402  (submodules need the names above)
 
 __all__ = [
-    "InputError", "Scenario", "run", "run_json", "trace", "scenario", "default_scenario", "examples",
+    "InputError", "Scenario", "run", "run_json", "serve", "serve_json", "trace", "scenario", "default_scenario", "examples",
     "example", "systems", "describe", "collective", "validate", "sweep", "mx", "link", "plot", "__version__",
 ]

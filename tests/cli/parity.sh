@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Native and WebAssembly builds print identical reports: every example scenario through
-# `run` (text and JSON), every built-in system through `describe`, and the link codec,
+# `run` (text and JSON), every serving example through `serve`, every built-in system through `describe`, and the link codec,
 # with the native CLI ($TRNSIM) and the same CLI compiled by em++ ($TRNSIM_WASM, under node).
 set -euo pipefail
 : "${TRNSIM:?}" "${TRNSIM_WASM:?}" "${TRNSIM_SOURCE_DIR:?}"
@@ -28,6 +28,12 @@ done
 for f in core/data/chips/*.json core/data/systems/*.json core/data/clusters/*.json; do
   s=$(basename "$f" .json)
   same "describe $s" describe --json "$s"
+done
+# The serving simulator: every serving example, text and JSON (its own seeded RNG and
+# elementary functions, so the same requests and the same bytes).
+for f in examples/serve-*.json; do
+  same "serve $f" serve "$f"
+  same "serve --json $f" serve --json "$f"
 done
 same "bad scenario" run tests/cli/data/bad-unknown-key.json
 same "validate" validate

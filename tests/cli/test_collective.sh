@@ -50,6 +50,14 @@ done
 grep -q "1000000 ranks" "$tmp/big.txt" || fail "1M ranks header"
 grep -q "hierarchical(" "$tmp/big.txt" || fail "1M ranks algorithm"
 
+# Logical NeuronCores as ranks (nccom-test on trn2 at LNC=2): 2 ranks on one chip use no link.
+"$TRNSIM" collective --system trn2-48xlarge --op all-reduce --bytes 1G --ranks 2 --ranks-per-chip 4 --json > "$tmp/l.json"
+grep -q '"ranks_per_chip": 4' "$tmp/l.json" || fail "json: no ranks_per_chip"
+grep -q '"link_s": 0.0' "$tmp/l.json" || fail "two ranks of one chip should use no link: $(cat "$tmp/l.json")"
+"$TRNSIM" collective --system trn2-48xlarge --op all-reduce --bytes 512M --ranks 16 --ranks-per-chip 4 > "$tmp/k.txt"
+grep -q "4 per chip (logical NeuronCores)" "$tmp/k.txt" || fail "header with ranks per chip"
+tail -1 "$tmp/k.txt" | grep -q 'kangaring, 4 ranks/chip$' || fail "KangaRing pairs: $(tail -1 "$tmp/k.txt")"
+
 expect_error() {  # expect_error "message part" args...
   local want=$1; shift
   set +e
@@ -66,6 +74,8 @@ expect_error "did you mean 'all-reduce'" --system trn2-48xlarge --op allreduce -
 expect_error "did you mean 'ring'" --system trn2-48xlarge --op all-reduce --bytes 1M --algo rng
 expect_error "backend: unknown backend 'packet'" --system trn2-48xlarge --op all-reduce --bytes 1M --backend packet
 expect_error "hierarchical needs ranks spanning" --system trn2-48xlarge --op all-reduce --bytes 1M --algo hierarchical
+expect_error "ranks: 6 ranks do not fill whole chips of 4 ranks" --system trn2-48xlarge --op all-reduce --bytes 1M --ranks 6 --ranks-per-chip 4
+expect_error "ranks_per_chip: must be 1..8" --system trn2-48xlarge --op all-reduce --bytes 1M --ranks-per-chip 9
 expect_error "did you mean 'trn2-48xlarge'" --system trn2-48xlarg --op all-reduce --bytes 1M
 expect_error "--op: missing (required)" --system trn2-48xlarge --bytes 1M
 expect_error "use the analytic backend" --system trn2-ultracluster:15625 --op all-to-all --bytes 1G --backend event

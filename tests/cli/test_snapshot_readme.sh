@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Snapshot test: the README shows the model's output, not numbers typed in: its validation block must be
-# exactly what `trnsim validate` prints, and its Quick start must hold exactly two commands,
-# the second of which .ci/run runs.
+# exactly what `trnsim validate` prints, its serving excerpt lines of what `trnsim serve` prints
+# for the example it names, and its Quick start must hold exactly two commands, the second of
+# which .ci/run runs.
 set -euo pipefail
 : "${TRNSIM:?}" "${TRNSIM_SOURCE_DIR:?}"
 cd "$TRNSIM_SOURCE_DIR"
@@ -12,6 +13,16 @@ if [[ $block != "$("$TRNSIM" validate)" ]]; then
   echo "Refresh it: paste the output of build/native/trnsim validate between the markers."
   exit 1
 fi
+serve_block=$(awk '/<!-- trnsim serve: begin -->/{f=1;next} /<!-- trnsim serve: end -->/{f=0} f' README.md | sed '1d;$d')
+serve_out=$("$TRNSIM" serve examples/serve-at-load-trn3-gen2.json)
+while IFS= read -r line; do
+  grep -qxF -- "$line" <<<"$serve_out" || {
+    echo "README.md's serving excerpt has a line 'trnsim serve examples/serve-at-load-trn3-gen2.json' does not print:"
+    echo "  $line"
+    exit 1
+  }
+done <<<"$serve_block"
+[[ -n $serve_block ]] || { echo "README.md has no serving excerpt between the trnsim serve markers"; exit 1; }
 cmds=$(awk 'tolower($0) ~ /^#+ .*quick ?start/ {f=1;next} f && /^#+ / {exit} f' README.md |
        awk '/^```/{c=!c;next} c' | sed '/^[[:space:]]*$/d;/^[[:space:]]*#/d')
 [[ $(printf '%s\n' "$cmds" | wc -l) == 2 ]] || { echo "Quick start must hold exactly two commands:"; echo "$cmds"; exit 1; }

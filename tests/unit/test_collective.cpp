@@ -1,5 +1,6 @@
-// Collectives on the fabric: busbw limits, latency floors, the two backends against each
-// other, strided groups, huge clusters through symmetry, and clear errors.
+// Collectives on the fabric and the DMA engines that execute them: busbw limits, latency
+// floors, logical NeuronCores as ranks, the two backends against each other, strided
+// groups, huge clusters through symmetry, and clear errors.
 #include <catch2/catch.hpp>
 
 #include <functional>
@@ -17,7 +18,8 @@ using namespace trnsim::hw;
 namespace {
 
 trnsim::collective::Result run(const System& s, const std::string& op, double bytes, const std::string& algo = "auto",
-                               const std::string& backend = "analytic", int ranks = 0, int stride = 1) {
+                               const std::string& backend = "analytic", int ranks = 0, int stride = 1,
+                               int ranks_per_chip = 1) {
   trnsim::collective::Request r;
   r.op = op;
   r.bytes = bytes;
@@ -25,31 +27,91 @@ trnsim::collective::Result run(const System& s, const std::string& op, double by
   r.backend = backend;
   r.ranks = ranks;
   r.stride = stride;
+  r.ranks_per_chip = ranks_per_chip;
   return trnsim::collective::run(s, r);
+}
+
+// What one rank's DMA engines move per second: its collective-communication cores, each
+// driving one engine (chip data: collective_cores, dma.engine_bandwidth).
+double dma_rate(const System& s, int ranks_per_chip) {
+  return s.chip.collective_cores / ranks_per_chip * s.chip.dma_engine_bandwidth_bytes_per_s;
 }
 
 const double MiB = 1048576.0, GiB = 1073741824.0;
 
 }  // namespace
 
-TEST_CASE("busbw approaches the bottleneck link for large messages") {
+TEST_CASE("large messages are bound by the slower of the links and the DMA engines") {
   System t = load_system("trn2-48xlarge");
   double link = t.fabric_spec.torus[0].link_bandwidth_bytes_per_s;  // 128 GB/s per direction
-  // One ring uses one link direction per chip; two counter-rotating rings use two.
+  double dma = dma_rate(t, 1);                                       // 16 CC cores x 23 GB/s
+  CHECK(dma == Approx(368e9));
+  // One ring uses one link direction per chip: below the DMA engines even when a reduce-
+  // scatter step reads two operands per byte it sends (2 x 128 < 368).
   CHECK(run(t, "all-reduce", 16 * GiB, "ring").busbw_bytes_per_s == Approx(link).epsilon(0.03));
-  CHECK(run(t, "all-reduce", 16 * GiB, "kangaring").busbw_bytes_per_s == Approx(2 * link).epsilon(0.03));
   CHECK(run(t, "all-gather", 16 * GiB, "ring").busbw_bytes_per_s == Approx(link).epsilon(0.03));
-  // On NeuronSwitch the chip port is the bottleneck: 2.56 TB/s both ways = 1.28 TB/s out.
+  // Two counter-rotating rings double the links; their reduce-scatter half is then bound
+  // by the DMA engines (2 bytes read per byte sent), their all-gather half by the links.
+  double rs = dma / 2, ag = 2 * link;
+  CHECK(run(t, "all-reduce", 16 * GiB, "kangaring").busbw_bytes_per_s == Approx(2 / (1 / rs + 1 / ag)).epsilon(0.03));
+  // On NeuronSwitch the chip port (2.56 TB/s both ways = 1.28 TB/s out) is faster than the
+  // chip's 16 collective DMA channels (16 x 33 GB/s): the engines bind.
   System g = load_system("trn3-gen2-ultraserver");
-  double port = g.fabric_spec.intra_server_bandwidth_bytes_per_s;
+  double port = g.fabric_spec.intra_server_bandwidth_bytes_per_s, gdma = dma_rate(g, 1);
   CHECK(port == Approx(1.28e12));
-  CHECK(run(g, "reduce-scatter", 64 * GiB, "ring").busbw_bytes_per_s == Approx(port).epsilon(0.03));
-  CHECK(run(g, "all-to-all", 16 * GiB, "mesh").busbw_bytes_per_s == Approx(port).epsilon(0.03));
-  // Never above the bottleneck.
+  CHECK(gdma == Approx(528e9));
+  CHECK(run(g, "reduce-scatter", 64 * GiB, "ring").busbw_bytes_per_s == Approx(gdma / 2).epsilon(0.03));
+  CHECK(run(g, "all-to-all", 16 * GiB, "mesh").busbw_bytes_per_s == Approx(gdma).epsilon(0.03));
+  // Never above either bound.
   for (double b = 1024; b <= 4 * GiB; b *= 4) {
-    CHECK(run(g, "all-reduce", b).busbw_bytes_per_s <= port * 1.0001);
-    CHECK(run(t, "all-reduce", b).busbw_bytes_per_s <= 4 * link * 1.0001);
+    CHECK(run(g, "all-reduce", b).busbw_bytes_per_s <= std::min(port, gdma) * 1.0001);
+    CHECK(run(t, "all-reduce", b).busbw_bytes_per_s <= std::min(4 * link, dma) * 1.0001);
   }
+}
+
+TEST_CASE("logical NeuronCores as ranks: on-chip transfers, Neuron's stages, KangaRing pairs") {
+  System t = load_system("trn2-48xlarge");
+  const double ch = dma_rate(t, 4);  // a logical core at LNC=2: 4 CC cores
+  CHECK(ch == Approx(92e9));
+  // nccom-test -r 2 on trn2: two logical cores of one chip. No link is used; the ring's
+  // reduce-scatter moves B/2 reading two operands, its all-gather B/2: 1.5 B on the engines.
+  auto two = run(t, "all-reduce", GiB, "auto", "analytic", 2, 1, 4);
+  CHECK(two.ranks_per_chip == 2);
+  CHECK(two.link_s == 0);
+  CHECK(two.latency_s == 0);
+  CHECK(two.time_s == Approx(1.5 * GiB / ch).epsilon(0.01));
+  // 16 ranks on 4 chips, large: KangaRing pairs, every rank the primary of one of two
+  // cycles: (P - 1) reduce-scatter steps reading 3 chunks and (P - 1) all-gather steps
+  // reading 1, chunk B / 16, P = 8 primaries: 28 chunks = 1.75 B per rank.
+  auto kr = run(t, "all-reduce", 512 * MiB, "auto", "analytic", 16, 1, 4);
+  CHECK(contains(kr.algorithm, "kangaring"));
+  CHECK(kr.steps == 14);
+  CHECK(kr.time_s == Approx(1.75 * 512 * MiB / ch).epsilon(0.02));
+  // Small: Mesh as an intra-chip stage, the inter-chip mesh among one local index, and
+  // an intra-chip stage: 4 steps; the inter-chip ones send to 15 chips over 4 channels,
+  // 4 rounds of the per-transfer cost.
+  auto m = run(t, "all-reduce", 14336, "auto", "analytic", 64, 1, 4);
+  CHECK(contains(m.algorithm, "mesh"));
+  CHECK(m.steps == 4);
+  double fixed = t.chip.dma_transfer_fixed_s;
+  CHECK(m.overhead_s == Approx(t.fabric_spec.launch_overhead_s + (1 + 4 + 4 + 1) * fixed).epsilon(1e-6));
+  // Logical-core groups cost more than chip-rank groups of the same chips: fewer channels
+  // per rank and the intra-chip stages.
+  CHECK(m.time_s > run(t, "all-reduce", 14336, "auto", "analytic", 16).time_s);
+  // The backends agree on logical-core groups (nothing shared beyond the chip ports).
+  for (double b : {14336.0, 8 * MiB, 512 * MiB}) {
+    auto a = run(t, "all-reduce", b, "auto", "analytic", 16, 1, 4), e = run(t, "all-reduce", b, "auto", "event", 16, 1, 4);
+    CHECK(e.time_s == Approx(a.time_s).epsilon(0.01));
+  }
+  // Across UltraServers the local indices share each chip's EFA share.
+  System c = load_system("trn3-gen2-ultracluster:4");
+  auto dp = run(c, "all-reduce", 4 * GiB, "ring", "analytic", 16, 144, 4);
+  auto dpe = run(c, "all-reduce", 4 * GiB, "ring", "event", 16, 144, 4);
+  CHECK(dpe.time_s == Approx(dp.time_s).epsilon(0.01));
+  CHECK(contains(error_of([&] { run(t, "all-reduce", 1024, "auto", "analytic", 6, 1, 4); }),
+                 "ranks: 6 ranks do not fill whole chips of 4 ranks"));
+  CHECK(contains(error_of([&] { run(t, "all-reduce", 1024, "auto", "analytic", 8, 1, 9); }),
+                 "ranks_per_chip: must be 1..8"));
 }
 
 TEST_CASE("small messages are latency-bound") {

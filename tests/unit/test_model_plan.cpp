@@ -179,14 +179,15 @@ TEST_CASE("plan: heads are padded to tp as Neuron does, and the report says what
   const auto& core = op_named(P.prefill.per_type[0], "attn.core");
   CHECK(core.flops == 2.0 * (1000.0 * 1001 / 2) * 3 * 2 * 128);
   // End to end: TP16 on a Trn3 UltraServer runs (issue 15: it used to be refused) and warns.
+  // (Ranks are chips under the plain stack; the Neuron stacks shard over 4 ranks per chip.)
   json w = {{"kind", "inference"}, {"model", "Llama-4-Scout-17B-16E-Instruct"}, {"parallelism", {{"tp", 16}}},
-            {"inference", {{"batch", 4}, {"input_tokens", 2048}, {"output_tokens", 128}}}};
+            {"inference", {{"batch", 4}, {"input_tokens", 2048}, {"output_tokens", 128}}}, {"stack", "plain"}};
   const workload::Result R = workload::evaluate(trnsim::parse_workload(w), hw::load_system("trn3-gen2-ultraserver"));
   bool warned = false;
   for (const auto& x : R.warnings)
-    warned = warned || contains(x, "workload.parallelism.tp: 16 does not divide the 40 attention heads; padded to 48 "
-                                   "as Neuron does (3 per chip, 8 zero heads: +20% of their projection weights, FLOPs "
-                                   "and attention work); its 8 shared heads are replicated to 16 (1 per chip)");
+    warned = warned || contains(x, "workload.parallelism.tp: 16 TP ranks do not divide the 40 attention heads; padded to 48 "
+                                   "as Neuron does (3 per TP rank, 8 zero heads: +20% of their projection weights, FLOPs "
+                                   "and attention work); its 8 shared heads are replicated to 16 (1 per TP rank)");
   CHECK(warned);
   CHECK(R.tpot_s > 0);
 }

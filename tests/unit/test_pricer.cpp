@@ -43,7 +43,9 @@ TEST_CASE("roofline pricer: max(compute, memory) plus the kernel overhead", "[pr
   o.kernels = 3;
   price::PricedOp r = p->price(o);
   const double peak = trn3().chip.peak("bf16");
-  CHECK(r.compute_s == Approx(o.flops / (peak * 0.5)));
+  // Each of the 3 kernels ramps up from cold (S15).
+  CHECK(r.compute_s == Approx(3 * price::warmed_compute_s(trn3().chip.core.tensor, o.flops / (peak * 0.5) / 3)));
+  CHECK(r.compute_s > o.flops / (peak * 0.5));
   CHECK(r.memory_s == Approx(o.hbm_bytes / (trn3().chip.hbm_bandwidth_bytes_per_s * 0.8)));
   CHECK(r.overhead_s == Approx(60e-6));
   CHECK(r.time_s == Approx(std::max(r.compute_s, r.memory_s) + 60e-6));
@@ -70,4 +72,31 @@ TEST_CASE("engine pricer: never beats the peak, prices collectives like the roof
   CHECK(engine->price(c).category == price::Category::fabric);
   CHECK(test_support::contains(test_support::error_of([&] { price::make_pricer("fast", trn3(), s); }),
                                "workload.pricer: unknown pricer 'fast'"));
+}
+
+TEST_CASE("tensor-engine warm-up: a burst starts at half rate and ramps over 3 us (S15)", "[price]") {
+  const hw::TensorEngineSpec& te = trn3().chip.core.tensor;
+  REQUIRE(te.warmup_start_fraction == Approx(0.5));
+  REQUIRE(te.warmup_ramp_s == Approx(3e-6));
+  const double R = te.warmup_ramp_s, f0 = te.warmup_start_fraction;
+  // Long bursts pay a fixed R (1 - f0) / 2 = 0.75 us; tiny ones run at the start rate.
+  CHECK(price::warmed_compute_s(te, 1e-3) - 1e-3 == Approx(R * (1 - f0) / 2));
+  CHECK(price::warmed_compute_s(te, 1e-9) == Approx(1e-9 / f0).epsilon(1e-3));
+  // Continuous where the ramp ends (R (1 + f0) / 2 of full-rate work done by then).
+  const double edge = R * (1 + f0) / 2;
+  CHECK(price::warmed_compute_s(te, edge * (1 - 1e-9)) == Approx(price::warmed_compute_s(te, edge * (1 + 1e-9))));
+  CHECK(price::warmed_compute_s(te, edge) == Approx(R));
+  // Never faster than full rate, never slower than the start rate, monotone.
+  double prev = 0;
+  for (double t = 1e-8; t < 1e-4; t *= 1.7) {
+    const double w = price::warmed_compute_s(te, t);
+    CHECK(w >= t);
+    CHECK(w <= t / f0 * (1 + 1e-12));
+    CHECK(w > prev);
+    prev = w;
+  }
+  // No ramp in the data: no throttle.
+  hw::TensorEngineSpec flat = te;
+  flat.warmup_ramp_s = 0;
+  CHECK(price::warmed_compute_s(flat, 1e-6) == 1e-6);
 }

@@ -1,0 +1,214 @@
+// Serving stacks from core/data/serving/*.json (stack.h).
+#include "price/stack.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <mutex>
+
+#include "embedded.h"
+#include "hw/sources.h"
+
+namespace trnsim::price {
+
+namespace {
+
+const char* kPrefix = "data/serving/";
+
+// One {"value", "unit"?, "source"} entry: checks the source, records it under `path`.
+class Reader {
+ public:
+  explicit Reader(Stack& s) : s_(s) {}
+  const json& entry(ObjectReader& r, const std::string& key) {
+    const std::string path = r.path(key);
+    ObjectReader e(r.raw(key), path);
+    const json& v = e.raw("value");
+    std::string source = e.string("source");
+    hw::check_source(source, path + ".source");
+    unit_ = e.string("unit", "");
+    e.ignore("note");
+    e.finish();
+    s_.sources[path] = source;
+    if (source.rfind("calibrated", 0) == 0) s_.calibrated.push_back(path);
+    return v;
+  }
+  double number(ObjectReader& r, const std::string& key, double lo, double hi) {
+    const std::string path = r.path(key);
+    double v = checked_number(entry(r, key), path + ".value", lo, hi);
+    return v * time_factor(path);
+  }
+  int integer(ObjectReader& r, const std::string& key, int lo, int hi) {
+    const std::string path = r.path(key);
+    const json& v = entry(r, key);
+    if (!unit_.empty()) throw InputError(path + ".unit", "a count has no unit, got '" + unit_ + "'");
+    return static_cast<int>(checked_integer(v, path + ".value", lo, hi));
+  }
+  bool boolean(ObjectReader& r, const std::string& key) { return checked_boolean(entry(r, key), r.path(key) + ".value"); }
+  std::string choice(ObjectReader& r, const std::string& key, const std::vector<std::string>& allowed) {
+    const std::string path = r.path(key) + ".value";
+    return checked_choice(checked_string(entry(r, key), path), path, allowed);
+  }
+  // Runtime costs carry a time unit; ratios and counts none.
+  double seconds(ObjectReader& r, const std::string& key) {
+    const std::string path = r.path(key);
+    double v = checked_number(entry(r, key), path + ".value", 0, 1e6);
+    static const std::map<std::string, double> units = {{"s", 1}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}};
+    auto it = units.find(unit_);
+    if (it == units.end()) throw InputError(path + ".unit", "expected a time unit (s, ms, us, ns), got '" + unit_ + "'");
+    if (v * it->second > 60) throw InputError(path + ".value", "more than a minute per event is not a runtime cost");
+    return v * it->second;
+  }
+
+ private:
+  double time_factor(const std::string& path) const {
+    if (!unit_.empty()) throw InputError(path + ".unit", "this value has no unit, got '" + unit_ + "'");
+    return 1;
+  }
+  Stack& s_;
+  std::string unit_;
+};
+
+Stack parse_stack(const json& j, const std::string& origin) {
+  Stack s;
+  s.origin = origin;
+  Reader rd(s);
+  ObjectReader r(j, "");
+  r.choice("format", {"trnsim-serving-stack-1"});
+  s.name = r.string("name");
+  if (s.name.empty()) throw InputError("name", "must not be empty");
+  s.display_name = r.string("display_name", s.name);
+  s.note = r.string("note", "");
+  s.logical_nc_config = rd.integer(r, "logical_nc_config", 0, 8);
+  {
+    ObjectReader m(r.raw("moe"), "moe");
+    s.moe.strategy = rd.choice(m, "strategy", plan::moe_strategy_names());
+    s.moe.selective_threshold = rd.number(m, "selective_loading_threshold", 0, 1e6);
+    s.moe.block_size = rd.integer(m, "block_size", 1, 1 << 20);
+    m.finish();
+  }
+  {
+    ObjectReader b(r.raw("batching"), "batching");
+    s.context_encoding_batch = rd.integer(b, "context_encoding_batch", 1, 1 << 16);
+    s.prefill_alone = rd.boolean(b, "prefill_alone");
+    s.prefix_caching = rd.boolean(b, "prefix_caching");
+    s.context_encoding_overlap =
+        rd.number(b, "context_encoding_collective_overlap", 0, 1);
+    b.finish();
+  }
+  {
+    ObjectReader b(r.raw("buckets"), "buckets");
+    Buckets& k = s.buckets;
+    k.enabled = rd.boolean(b, "enabled");
+    s.pad_prefill_to_max = rd.boolean(b, "pad_prefill_to_max");
+    s.decode_reads_max = rd.boolean(b, "decode_reads_max");
+    k.min_context_encoding = rd.integer(b, "min_context_encoding", 1, 1 << 24);
+    k.min_token_generation = rd.integer(b, "min_token_generation", 1, 1 << 24);
+    k.min_prefix_context_encoding =
+        rd.integer(b, "min_prefix_context_encoding", 1, 1 << 24);
+    k.min_prefix_token_generation =
+        rd.integer(b, "min_prefix_token_generation", 1, 1 << 24);
+    b.finish();
+  }
+  {
+    ObjectReader c(r.raw("runtime"), "runtime");
+    RuntimeCosts& t = s.runtime;
+    t.graph_launch_s = rd.seconds(c, "graph_launch");
+    t.step_host_s = rd.seconds(c, "step_host");
+    t.sampling_s = rd.seconds(c, "sampling");
+    t.request_host_s = rd.seconds(c, "request_host");
+    c.finish();
+  }
+  {
+    ObjectReader c(r.raw("speculation"), "speculation");
+    s.speculation_bonus_token = rd.boolean(c, "bonus_token");
+    c.finish();
+  }
+  r.finish();
+  return s;
+}
+
+bool looks_like_path(const std::string& s) {
+  return s.find('/') != std::string::npos || (s.size() > 5 && s.compare(s.size() - 5, 5, ".json") == 0);
+}
+
+std::string read_text(const std::string& name, std::string& origin) {
+  if (!looks_like_path(name)) {
+    origin = std::string(kPrefix) + name + ".json";
+    if (const std::string* text = find_embedded(origin)) return *text;
+    std::vector<std::string> all = stack_names();
+    std::string list;
+    for (const auto& n : all) list += (list.empty() ? "" : ", ") + n;
+    std::string hint = closest_name(name, all);
+    throw InputError("", "unknown serving stack '" + name + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
+                             "; one of: " + list + " (or a path to a stack .json file)");
+  }
+  origin = name;
+  std::ifstream f(name, std::ios::binary);
+  if (!f) throw InputError("", "cannot open serving stack file '" + name + "'");
+  return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+}
+
+}  // namespace
+
+std::vector<std::string> stack_names() {
+  std::vector<std::string> names;
+  for (const auto& key : embedded_keys(kPrefix)) {
+    std::string stem = key.substr(std::string(kPrefix).size());
+    if (stem.size() > 5 && stem.compare(stem.size() - 5, 5, ".json") == 0) names.push_back(stem.substr(0, stem.size() - 5));
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+const Stack& load_stack(const std::string& name) {
+  // Stacks are immutable once read; built-ins and files are cached by name (a file edited
+  // while the process runs is not re-read).
+  static std::mutex mu;
+  static std::map<std::string, std::unique_ptr<Stack>> cache;
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = cache.find(name);
+  if (it != cache.end()) return *it->second;
+  std::string origin;
+  std::string text = read_text(name, origin);
+  try {
+    auto s = std::make_unique<Stack>(parse_stack(parse_json_text(text, origin), origin));
+    return *cache.emplace(name, std::move(s)).first->second;
+  } catch (const InputError& e) {
+    throw InputError(e.field().empty() ? origin : origin + ": " + e.field(),
+                     e.field().empty() ? std::string(e.what()) : e.problem());
+  }
+}
+
+double hidden_collective_s(const Stack& stack, double collective_s, double other_s) {
+  return std::min(stack.context_encoding_overlap * collective_s, other_s);
+}
+
+int ranks_per_chip(const Stack& stack, const hw::Chip& chip) {
+  if (stack.logical_nc_config <= 0) return 1;
+  if (chip.cores % stack.logical_nc_config != 0)
+    throw InputError("workload.stack", "logical_nc_config " + std::to_string(stack.logical_nc_config) + " does not divide " +
+                                           chip.display_name + "'s " + std::to_string(chip.cores) + " NeuronCores");
+  return chip.cores / stack.logical_nc_config;
+}
+
+std::vector<int> automatic_buckets(int min_length, int max_length) {
+  if (min_length >= max_length) return {max_length};
+  const int lo = static_cast<int>(std::floor(std::log2(static_cast<double>(min_length))));
+  const int hi = static_cast<int>(std::lround(std::log2(static_cast<double>(max_length))));
+  std::vector<int> out;
+  for (int i = lo; i < hi; ++i)
+    if ((1 << i) < max_length) out.push_back(1 << i);
+  out.push_back(max_length);
+  return out;
+}
+
+int bucket_for(const std::vector<int>& buckets, int length, const std::string& field) {
+  for (int b : buckets)
+    if (b >= length) return b;
+  throw InputError(field, std::to_string(length) + " tokens exceed the largest compiled bucket (" +
+                              (buckets.empty() ? std::string("none") : std::to_string(buckets.back())) + ")");
+}
+
+}  // namespace trnsim::price

@@ -1,0 +1,84 @@
+// A serving stack: how a Neuron software stack executes a model, as data
+// (core/data/serving/NAME.json, format "trnsim-serving-stack-1", every value with a source
+// or marked calibrated). Two layers read it:
+//  - the plan / pricing layer (`trnsim run` too): logical NeuronCores per chip (the ranks of
+//    TP collectives, KV-head replication) and the MoE expert-execution strategy;
+//  - the neuron StepModel (core/serve/neuron_step_model.h): compiled batch, context-encoding
+//    and token-generation buckets with padding, how prefill and decode share a step, and
+//    the per-step and per-request runtime and host costs.
+// Stacks: plain (exact shapes, ranks are chips, uniform routing, no runtime costs), nxdi (NxD
+// Inference's own benchmark loop), vllm-neuron (vLLM with the Neuron plugin over NxD
+// Inference), optimum-neuron (vLLM with Hugging Face's optimum-neuron backend).
+// Sources: N1..N7 of core/data/sources.json (NxD, NxD Inference, vllm-neuron, Neuron runtime
+// docs, optimum-neuron), S16; fitted values say "calibrated: PERF.md rows ...".
+// Does NOT model: the stacks' Python code paths beyond their fixed costs, compilation,
+// warm-up, LoRA, multimodal encoders.
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+#include "hw/system.h"
+#include "plan/plan.h"
+
+namespace trnsim::price {
+
+struct Buckets {
+  bool enabled = false;          // false: one graph per phase at the maximum length
+  int min_context_encoding = 0;  // smallest automatic context-encoding bucket (powers of two up)
+  int min_token_generation = 0;  // smallest automatic token-generation bucket
+  int min_prefix_context_encoding = 0;  // with prefix caching (kernel minimums, N2)
+  int min_prefix_token_generation = 0;
+};
+
+struct RuntimeCosts {
+  double graph_launch_s = 0;  // per compiled-graph execution (NEFF start and return)
+  double step_host_s = 0;     // per engine step on the host: scheduling, inputs, outputs
+  double sampling_s = 0;      // per engine step: sampling outside the graph (0 with on-device sampling)
+  double request_host_s = 0;  // per request: tokenize, admit, detokenize, stream (HTTP)
+};
+
+struct Stack {
+  std::string name, display_name, note;
+  std::string origin;  // built-in key or file path
+  // ---- plan / pricing ----
+  int logical_nc_config = 0;  // physical cores per rank (LNC); 0: ranks are whole chips
+  plan::MoeExecution moe;
+  // ---- serving ----
+  int context_encoding_batch = 1;  // sequences per prefill graph
+  bool prefill_alone = true;       // a prefill step runs without the decodes (else decode, then prefill)
+  bool pad_prefill_to_max = false; // prefill padded to the maximum context length (no buckets)
+  bool decode_reads_max = false;   // decode attention over the whole sequence length (no buckets)
+  bool prefix_caching = false;     // automatic prefix caching supported
+  // Context encoding: the fraction of a prompt's collective time that runs under its compute
+  // (the CC cores run collectives asynchronously from the engines, N4; NxDI's sequence-
+  // parallel context encoding gives them independent work); at most the compute time.
+  double context_encoding_overlap = 0;
+  Buckets buckets;
+  RuntimeCosts runtime;
+  // Fused speculation: speculation_length k runs k draft passes and one target pass over k
+  // tokens, accepting up to k (NxDI, N7) -- or k + 1 target tokens when bonus_token.
+  bool speculation_bonus_token = false;
+  // Every value's source, keyed by its path in the file ("runtime.step_host").
+  std::map<std::string, std::string> sources;
+  std::vector<std::string> calibrated;  // paths whose source says "calibrated"
+};
+
+// Built-in stack names (core/data/serving/*.json), sorted.
+std::vector<std::string> stack_names();
+// A built-in stack or a path to a stack file. InputError naming the file and the field.
+const Stack& load_stack(const std::string& name_or_path);
+// Seconds of a context-encoding pass's collectives hidden behind its compute and HBM work.
+double hidden_collective_s(const Stack& stack, double collective_s, double other_s);
+
+// Ranks (logical NeuronCores) per chip under the stack: cores / LNC, 1 when ranks are chips.
+int ranks_per_chip(const Stack& stack, const hw::Chip& chip);
+
+// NxD Inference's automatic buckets (N2): powers of two from `min_length` below the
+// maximum's rounded log2, then the maximum.
+std::vector<int> automatic_buckets(int min_length, int max_length);
+// The smallest bucket holding `length` (buckets sorted ascending); InputError naming `field`
+// when none does.
+int bucket_for(const std::vector<int>& buckets, int length, const std::string& field);
+
+}  // namespace trnsim::price

@@ -1,0 +1,172 @@
+// The Neuron step model (neuron_step_model.h).
+#include "serve/neuron_step_model.h"
+
+#include <algorithm>
+
+#include "scenario/scenario.h"
+#include "workload/speculative.h"
+
+namespace trnsim::serve {
+
+namespace {
+
+// A bucket list from the scenario, or the stack's automatic one up to `max_length`.
+std::vector<int> buckets(const std::vector<int>& given, int min_length, int max_length, const std::string& field) {
+  if (given.empty()) return price::automatic_buckets(std::min(min_length, max_length), max_length);
+  std::vector<int> b = given;
+  std::sort(b.begin(), b.end());
+  if (b.back() > max_length)
+    throw InputError(field, "bucket " + std::to_string(b.back()) + " exceeds its maximum length " + std::to_string(max_length));
+  return b;
+}
+
+void add(StepTime& into, const StepTime& s) {
+  into.time_s += s.time_s;
+  into.compute_s += s.compute_s;
+  into.hbm_s += s.hbm_s;
+  into.fabric_s += s.fabric_s;
+  into.overhead_s += s.overhead_s;
+  into.padded_tokens += s.padded_tokens;
+}
+
+StepTime scaled(StepTime s, double times) {
+  s.time_s *= times;
+  s.compute_s *= times;
+  s.hbm_s *= times;
+  s.fabric_s *= times;
+  s.overhead_s *= times;
+  return s;
+}
+
+}  // namespace
+
+CompiledShapes compiled_shapes(const price::Stack& stack, const Scenario& s) {
+  const workload::Compiled& c = s.workload.compiled;
+  CompiledShapes k;
+  k.batch = s.serve.max_num_seqs;
+  // Default: vLLM's max-model-len, the model's max_position_embeddings (else input + output).
+  const int model_max = workload::spec_model(s.workload)->max_position_embeddings;
+  k.sequence_length = c.sequence_length > 0 ? c.sequence_length
+                      : model_max > 0        ? model_max
+                                             : s.workload.inference.input_tokens + s.workload.inference.output_tokens;
+  k.max_context_length = c.max_context_length > 0 ? c.max_context_length : k.sequence_length;
+  if (k.max_context_length > k.sequence_length)
+    throw InputError("workload.compiled.max_context_length", "must not exceed the sequence length (" +
+                                                                 std::to_string(k.sequence_length) + "), got " +
+                                                                 std::to_string(k.max_context_length));
+  k.prefix_caching = s.serve.prefix_cache.enabled && stack.prefix_caching;  // else the server turns it off
+  const price::Buckets& b = stack.buckets;
+  const bool fixed_shape = !b.enabled || stack.pad_prefill_to_max;
+  const int ce_min = k.prefix_caching ? b.min_prefix_context_encoding : b.min_context_encoding;
+  const int tg_min = k.prefix_caching ? b.min_prefix_token_generation : b.min_token_generation;
+  k.context_encoding = fixed_shape ? std::vector<int>{k.max_context_length}
+                                   : buckets(c.context_encoding_buckets, ce_min, k.max_context_length,
+                                             "workload.compiled.context_encoding_buckets");
+  k.token_generation = (!b.enabled || stack.decode_reads_max) ? std::vector<int>{k.sequence_length}
+                                                              : buckets(c.token_generation_buckets, tg_min, k.sequence_length,
+                                                                        "workload.compiled.token_generation_buckets");
+  if (k.prefix_caching) k.prefix = price::automatic_buckets(std::min(b.min_prefix_context_encoding, k.max_context_length),
+                                                            k.max_context_length);
+  return k;
+}
+
+NeuronStepModel::NeuronStepModel(const Scenario& s, const hw::System& system)
+    : stack_(price::load_stack(s.workload.stack)),
+      speculation_(s.workload.speculation),
+      shapes_(compiled_shapes(stack_, s)),
+      pricer_(s, system) {
+  if (speculation_.enabled()) {
+    const auto lengths = reference_lengths(s);
+    draft_ = std::make_unique<StepPricer>(workload::draft_spec(s.workload), system, lengths.first, lengths.second);
+    tokens_per_step_ = workload::speculative_tokens_per_step(speculation_, stack_.speculation_bonus_token);
+    verify_positions_ = workload::verify_positions(speculation_, stack_.speculation_bonus_token);
+  }
+  limits_.max_batch = shapes_.batch;
+  limits_.max_batched_tokens = 0;  // whole prompts: Neuron context encoding does not chunk here
+  limits_.max_prefill_seqs = stack_.context_encoding_batch;
+  limits_.mixed_steps = !stack_.prefill_alone;
+  limits_.max_context = shapes_.sequence_length;
+  limits_.prefix_caching = shapes_.prefix_caching;
+  // The working set of a prompt of the reference length (the compiled graphs' scratchpads for
+  // their largest buckets are not counted).
+  memory_ = pricer_.memory(std::max(reference_lengths(s).first, shapes_.batch * verify_positions_));
+  // Without the block KV layout (prefix caching off, N3) every compiled slot holds its KV
+  // cache at the full sequence length, allocated up front; with it the KV budget decides.
+  const double need = shapes_.batch * pricer_.kv_bytes(shapes_.sequence_length);
+  if (!shapes_.prefix_caching && need > memory_.kv_budget_bytes)
+    throw InputError("serve.max_num_seqs", "the " + stack_.name + " server allocates the KV cache of every compiled slot: " +
+                                               std::to_string(shapes_.batch) + " x " +
+                                               std::to_string(shapes_.sequence_length) + " tokens need " +
+                                               std::to_string(static_cast<long long>(need / (1 << 20))) + " MiB per chip, " +
+                                               std::to_string(static_cast<long long>(std::max(0.0, memory_.kv_budget_bytes) /
+                                                                                      (1 << 20))) +
+                                               " MiB are left; compile fewer slots or a shorter sequence length");
+}
+
+int NeuronStepModel::padded_context(int context) const {
+  return price::bucket_for(shapes_.token_generation, context, "workload.compiled.token_generation_buckets");
+}
+
+PrefillChunk NeuronStepModel::padded_prefill(const PrefillChunk& c) const {
+  PrefillChunk p = c;
+  p.new_tokens = price::bucket_for(shapes_.context_encoding, c.new_tokens, "workload.compiled.context_encoding_buckets");
+  if (c.cached_tokens > 0)
+    p.cached_tokens = shapes_.prefix_caching ? price::bucket_for(shapes_.prefix, c.cached_tokens, "serve.prefix_cache")
+                                             : c.cached_tokens;
+  return p;
+}
+
+StepTime NeuronStepModel::decode_graph(int longest_context) const {
+  const int ctx = padded_context(longest_context);
+  Batch b;
+  b.decode_contexts.assign(static_cast<std::size_t>(shapes_.batch), ctx);
+  if (!draft_) {
+    StepTime t = pricer_.price(b);
+    t.padded_tokens = shapes_.batch;
+    return t;
+  }
+  // Fused speculation: k draft steps, then the target over its positions of every slot.
+  StepTime t = scaled(draft_->price(b), speculation_.length);
+  Batch verify;
+  verify.prefills.assign(static_cast<std::size_t>(shapes_.batch), PrefillChunk{verify_positions_, ctx, true});
+  add(t, pricer_.price(verify));
+  t.padded_tokens = shapes_.batch * verify_positions_;
+  return t;
+}
+
+StepTime NeuronStepModel::prefill_graph(const PrefillChunk& chunk) const {
+  Batch b;
+  b.prefills.push_back(padded_prefill(chunk));
+  StepTime t = pricer_.price(b);
+  t.padded_tokens = b.prefills.front().new_tokens;
+  const double hidden = price::hidden_collective_s(stack_, t.fabric_s, t.compute_s + t.hbm_s);
+  t.time_s -= hidden;
+  t.fabric_s -= hidden;
+  return t;
+}
+
+StepTime NeuronStepModel::step(const Batch& batch) const {
+  StepTime total;
+  int graphs = 0;
+  if (!batch.decode_contexts.empty()) {
+    if (static_cast<int>(batch.decode_contexts.size()) > shapes_.batch)
+      throw std::logic_error("the simulator scheduled more decodes than the compiled batch");
+    add(total, decode_graph(*std::max_element(batch.decode_contexts.begin(), batch.decode_contexts.end())));
+    total.padded_batch = shapes_.batch;
+    total.tokens_per_sequence = tokens_per_step_;
+    ++graphs;
+  }
+  for (const auto& c : batch.prefills) {  // one context-encoding graph per prompt (ctx batch 1)
+    add(total, prefill_graph(c));
+    ++graphs;
+  }
+  if (graphs == 0) return total;
+  const price::RuntimeCosts& rt = stack_.runtime;
+  const double runtime = graphs * rt.graph_launch_s + rt.step_host_s + rt.sampling_s;
+  total.time_s += runtime;
+  total.overhead_s += runtime;
+  if (batch.decode_contexts.empty()) total.padded_batch = static_cast<int>(batch.prefills.size());
+  return total;
+}
+
+}  // namespace trnsim::serve

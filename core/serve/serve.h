@@ -1,0 +1,165 @@
+// `trnsim serve`: a scenario served as a stream of requests -- the serving simulator
+// (simulator.h) on the scenario's system, stack (step_model.h), arrivals and lengths
+// (requests.h, sessions.h, traces.h) -- and what a user of the service would measure:
+// latency percentiles, throughput, goodput against targets, occupancy over time, the
+// prefix cache, agentic turns, long-response (reasoning) behaviour, what the KV precision
+// buys, and optionally the highest request rate that still meets the targets.
+//
+// Definitions (every figure is per request unless it says otherwise):
+//  - TTFT: arrival to the first output token (queueing, the per-request host cost and the
+//    prefill included).
+//  - TPOT: (end to end - TTFT) / (output tokens - 1): time per output token after the first
+//    (vLLM bench's TPOT, guidellm's ITL); requests of one output token have none.
+//  - ITL, per serve.harness: vllm-bench -- every gap between consecutive tokens of every
+//    request, pooled; guidellm -- (last token - first token) / (output tokens - 1) per request;
+//    llmperf -- end to end / output tokens per request (its inter_token_latency, TTFT included).
+//  - end to end: arrival to the last token. Percentiles: numpy's linear interpolation.
+//  - goodput (DistServe): the share of requests meeting both the TTFT and the TPOT target
+//    (attainment) and those requests per second of the run; the rate search finds the highest
+//    arrival rate whose attainment is at least serve.targets.fraction -- DistServe's goodput.
+//  - throughput: output tokens per second from the first arrival to the last completion.
+#pragma once
+#include <functional>
+#include <istream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "scenario/scenario.h"
+#include "serve/simulator.h"
+#include "serve/stats.h"
+#include "serve/step_model.h"
+
+namespace trnsim::serve {
+
+struct Options {
+  bool find_rate = false;  // also search the highest rate meeting the targets (or serve.find_rate)
+  // Opens serve.trace.file (the CLI resolves it beside the scenario file). Empty: no file
+  // system (the page), and a scenario naming a trace file is an error that says so.
+  std::function<std::unique_ptr<std::istream>(const std::string& file)> open_file;
+  // open_file for a file system: relative paths beside `dir` ("" = the working directory);
+  // a file that cannot be opened is an InputError naming serve.trace.file.
+  static std::function<std::unique_ptr<std::istream>(const std::string&)> files_in(const std::string& dir);
+  // The step model to use: make_step_model(scenario, system) from an earlier run whose
+  // system, workload and server_key() are the same (its shape caches then carry over, as
+  // the playground does between edits of the traffic). Empty: made here.
+  std::shared_ptr<const StepModel> model;
+};
+
+// What a scenario's step model depends on: the canonical scenario without the traffic
+// fields (arrivals, rate, lengths, seed, targets, trace, sessions, harness, router, ...),
+// plus the mean request lengths (the model's zero-load reference). Stacks read only these
+// (core/serve/step_model.h).
+std::string server_key(const Scenario& scenario);
+
+struct SeriesPoint {
+  double t0_s = 0, t1_s = 0;
+  double running = 0, waiting = 0;  // mean over the bin, every replica together
+  double kv_fraction = 0;           // mean share of the KV budget held by sequences
+  double cache_fraction = 0;        // ... by unreferenced prefix-cache blocks (evictable)
+  double output_tokens_per_s = 0;
+};
+
+struct PositionPoint {
+  double from = 0, to = 0;           // output token positions [from, to)
+  double time_per_token_s = 0;       // mean gap before a token at these positions
+  double batch = 0;                  // mean step batch that produced them
+  double tokens_per_s_per_chip = 0;  // batch / gap / chips per replica
+};
+
+struct KvPrecisionRow {
+  std::string dtype;
+  double bytes_per_token = 0;      // per chip, at the longest context (all layers of the heaviest stage)
+  double fit_sequences = 0;        // sequences of the mean length that fit the KV budget
+  int batch = 0;                   // min(fit, batch slots)
+  double step_s = 0;               // a decode step of that batch at the end of the response
+  double tokens_per_s_per_chip = 0;
+};
+
+// A decode step as the context grows: how many sequences fit and what a token costs.
+struct ContextRow {
+  double context = 0;            // tokens of every sequence in the batch
+  double fit_sequences = 0;      // that fit the KV budget at this context
+  int batch = 0;                 // min(fit, batch slots)
+  double step_s = 0;             // one decode step of that batch
+  double tokens_per_s_per_chip = 0;
+};
+
+struct TurnRow {
+  int turn = 0;
+  std::size_t calls = 0;
+  double ttft_p50_s = 0, ttft_p50_no_reuse_s = 0;  // without reuse: the same run with the prefix cache off
+  double cached_fraction = 0;                       // of the turn's prompt tokens
+};
+
+struct RateProbe {
+  double rate = 0, attainment = 0, goodput_rps = 0;
+};
+
+struct Result {
+  Scenario scenario;
+  std::string system_name, system_display_name, stack;
+  int replicas = 1, chips_per_replica = 1, system_chips = 0;
+  std::string source;            // what arrived
+  std::string harness;
+  std::size_t requests = 0;      // calls measured
+  std::int64_t rejected = 0, preemptions = 0, steps = 0;
+  std::string rejected_reason;
+  double duration_s = 0;
+  Summary ttft, tpot, itl, e2e, queue;
+  Histogram ttft_histogram, tpot_histogram, e2e_histogram;  // per request, 24 log-spaced bins
+  double request_rate = 0, output_tokens_per_s = 0, output_tokens_per_s_per_chip = 0, prompt_tokens_per_s = 0;
+  // goodput
+  std::optional<double> target_ttft_s, target_tpot_s;
+  double target_fraction = 0;
+  double attainment = 0, goodput_rps = 0;
+  // occupancy
+  int batch_slots = 0;
+  double mean_batch = 0, max_batch = 0;  // running sequences per replica
+  double mean_kv_fraction = 0, mean_cache_fraction = 0, peak_kv_fraction = 0, kv_budget_bytes = 0, weights_bytes = 0, hbm_capacity_bytes = 0;
+  double step_compute_share = 0, step_hbm_share = 0, step_fabric_share = 0, step_overhead_share = 0;
+  // prefix cache
+  bool prefix_cache = false;
+  double prompt_tokens = 0, cached_prompt_tokens = 0, computed_prefill_tokens = 0;
+  std::uint64_t cache_evictions = 0;
+  // zero load: one request of the mean lengths alone, and `trnsim run` at batch 1
+  double zero_load_ttft_s = 0, zero_load_tpot_s = 0, run_ttft_s = 0, run_tpot_s = 0;
+  int reference_input_tokens = 0, reference_output_tokens = 0;
+  // Little's law on the simulated system and its queue
+  double little_l = 0, little_lambda_w = 0, little_lq = 0, little_lambda_wq = 0;
+  std::vector<SeriesPoint> series;
+  std::vector<PositionPoint> positions;
+  std::vector<KvPrecisionRow> kv_precisions;
+  std::vector<ContextRow> contexts;  // 1K, 2K, 4K, ... tokens up to four times the mean request
+  double kv_fit_sequences = 0;  // at the scenario's KV precision
+  // agentic sessions
+  std::vector<TurnRow> turns;
+  std::size_t sessions = 0;
+  double session_kv_bytes_mean = 0, session_kv_bytes_p90 = 0;  // per chip, held at each session's last call
+  double ttft_p50_no_reuse_s = 0;
+  bool has_no_reuse = false;
+  // rate search
+  bool searched = false;
+  double max_rate = 0;
+  std::vector<RateProbe> probes;
+  std::vector<std::string> notes;
+};
+
+// The latency table every view of a serving report shows: TTFT, TPOT, ITL and end to end,
+// each with its mean, p50, p90, p99 (formatted by the metric table) and max.
+struct LatencyRow {
+  std::string name;
+  std::vector<std::string> cells;  // mean, p50, p90, p99, max
+};
+std::vector<LatencyRow> latency_rows(const Result& result);
+// The other serving metrics that have a value for this run: (label, formatted value).
+std::vector<std::pair<std::string, std::string>> headline_figures(const Result& result);
+
+// InputError naming the field for impossible or inconsistent serving settings, an unreadable
+// trace line, or targets no rate can meet.
+Result run(const Scenario& scenario, const Options& options = {});
+json result_to_json(const Result& result);       // deterministic; what `trnsim serve --json` prints
+std::string result_to_text(const Result& result);
+
+}  // namespace trnsim::serve

@@ -1,0 +1,586 @@
+// The event-driven serving simulator (simulator.h).
+#include "serve/simulator.h"
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <deque>
+#include <queue>
+#include <unordered_map>
+
+#include "common/error.h"
+#include "serve/prefix_cache.h"
+
+namespace trnsim::serve {
+
+namespace {
+
+enum class Ev : std::uint8_t { call_arrive, dispatch, step_end };
+
+constexpr int kPositionSample = 16;  // the position series samples every 16th token (a power of 2)
+
+struct Event {
+  double t = 0;
+  std::uint64_t order = 0;
+  Ev kind = Ev::call_arrive;
+  std::int64_t a = 0;  // chain id (call_arrive), sequence (dispatch), replica (step_end)
+  int b = 0;           // call index (call_arrive)
+  bool operator>(const Event& o) const { return t != o.t ? t > o.t : order > o.order; }
+};
+
+// A call in the server. The fields every step touches come first (one cache line).
+struct Seq {
+  int prompt_len = 0;  // tokens to prefill: the prompt (+ the tokens generated before a preemption)
+  int computed = 0;    // tokens whose KV is in the cache
+  int alloc = 0;       // tokens allocated (a multiple of the block)
+  int emitted = 0;
+  int target = 0;      // output tokens to generate
+  bool measured = true, session = false;
+  double credit = 0;
+  double first_token_s = -1, last_token_s = 0;
+  // The rest.
+  int shared = 0;      // leading tokens held as referenced prefix-cache blocks
+  int call = 0, replica = 0;
+  std::int64_t chain = 0;
+  const Call* c = nullptr;
+  std::vector<std::uint64_t> refs;
+  double arrival_s = 0;
+  double queue_since = 0, queue_s = 0;
+  int cached_at_admission = -1, preemptions = 0;
+};
+
+struct Item {
+  int seq = 0, tokens = 0;
+  bool decode = false;
+};
+
+struct Replica {
+  std::deque<int> waiting;
+  std::vector<int> running;
+  PrefixCache cache;
+  double private_bytes = 0;
+  bool busy = false;
+  std::vector<Item> items;
+  Batch batch;
+  StepTime step;
+  double step_start = 0;
+  explicit Replica(double cache_tokens) : cache(cache_tokens) {}
+  double used() const { return private_bytes + cache.bytes(); }
+  // Held by sequences: their own blocks and the cached blocks they reference.
+  double held() const { return private_bytes + cache.bytes() - cache.evictable_bytes(); }
+};
+
+struct ActiveChain {
+  Chain chain;
+};
+
+class Simulator {
+ public:
+  Simulator(const StepModel& model, Source& source, const SimConfig& cfg)
+      : model_(model), source_(source), cfg_(cfg), limits_(model.limits()), overhead_s_(model.request_overhead_s()) {
+    budget_ = model.memory().kv_budget_bytes;
+    if (!(budget_ > 0))
+      throw InputError("workload.parallelism",
+                       "no HBM left for the KV cache on a " + std::to_string(cfg.replicas) +
+                           "-replica server (weights, activations and reserve fill it); use more tp/pp/ep or a lower "
+                           "precision");
+    const double cache_cap =
+        cfg.prefix_cache_max_tokens > 0 ? cfg.prefix_cache_max_tokens : std::numeric_limits<double>::infinity();
+    for (int i = 0; i < cfg.replicas; ++i) replicas_.emplace_back(cache_cap);
+    res_.kv_budget_bytes = budget_;
+    res_.series = AdaptiveBins(cfg.series_bins, 1e-3, 5);
+    res_.positions = AdaptiveBins(cfg.position_bins, 16, 3);
+    res_.source = source.describe();
+  }
+
+  SimResult run() {
+    if (cfg_.closed_loop) {
+      for (int i = 0; i < cfg_.concurrency; ++i)
+        if (!pull(0)) break;
+    } else {
+      pull(-1);
+    }
+    while (!events_.empty()) {
+      const Event e = events_.top();
+      events_.pop();
+      advance(e.t);
+      if (e.kind == Ev::call_arrive) arrive(e.a, e.b, e.t);
+      else if (e.kind == Ev::dispatch) dispatch(static_cast<int>(e.a), e.t);
+      else end_step(static_cast<int>(e.a), e.t);
+    }
+    res_.end_s = now_;
+    for (const auto& x : replicas_) res_.cache_evictions += x.cache.evictions();
+    res_.source = source_.describe();
+    res_.ignored_trace_columns = source_.ignored();
+    return std::move(res_);
+  }
+
+ private:
+  // ---- time and events ---------------------------------------------------------------
+  void push(double t, Ev kind, std::int64_t a, int b = 0) { events_.push({t, order_++, kind, a, b}); }
+
+  void advance(double t) {
+    const double dt = t - now_;
+    if (dt > 0) {
+      double running = 0, held = 0, cached = 0;
+      for (const auto& r : replicas_) {
+        running += double(r.running.size());
+        held += r.held();
+        cached += r.cache.evictable_bytes();
+      }
+      const double all = budget_ * double(replicas_.size());
+      const double v[5] = {running, double(waiting_), held / all, cached / all, 0};
+      res_.series.add_interval(now_, t, v);
+      res_.in_system_area += double(in_system_) * dt;
+      res_.in_queue_area += double(waiting_) * dt;
+    }
+    now_ = std::max(now_, t);
+  }
+
+  // The next chain from the source: its first call arrives at `at` (closed loop) or at its
+  // own arrival time (at < 0).
+  bool pull(double at) {
+    Chain c;
+    if (!source_.next(c)) return false;
+    if (at >= 0) c.arrival_s = at;
+    const std::int64_t id = c.id;
+    const double t = c.arrival_s;
+    chains_[id].chain = std::move(c);
+    ++res_.chains;
+    push(t, Ev::call_arrive, id, 0);
+    return true;
+  }
+
+  // ---- arrivals and routing ------------------------------------------------------------
+  void arrive(std::int64_t chain_id, int call, double t) {
+    if (!cfg_.closed_loop && call == 0) pull(-1);
+    Chain& ch = chains_.at(chain_id).chain;
+    const Call& c = ch.calls[static_cast<std::size_t>(call)];
+    ++in_system_;
+    ++res_.calls_all;
+    const double total = double(c.input_tokens) + c.output_tokens;
+    std::string why;
+    if (limits_.max_context > 0 && total > limits_.max_context)
+      why = "a request of " + std::to_string(static_cast<long long>(total)) + " tokens exceeds the stack's max context of " +
+            std::to_string(limits_.max_context);
+    else if (kv(round_up(static_cast<int>(std::min<double>(total, INT_MAX / 2)))) > budget_)
+      why = "a request of " + std::to_string(static_cast<long long>(total)) +
+            " tokens needs more KV cache than a replica has";
+    if (!why.empty()) {
+      ++res_.rejected;
+      if (res_.rejected_reason.empty()) res_.rejected_reason = why;
+      --in_system_;
+      chain_done(chain_id, t);
+      return;
+    }
+    const int id = new_seq();
+    Seq& s = seqs_[static_cast<std::size_t>(id)];
+    s.chain = chain_id;
+    s.call = call;
+    s.c = &c;
+    s.session = ch.session;
+    s.measured = chain_id >= cfg_.warmup;
+    s.prompt_len = c.input_tokens;
+    s.target = c.output_tokens;
+    s.arrival_s = t;
+    s.replica = route(ch);
+    push(t + overhead_s_, Ev::dispatch, id);
+  }
+
+  int route(const Chain& ch) {
+    const int n = static_cast<int>(replicas_.size());
+    if (n == 1) return 0;
+    if (cfg_.router == "session_affinity" && ch.session) return static_cast<int>(ch.id % n);
+    if (cfg_.router == "least_loaded") {
+      int best = 0;
+      std::size_t load = SIZE_MAX;
+      for (int i = 0; i < n; ++i) {
+        const std::size_t l = replicas_[i].waiting.size() + replicas_[i].running.size();
+        if (l < load) load = l, best = i;
+      }
+      return best;
+    }
+    return static_cast<int>(rr_++ % static_cast<std::uint64_t>(n));
+  }
+
+  void dispatch(int id, double t) {
+    Seq& s = seqs_[static_cast<std::size_t>(id)];
+    s.queue_since = t;
+    Replica& r = replicas_[static_cast<std::size_t>(s.replica)];
+    r.waiting.push_back(id);
+    ++waiting_;
+    if (!r.busy) start_step(s.replica, t);
+  }
+
+  // ---- memory -------------------------------------------------------------------------
+  double kv(int tokens) const { return model_.kv_bytes(tokens); }
+  int round_up(int tokens) const {
+    const int b = cfg_.kv_block_tokens;
+    return (tokens + b - 1) / b * b;
+  }
+
+  // Allocates KV for `n` more tokens of `s`, evicting unreferenced cached blocks if needed.
+  bool reserve(Replica& r, Seq& s, int n) {
+    if (s.computed + n <= s.alloc) return true;
+    const int want = round_up(s.computed + n);
+    if (want <= s.alloc) return true;
+    const double need = kv(want) - kv(s.alloc);
+    double free = budget_ - r.used();
+    if (free < need) {
+      r.cache.evict(need - free);
+      free = budget_ - r.used();
+    }
+    if (free < need - 1e-9 * budget_) return false;
+    r.private_bytes += need;
+    s.alloc = want;
+    return true;
+  }
+
+  int cache_block(const Seq& s) const { return s.c->hash_block_tokens > 0 ? s.c->hash_block_tokens : cfg_.kv_block_tokens; }
+
+  // The prefix-cache key of block i of s's tokens (prompt, then output), if it has one;
+  // `shared`: whether other requests may reuse the block.
+  bool key_of(const Seq& s, int i, std::uint64_t& key, bool& shared) const {
+    const Call& c = *s.c;
+    shared = true;
+    if (c.hash_block_tokens > 0) {
+      if (static_cast<std::size_t>(i) >= c.block_hashes.size()) return false;
+      key = c.block_hashes[static_cast<std::size_t>(i)];
+      return true;
+    }
+    const long long last = static_cast<long long>(i + 1) * cfg_.kv_block_tokens - 1;
+    if (last < c.input_tokens) {
+      for (const auto& seg : c.segments)
+        if (last < seg.end) {
+          key = block_key(seg.ns, static_cast<std::uint64_t>(i));
+          shared = seg.shared;
+          return true;
+        }
+      return false;
+    }
+    if (c.output_ns == 0) return false;
+    key = block_key(c.output_ns, static_cast<std::uint64_t>(i));
+    return true;
+  }
+
+  // Takes the cached blocks that start s's prompt (at least its last token is computed).
+  void lookup_prefix(Replica& r, Seq& s) {
+    if (!cfg_.prefix_cache || s.computed > 0) return;
+    const int cb = cache_block(s);
+    std::uint64_t key;
+    bool shared;
+    for (int i = 0; (i + 1) * cb <= s.prompt_len - 1 && key_of(s, i, key, shared) && r.cache.contains(key); ++i) {
+      r.cache.acquire(key);
+      s.refs.push_back(key);
+      s.shared += cb;
+    }
+    s.computed = s.alloc = s.shared;
+  }
+
+  void release_all(Replica& r, Seq& s) {
+    for (auto it = s.refs.rbegin(); it != s.refs.rend(); ++it) r.cache.release(*it);
+    r.private_bytes -= kv(s.alloc) - kv(s.shared);
+    s.refs.clear();
+    s.shared = s.alloc = s.computed = 0;
+  }
+
+  // Moves s's newly computed full blocks into the prefix cache (or onto an equal cached block):
+  // the shareable ones, or every one (`all`: before a preemption, for the recompute).
+  void insert_blocks(Replica& r, Seq& s, bool all = false) {
+    if (!cfg_.prefix_cache) return;
+    const int cb = cache_block(s);
+    std::uint64_t key;
+    bool shared;
+    for (int i = s.shared / cb; (i + 1) * cb <= s.computed && key_of(s, i, key, shared) && (shared || all); ++i) {
+      const double bytes = kv((i + 1) * cb) - kv(i * cb);
+      if (r.cache.contains(key)) r.cache.acquire(key);
+      else if (!r.cache.insert(key, cb, bytes)) break;
+      r.private_bytes -= bytes;
+      s.refs.push_back(key);
+      s.shared += cb;
+    }
+  }
+
+  void preempt(Replica& r, std::size_t index) {
+    const int id = r.running[index];
+    Seq& s = seqs_[static_cast<std::size_t>(id)];
+    insert_blocks(r, s, true);
+    release_all(r, s);
+    s.prompt_len = s.c->input_tokens + s.emitted;  // recompute the prompt and what it generated
+    ++s.preemptions;
+    ++res_.preemptions;
+    r.running.erase(r.running.begin() + static_cast<std::ptrdiff_t>(index));
+    r.waiting.push_front(id);
+    ++waiting_;
+    s.queue_since = now_;
+  }
+
+  void admit(Replica& r, int id) {
+    Seq& s = seqs_[static_cast<std::size_t>(id)];
+    r.waiting.pop_front();
+    --waiting_;
+    s.queue_s += now_ - s.queue_since;
+    if (s.cached_at_admission < 0) s.cached_at_admission = s.shared;
+    r.running.push_back(id);
+  }
+
+  // ---- scheduling -----------------------------------------------------------------------
+  int budget_tokens() const { return limits_.max_batched_tokens > 0 ? limits_.max_batched_tokens : INT_MAX; }
+  bool prefill_slot(int prefills) const { return limits_.max_prefill_seqs <= 0 || prefills < limits_.max_prefill_seqs; }
+
+  // Running sequences in admission order: a decode token each, or the next prompt chunk;
+  // memory for each, preempting from the back. Returns false if anything was preempted.
+  bool schedule_running(Replica& r, int& budget, int& prefills, bool decodes_only) {
+    bool preempted = false;
+    for (std::size_t i = 0; i < r.running.size() && budget > 0;) {
+      Seq& s = seqs_[static_cast<std::size_t>(r.running[i])];
+      const bool decode = s.computed >= s.prompt_len;
+      if (decodes_only && !decode) {
+        ++i;
+        continue;
+      }
+      if (!decode && !prefill_slot(prefills)) {
+        ++i;
+        continue;
+      }
+      const int n = decode ? 1 : std::min(s.prompt_len - s.computed, budget);
+      bool ok = reserve(r, s, n);
+      while (!ok && r.running.size() - 1 > i) {
+        preempt(r, r.running.size() - 1);
+        preempted = true;
+        ok = reserve(r, s, n);
+      }
+      if (!ok) {
+        preempt(r, i);
+        preempted = true;
+        break;
+      }
+      add_item(r, s, r.running[i], n, decode);
+      budget -= n;
+      if (!decode) ++prefills;
+      ++i;
+    }
+    return !preempted;
+  }
+
+  // The head of the queue, if slots, budget and memory allow: admitted with its first chunk.
+  bool admit_head(Replica& r, int& budget, int& prefills, bool whole) {
+    if (r.waiting.empty() || static_cast<int>(r.running.size()) >= limits_.max_batch || budget <= 0 ||
+        !prefill_slot(prefills))
+      return false;
+    const int id = r.waiting.front();
+    Seq& s = seqs_[static_cast<std::size_t>(id)];
+    lookup_prefix(r, s);
+    const int left = s.prompt_len - s.computed;
+    const int n = whole ? left : std::min(left, budget);
+    if ((whole && prefills > 0 && n > budget) || !reserve(r, s, n)) {
+      release_all(r, s);
+      return false;
+    }
+    admit(r, id);
+    add_item(r, s, id, n, false);
+    budget -= n;
+    ++prefills;
+    return true;
+  }
+
+  // The step's work item and its shape for the step model.
+  void add_item(Replica& r, const Seq& s, int id, int n, bool decode) {
+    Item& it = r.items.emplace_back();  // field by field: no temporary through the stack
+    it.seq = id;
+    it.tokens = n;
+    it.decode = decode;
+    if (decode) r.batch.decode_contexts.push_back(s.computed + 1);
+    else r.batch.prefills.push_back({n, s.computed, s.computed + n == s.prompt_len});
+  }
+
+  void schedule(Replica& r) {
+    r.items.clear();
+    r.batch.clear();
+    int budget = budget_tokens(), prefills = 0;
+    if (limits_.mixed_steps) {
+      if (schedule_running(r, budget, prefills, false))
+        while (admit_head(r, budget, prefills, false)) {
+        }
+      return;
+    }
+    // Prefill first: a step of whole prompts when any can start, else a decode step.
+    while (admit_head(r, budget, prefills, true)) {
+    }
+    if (!r.items.empty()) return;
+    budget = budget_tokens();
+    schedule_running(r, budget, prefills, true);
+  }
+
+  void start_step(int ri, double t) {
+    Replica& r = replicas_[static_cast<std::size_t>(ri)];
+    schedule(r);
+    if (r.items.empty()) {
+      r.busy = false;
+      return;
+    }
+    r.step = model_.step(r.batch);
+    r.busy = true;
+    r.step_start = t;
+    res_.max_running = std::max(res_.max_running, static_cast<int>(r.running.size()));
+    res_.peak_kv_fraction = std::max(res_.peak_kv_fraction, r.held() / budget_);
+    push(t + std::max(0.0, r.step.time_s), Ev::step_end, ri);
+  }
+
+  // ---- step results -------------------------------------------------------------------------
+  // Hot per-token paths are noexcept and end_step keeps no local with a destructor: under
+  // WebAssembly (JS-based exceptions) a call from a scope needing cleanup goes through a
+  // JavaScript trampoline, which would dominate the page's time.
+  void gap(double g, bool measured) noexcept {
+    if (!measured) return;
+    auto& v = res_.token_gaps;
+    if (!v.empty() && v.back().first == g) ++v.back().second;
+    else v.push_back({g, 1});
+  }
+
+  // s gains `n` tokens at t; true when it has them all.
+  bool emit(Seq& s, int n, double t, double batch) noexcept {
+    const int target = s.target;
+    n = std::min(n, target - s.emitted);
+    if (n <= 0) return s.emitted >= target;
+    if (s.first_token_s < 0) {
+      s.first_token_s = t;
+    } else {
+      const double g = t - s.last_token_s;
+      gap(g, s.measured);
+      // Every 16th token of a response, for the position series (its bins are >= 16 wide).
+      if (s.measured && (s.emitted & (kPositionSample - 1)) == 0) {
+        const double v[3] = {g, 1, batch};
+        res_.positions.add_point(double(s.emitted), v);
+      }
+    }
+    s.last_token_s = t;
+    s.emitted += n;
+    step_tokens_ += n;
+    return s.emitted >= target;
+  }
+
+  void end_step(int ri, double t) {
+    Replica& r = replicas_[static_cast<std::size_t>(ri)];
+    const StepTime& st = r.step;
+    res_.steps++;
+    res_.busy_s += t - r.step_start;
+    res_.step_compute_s += st.compute_s;
+    res_.step_hbm_s += st.hbm_s;
+    res_.step_fabric_s += st.fabric_s;
+    res_.step_overhead_s += st.overhead_s;
+    const double batch = double(r.items.size());
+    std::vector<int>& done = done_;
+    done.clear();
+    for (const auto& it : r.items) {
+      Seq& s = seqs_[static_cast<std::size_t>(it.seq)];
+      bool finished = false;
+      if (!it.decode) {
+        s.computed += it.tokens;
+        res_.computed_prefill_tokens += it.tokens;
+        insert_blocks(r, s);
+        if (s.computed == s.prompt_len) finished = emit(s, 1, t, batch);
+      } else {
+        int n = 1;
+        if (st.tokens_per_sequence != 1) {  // speculative decoding: the expected accepted tokens
+          s.credit += st.tokens_per_sequence;
+          n = static_cast<int>(std::floor(s.credit));
+          s.credit -= n;
+          if (n > 1 && !reserve(r, s, n)) n = 1;  // extras that find no memory are dropped
+        }
+        s.computed += std::max(n, 1);
+        finished = emit(s, n, t, batch);
+        if (!finished && s.c->output_ns) insert_blocks(r, s);
+      }
+      if (finished) done.push_back(it.seq);
+    }
+    for (int id : done) finish(r, id, t);
+    res_.output_tokens += step_tokens_;
+    const double tokens[5] = {0, 0, 0, 0, step_tokens_};
+    res_.series.add_point(t, tokens);
+    step_tokens_ = 0;
+    start_step(ri, t);
+  }
+
+  void finish(Replica& r, int id, double t) {
+    Seq& s = seqs_[static_cast<std::size_t>(id)];
+    r.running.erase(std::find(r.running.begin(), r.running.end(), id));
+    const double e2e = t - s.arrival_s;
+    res_.e2e_s_all += e2e;
+    res_.queue_s_all += s.queue_s;
+    res_.prompt_tokens += s.c->input_tokens;
+    res_.cached_prompt_tokens += std::max(0, s.cached_at_admission);
+    if (s.measured) {
+      CallRecord rec;
+      rec.chain = s.chain;
+      rec.call = s.call;
+      rec.turn = s.c->turn;
+      rec.replica = s.replica;
+      rec.session = s.session;
+      rec.arrival_s = s.arrival_s;
+      rec.first_token_s = s.first_token_s;
+      rec.finish_s = t;
+      rec.queue_s = s.queue_s;
+      rec.input_tokens = s.c->input_tokens;
+      rec.output_tokens = s.c->output_tokens;
+      rec.cached_tokens = std::max(0, s.cached_at_admission);
+      rec.preemptions = s.preemptions;
+      rec.kv_bytes_final = kv(s.computed);
+      res_.calls.push_back(rec);
+    }
+    insert_blocks(r, s);
+    release_all(r, s);
+    const std::int64_t chain = s.chain;
+    const int call = s.call;
+    const double pause = s.c->pause_after_s;
+    free_seq(id);
+    --in_system_;
+    Chain& ch = chains_.at(chain).chain;
+    if (static_cast<std::size_t>(call) + 1 < ch.calls.size()) push(t + pause, Ev::call_arrive, chain, call + 1);
+    else chain_done(chain, t);
+  }
+
+  void chain_done(std::int64_t chain, double t) {
+    chains_.erase(chain);
+    if (cfg_.closed_loop) pull(t);
+  }
+
+  int new_seq() {
+    if (!free_.empty()) {
+      const int id = free_.back();
+      free_.pop_back();
+      seqs_[static_cast<std::size_t>(id)] = Seq();
+      return id;
+    }
+    seqs_.emplace_back();
+    return static_cast<int>(seqs_.size()) - 1;
+  }
+  void free_seq(int id) {
+    seqs_[static_cast<std::size_t>(id)].refs = {};
+    free_.push_back(id);
+  }
+
+  const StepModel& model_;
+  Source& source_;
+  SimConfig cfg_;
+  Limits limits_;
+  double overhead_s_ = 0, budget_ = 0;
+  std::vector<Replica> replicas_;
+  std::vector<Seq> seqs_;
+  std::vector<int> free_;
+  std::vector<int> done_;  // end_step's finished sequences (a member: see gap())
+  std::unordered_map<std::int64_t, ActiveChain> chains_;
+  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
+  std::uint64_t order_ = 0, rr_ = 0;
+  double now_ = 0, step_tokens_ = 0;
+  std::int64_t in_system_ = 0, waiting_ = 0;
+  SimResult res_;
+};
+
+}  // namespace
+
+SimResult simulate(const StepModel& model, Source& source, const SimConfig& config) {
+  return Simulator(model, source, config).run();
+}
+
+}  // namespace trnsim::serve

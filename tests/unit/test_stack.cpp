@@ -1,0 +1,207 @@
+// The Neuron execution model below the serving simulator: serving-stack data files (every
+// value sourced, fitted ones listed as calibrated), NxD Inference's automatic buckets, the
+// MoE expert-execution strategies of NxD (selective loading, all experts, blockwise), and
+// logical NeuronCores as TP ranks (intra-chip collectives at tp = 1, KV-head replication).
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "hw/system.h"
+#include "plan/plan.h"
+#include "price/stack.h"
+#include "scenario/scenario.h"
+#include "test_support.h"
+#include "workload/speculative.h"
+#include "workload/workload.h"
+
+using namespace trnsim;
+using test_support::contains;
+using test_support::error_of;
+
+namespace {
+
+const hw::System& trn2() {
+  static const hw::System s = hw::load_system("trn2-48xlarge");
+  return s;
+}
+
+workload::Spec spec_of(json j) { return trnsim::parse_workload(j); }
+
+const plan::Operator& op_named(const std::vector<plan::Operator>& ops, const std::string& name) {
+  for (const auto& o : ops)
+    if (o.name == name) return o;
+  throw std::logic_error("no operator " + name);
+}
+
+// The routed-expert operator of one MoE layer for `tokens` tokens (decode: one per sequence).
+plan::Operator experts(const std::string& strategy, const std::string& model, int tp, double tokens, bool decode) {
+  static std::map<std::string, std::shared_ptr<const model::ModelConfig>> models;
+  auto& m = models[model];
+  if (!m) m = workload::spec_model(spec_of({{"model", model}}));
+  plan::MoeExecution x;
+  x.strategy = strategy;
+  plan::Context c{*m, plan::Dtypes{"bf16", "bf16", "bf16", "bf16"}, plan::make_placement(*m, tp, 1, 1, 1), x};
+  plan::Pass p;
+  p.seqs = decode ? tokens : 1;
+  p.new_tokens = decode ? 1 : tokens;
+  p.ctx_full = p.pairs_full = decode ? 256 : 0;
+  model::LayerSpec moe;
+  moe.mlp = model::MlpKind::moe;
+  return op_named(plan::layer_ops(c, p, moe), "moe.experts");
+}
+
+}  // namespace
+
+TEST_CASE("serving stacks load from data with a source on every value", "[stack]") {
+  const auto names = price::stack_names();
+  for (const char* n : {"plain", "nxdi", "vllm-neuron", "optimum-neuron"})
+    CHECK(std::find(names.begin(), names.end(), n) != names.end());
+  for (const auto& n : names) {
+    const price::Stack& s = price::load_stack(n);
+    INFO(n);
+    CHECK(s.name == n);
+    CHECK(s.sources.size() == 20);  // every value of the format carries its source
+    for (const auto& [path, source] : s.sources) CHECK(!source.empty());
+  }
+  const price::Stack& v = price::load_stack("vllm-neuron");
+  CHECK(v.logical_nc_config == 2);
+  CHECK(v.moe.strategy == "neuron");
+  CHECK(v.moe.selective_threshold == 1.0);
+  CHECK(v.moe.block_size == 512);
+  CHECK(v.prefill_alone);
+  CHECK(v.buckets.enabled);
+  CHECK(v.buckets.min_context_encoding == 128);
+  // Fitted values are named, so the report can list them.
+  CHECK(std::find(v.calibrated.begin(), v.calibrated.end(), "runtime.step_host") != v.calibrated.end());
+  const price::Stack& o = price::load_stack("optimum-neuron");
+  CHECK(o.pad_prefill_to_max);
+  CHECK(o.decode_reads_max);
+  CHECK(!o.prefill_alone);
+  CHECK(!o.prefix_caching);
+  const price::Stack& p = price::load_stack("plain");
+  CHECK(p.logical_nc_config == 0);
+  CHECK(p.runtime.step_host_s == 0);
+  CHECK(price::ranks_per_chip(v, trn2().chip) == 4);  // 8 NeuronCores at LNC=2
+  CHECK(price::ranks_per_chip(p, trn2().chip) == 1);
+  CHECK(contains(error_of([] { price::load_stack("vllm-nueron"); }), "did you mean 'vllm-neuron'"));
+  CHECK(contains(error_of([] { price::load_stack("/nonexistent/stack.json"); }), "cannot open"));
+}
+
+TEST_CASE("NxD Inference's automatic buckets and bucket selection", "[stack]") {
+  // generate_buckets(128, max): powers of two below round(log2(max)), then the maximum.
+  CHECK(price::automatic_buckets(128, 12800) == std::vector<int>{128, 256, 512, 1024, 2048, 4096, 8192, 12800});
+  CHECK(price::automatic_buckets(128, 4096) == std::vector<int>{128, 256, 512, 1024, 2048, 4096});
+  CHECK(price::automatic_buckets(128, 2500) == std::vector<int>{128, 256, 512, 1024, 2500});  // log2 2500 rounds to 11
+  CHECK(price::automatic_buckets(512, 512) == std::vector<int>{512});
+  const std::vector<int> b = {2048, 4096, 8192, 12288};
+  CHECK(price::bucket_for(b, 10000, "x") == 12288);
+  CHECK(price::bucket_for(b, 2048, "x") == 2048);
+  CHECK(price::bucket_for(b, 1, "x") == 2048);
+  CHECK(contains(error_of([&] { price::bucket_for(b, 12289, "workload.compiled"); }),
+                 "workload.compiled: 12289 tokens exceed the largest compiled bucket (12288)"));
+}
+
+TEST_CASE("NxD's MoE expert execution: selective loading, all experts, blockwise", "[stack]") {
+  // DeepSeek-V3: 256 experts, top-8, TP16 chips. Token generation below T*k/E = 1 loads each
+  // token's own 8 experts: the reads grow with the batch, with no sharing between tokens.
+  const double expert_bytes = 3.0 * 7168 * 2048 * 2 / 16;  // one expert's slice per chip, BF16
+  auto b1 = experts("neuron", "DeepSeek-V3", 16, 1, true), b8 = experts("neuron", "DeepSeek-V3", 16, 8, true);
+  CHECK(b1.kernels == 2);
+  CHECK(b8.kernels == 16);  // a gate/up and down kernel pair per token
+  CHECK(b8.hbm_bytes > 64 * expert_bytes);
+  CHECK(b8.hbm_bytes < 65 * expert_bytes);
+  // Uniform routing shares experts between the batch's tokens: fewer reads.
+  auto u8 = experts("uniform", "DeepSeek-V3", 16, 8, true);
+  CHECK(u8.hbm_bytes < b8.hbm_bytes);
+  CHECK(u8.flops == Approx(b8.flops));  // the same routed products
+  // From T*k/E = 1 (32 tokens) every local expert is read and computes every token.
+  auto all = experts("neuron", "DeepSeek-V3", 16, 32, true);
+  CHECK(all.hbm_bytes > 256 * expert_bytes);
+  CHECK(all.flops == Approx(b8.flops / (8 * 8) * 32 * 256).epsilon(1e-9));
+  // Context encoding of 2048 tokens (T*k >= 512): blockwise, ceil((T*k - 255) / 512) + 255 blocks.
+  auto pre = experts("neuron", "DeepSeek-V3", 16, 2048, false);
+  const double blocks = std::ceil((2048.0 * 8 - 255) / 512) + 255;
+  CHECK(pre.gemms == blocks);
+  CHECK(pre.flops == Approx(b1.flops / 8 * blocks * 512).epsilon(1e-9));
+  // A short prompt with T*k below a block: all experts.
+  CHECK(experts("neuron", "DeepSeek-V3", 16, 40, false).gemms == 256);
+}
+
+TEST_CASE("logical NeuronCores: TP collectives among ranks, KV heads replicated to them", "[stack]") {
+  // Llama-3.1-8B on one Trainium2 chip (TP4 at LNC=2): the plain stack sees one chip and no
+  // collective; vllm-neuron runs 4 ranks with two intra-chip all-reduces per layer.
+  json w = {{"model", "Llama-3.1-8B"}, {"parallelism", {{"tp", 1}}}, {"inference", {{"batch", 8}, {"input_tokens", 1024}, {"output_tokens", 64}}}};
+  w["stack"] = "plain";
+  workload::Result plain = workload::evaluate(spec_of(w), trn2());
+  w["stack"] = "vllm-neuron";
+  workload::Result neuron = workload::evaluate(spec_of(w), trn2());
+  auto has = [](const workload::Result& r, const std::string& name) {
+    for (const auto& ph : r.phases)
+      for (const auto& o : ph.ops)
+        if (o.name == name) return true;
+    return false;
+  };
+  CHECK(!has(plain, "attn.all_reduce"));
+  CHECK(has(neuron, "attn.all_reduce"));
+  CHECK(has(neuron, "mlp.all_reduce"));
+  CHECK(neuron.tpot_s > plain.tpot_s);
+  // 8 KV heads over TP64 ranks on 16 chips: each rank holds one head, so a chip holds 4,
+  // where chip-level TP16 holds 1 -- four times the KV cache per chip.
+  auto m = workload::spec_model(spec_of({{"model", "Llama-3.1-70B"}}));
+  CHECK(plan::make_placement(*m, 16, 1, 1, 1, 4).kvh_chip == 4);
+  CHECK(plan::make_placement(*m, 16, 1, 1, 1, 1).kvh_chip == 1);
+  CHECK(plan::make_placement(*m, 2, 1, 1, 1, 4).kvh_chip == 4);  // 8 ranks: one distinct head each
+  // Heads pad to the ranks, as Neuron pads them (Llama-4-Scout's 40 heads at TP16 chips =
+  // 64 ranks: 64 heads, one per rank), or, with padding off, a clear error naming the ranks.
+  json q = {{"model", "Llama-4-Scout-17B-16E-Instruct"}, {"parallelism", {{"tp", 16}}},
+            {"inference", {{"batch", 1}, {"input_tokens", 128}, {"output_tokens", 8}}}};
+  workload::Result padded = workload::evaluate(spec_of(q), hw::load_system("trn3-gen2-ultraserver"));
+  bool warned = false;
+  for (const auto& w : padded.warnings) warned = warned || contains(w, "64 TP ranks do not divide the 40 attention heads; padded to 64");
+  CHECK(warned);
+  json e = {{"model", "Llama-3.1-8B"}, {"parallelism", {{"tp", 16}, {"pad_heads", false}}}};
+  CHECK(contains(error_of([&] { workload::evaluate(spec_of(e), hw::load_system("trn3-gen2-ultraserver")); }),
+                 "workload.parallelism.tp: must divide the model's 32 attention heads when heads are not padded, got 16 "
+                 "(64 TP ranks: 4 logical NeuronCores per chip)"));
+}
+
+TEST_CASE("fused speculation: expected tokens per step and its price in trnsim run", "[stack]") {
+  workload::Speculation s;
+  s.draft_model = "Llama-3.2-1B";
+  s.length = 4;
+  s.acceptance = 1;
+  CHECK(workload::speculative_tokens_per_step(s, false) == 4);  // NxDI: k positions verified
+  CHECK(workload::speculative_tokens_per_step(s, true) == 5);   // k drafts + a bonus token
+  s.acceptance = 0;
+  CHECK(workload::speculative_tokens_per_step(s, false) == 1);
+  s.acceptance = 0.5;
+  CHECK(workload::speculative_tokens_per_step(s, false) == Approx(1 + 0.5 + 0.25 + 0.125));
+  s.acceptance_by_position_percent = {100, 50};  // the last value repeats
+  CHECK(workload::speculative_tokens_per_step(s, false) == Approx(1 + 1 + 0.5 + 0.25));
+  s.length = 0;
+  CHECK(workload::speculative_tokens_per_step(s, false) == 1);
+
+  json w = {{"model", "Llama-3.1-70B"}, {"parallelism", {{"tp", 16}}},
+            {"inference", {{"batch", 1}, {"input_tokens", 2000}, {"output_tokens", 200}}},
+            {"stack", "plain"}};  // no context-encoding overlap: TTFT is the sum of the prefill ops
+  const workload::Result base = workload::evaluate(spec_of(w), trn2());
+  w["speculation"] = {{"draft_model", "Llama-3.2-1B"}, {"length", 5}, {"acceptance", 1.0}};
+  const workload::Result sure = workload::evaluate(spec_of(w), trn2());
+  auto phase_time = [](const workload::Result& r, const std::string& name) {
+    for (const auto& p : r.phases)
+      if (p.name == name) return p.time_s;
+    throw std::logic_error("no phase " + name);
+  };
+  // Every draft accepted: the plain stack's convention (k drafts verified with a bonus token)
+  // gives 6 tokens per (5 draft steps + one 6-position verify pass).
+  const double cycle = 5 * phase_time(sure, "draft decode") + phase_time(sure, "verify");
+  CHECK(sure.tpot_s == Approx(cycle / 6));
+  CHECK(sure.tpot_s < base.tpot_s);
+  CHECK(phase_time(sure, "verify") > phase_time(sure, "decode"));  // 6 positions cost more than 1
+  CHECK(sure.ttft_s == Approx(base.ttft_s + phase_time(sure, "draft prefill")));
+  // Nothing accepted: slower than no speculation at all.
+  w["speculation"]["acceptance"] = 0.0;
+  CHECK(workload::evaluate(spec_of(w), trn2()).tpot_s > base.tpot_s);
+  w["speculation"]["draft_model"] = "Llama-3.2-1b";
+  CHECK(contains(error_of([&] { spec_of(w); }), "workload.speculation.draft_model"));
+}
