@@ -44,6 +44,10 @@ Field bound_optional(Field f, Ref<std::optional<double>> ref) {
 struct Meta {
   std::string unit, label, help, section, shown_when;
   bool log_scale = false;
+  Meta(std::string u = "", std::string l = "", std::string h = "", std::string s = "", std::string w = "",
+       bool log = false)
+      : unit(std::move(u)), label(std::move(l)), help(std::move(h)), section(std::move(s)), shown_when(std::move(w)),
+        log_scale(log) {}
 };
 
 Field make(const std::string& path, FieldType type, json def, double lo, double hi, const Meta& m) {

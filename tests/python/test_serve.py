@@ -31,7 +31,7 @@ def test_serve_reads_a_trace_beside_the_scenario_file(tmp_path):
 
 def test_rate_search_and_metrics():
     scenario = {"system": "trn2-48xlarge", "compare_system": "", "workload": {"model": "Llama-3.1-8B"},
-                "serve": {"requests": 150, "rate": 4, "targets": {"ttft_s": 0.5, "tpot_s": 0.03}}}
+                "serve": {"requests": 150, "rate": 2, "max_num_seqs": 16, "targets": {"ttft_s": 0.5, "tpot_s": 0.03}}}
     s = trnsim.serve(scenario, find_rate=True)["serve"]
     assert s["rate_search"]["max_rate"] > 0
     assert s["metrics"]["serve_max_rate"] == s["rate_search"]["max_rate"]

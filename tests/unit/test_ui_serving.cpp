@@ -20,7 +20,7 @@ Scenario small() {
   return scenario_from_json({{"system", "trn2-48xlarge"},
                              {"compare_system", ""},
                              {"workload", {{"model", "Llama-3.1-8B"}, {"parallelism", {{"dp", 2}}}}},
-                             {"serve", {{"requests", 200}, {"rate", 8}, {"targets", {{"ttft_s", 0.5}, {"tpot_s", 0.03}}}}}});
+                             {"serve", {{"requests", 200}, {"rate", 4}, {"max_num_seqs", 16}, {"targets", {{"ttft_s", 0.5}, {"tpot_s", 0.03}}}}}});
 }
 
 }  // namespace
