@@ -43,6 +43,7 @@ families=(
   "collective|^BM_(Event|Analytic)"
   "engine|^BM_(Engine|Roofline)"
   "scenario|^BM_(ScenarioParse|Workload|LoadSystem)"
+  "serving|^BM_Serve(EventLoopConstantStep|SimulatePlain|Run)/"
 )
 if ((smoke)); then
   min_time=0.01 reps=1
@@ -52,6 +53,7 @@ if ((smoke)); then
     "collective|^BM_(Event|Analytic)AllToAll64Trn2Torus$"
     "engine|^BM_(EngineAttention|RooflineAttention)4096$"
     "scenario|^BM_(ScenarioParse|WorkloadSweepPoint)$"
+    "serving|^BM_Serve(EventLoopConstantStep/100000|Run/10000)$"
   )
 fi
 

@@ -101,8 +101,11 @@ const families = [
       "BM_WorkloadEvaluateTrainingCluster", "BM_WorkloadResultToJsonAndText", "BM_LoadSystemGen2"].map((n) => [n, "BM_ScenarioParse"]),
   },
   {
-    id: "serving", title: "Serving simulator", baseline: "not built yet (core/serve/): its benchmarks join this report when it exists",
-    ratioLabel: "", metric: "per_s", unit: "/s", rows: () => [],
+    id: "serving", title: "Serving simulator",
+    baseline: "the event loop alone (BM_ServeEventLoopConstantStep: the same 100,000 requests with a step model that costs nothing to price)",
+    ratioLabel: "event loop", metric: "requests_per_s", unit: "requests/s",
+    rows: () => ["BM_ServeSimulatePlain/100000", "BM_ServeRun/100000", "BM_ServeSimulatePlain/10000", "BM_ServeRun/10000"]
+      .map((n) => [n, "BM_ServeEventLoopConstantStep/100000"]),
   },
 ];
 
@@ -242,6 +245,8 @@ const headlines = [
   ["collective", /^BM_EventAllToAll144Gen2$/, "event backend: 144-rank all-to-all on Trn3 Gen2 (vs analytic)", "< 100 ms"],
   ["collective", /^BM_AnalyticAllReduce1MChips$/, "analytic backend: all-reduce over 1,000,000 chips (vs 144)", "< 10 ms"],
   ["engine", /^BM_EngineGemm4096Bf16$/, "engine model: 4096^3 BF16 GEMM on a NeuronCore (vs roofline)", ""],
+  ["serving", /^BM_ServeRun\/100000$/, "trnsim serve of 100,000 requests: priced steps and the report (vs the event loop alone)", "< 1 s"],
+  ["serving", /^BM_ServeRun\/10000$/, "the same with 10,000 requests (what the page runs; WebAssembly column)", "< 100 ms in the page"],
   ["scenario", /^BM_WorkloadSweepPoint$/, "one sweep point: parse, both systems, evaluate, JSON (vs parse)", "10,000 points < 1 min on 2 cores"],
 ];
 

@@ -87,6 +87,9 @@ echo '{"index":0,"ok":false,"error":"x"}' > "$tmp/none.jsonl"
 expect_error "input: no point with \"ok\": true to plot (1 lines)" "$tmp/none.jsonl" --x batch --y tpot_s
 printf '%s\nnot json\n' "$(head -1 "$tmp/points.jsonl")" > "$tmp/bad.jsonl"
 expect_error "bad.jsonl:line 2" "$tmp/bad.jsonl" --x batch --y tpot_s
-expect_error "--log-y: value 0" "$tmp/points.jsonl" --x batch --y fabric_share --log-y --color system
+# A point whose fabric share is 0 (a one-chip placement on the plain stack has no collectives).
+node -e 'const l = require("fs").readFileSync(process.argv[1], "utf8").trim().split("\n").map(JSON.parse);
+  l[0].primary.fabric_share = 0; console.log(l.map((p) => JSON.stringify(p)).join("\n"));' "$tmp/points.jsonl" > "$tmp/zero.jsonl"
+expect_error "--log-y: value 0" "$tmp/zero.jsonl" --x batch --y fabric_share --log-y --color system
 expect_error "SWEEP.jsonl: missing argument" --x batch --y tpot_s
 echo "test_plot: ok"

@@ -2,10 +2,12 @@
 # `trnsim validate`: every PERF.md measurement and Trn3-vs-Trn2 claim appears with the
 # published figure, the model's and the error; uncovered rows say why; JSON has the same.
 # The model column is checked against the model reached another way, never matched with a
-# wildcard: each serving row is `trnsim run` of the configuration the row states, each
-# collective row `trnsim collective`, the claims come from `trnsim run` of the bundled
-# example pair, the claim sweeps' best points and `trnsim describe`; the error column is
-# (model - published) / published; the text table prints the JSON's numbers.
+# wildcard: each serving row is `trnsim serve` of the scenario its data file states (the
+# metric it names, from `serve --json`), each profiled-step row `trnsim run`, each video row
+# `trnsim run` of its clip, each collective row `trnsim collective`; the claims come from
+# `trnsim run` of the bundled example pair, the claim sweeps' best points and `trnsim
+# describe`; the error column is (model - published) / published; the text table prints the
+# JSON's numbers.
 set -euo pipefail
 : "${TRNSIM:?}" "${TRNSIM_SOURCE_DIR:?}"
 cd "$TRNSIM_SOURCE_DIR"
@@ -14,40 +16,45 @@ trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 "$TRNSIM" validate > "$tmp/out.txt" || fail "validate exited $?"
-for id in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 C1 C1b C2 C3 C3b C3c C4 C5 C6 C7 C8 D1 D2 D3 D4 D5; do
+for id in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 V1 V2 V3 C1 C1b C2 C3 C3b C3c C4 C5 C6 C7 C8 D1 D2 D3 D4 D5; do
   grep -qE "^$id +[^ ]" "$tmp/out.txt" || fail "validate: no row $id"
 done
-grep -qE "^2 +same \+ fused speculation.* n/a +- +speculative decoding not modeled" "$tmp/out.txt" || fail "row 2 n/a"
 grep -q "figures modeled:" "$tmp/out.txt" || fail "summary line"
 grep -q "Far off (>50%):" "$tmp/out.txt" || fail "far-off list"
 "$TRNSIM" validate > "$tmp/again.txt"
 cmp -s "$tmp/out.txt" "$tmp/again.txt" || fail "validate is not deterministic"
 "$TRNSIM" validate --json > "$tmp/out.json" || fail "validate --json"
 
-# The configurations the serving rows state (PERF.md rows 1-9): trn2.48xlarge, BF16, one
-# replica; TP64 at LNC=2 is 16 chips.
-serving() {  # name model tp batch input output
-  printf '{"version": 1, "system": "trn2-48xlarge", "compare_system": "", "workload": {"model": "%s",
-    "precision": {"weights": "bf16", "attention_weights": "bf16", "activations": "bf16", "kv_cache": "bf16"},
-    "parallelism": {"tp": %s}, "inference": {"batch": %s, "input_tokens": %s, "output_tokens": %s}}}\n' \
-    "$2" "$3" "$4" "$5" "$6" >"$tmp/$1.json"
-  "$TRNSIM" run --json "$tmp/$1.json" >"$tmp/$1.report.json" || fail "run $1"
+# Every row computed from a scenario, a serving run or a collective, run through the CLI as
+# a user would: the data files state the scenario (or collective) and the metric; the CLI's
+# figure is checked against validate's below.
+node - "$tmp" "$TRNSIM_SOURCE_DIR/core/data/validation" <<'EOF' || fail "writing the rows' scenarios"
+const fs = require("fs"), path = require("path");
+const [dir, data] = process.argv.slice(2);
+const jobs = [];
+for (const f of fs.readdirSync(data).sort()) {
+  JSON.parse(fs.readFileSync(path.join(data, f), "utf8")).rows.forEach((r, i) => {
+    const c = r.compute, name = `${path.basename(f, ".json")}-${i}`;
+    const kind = c.serve ? "serve" : c.scenario ? "run" : c.collective ? "collective" : "";
+    if (!kind) return;
+    jobs.push(`${kind} ${name}`);
+    fs.writeFileSync(path.join(dir, name + ".in.json"), JSON.stringify(c.serve || c.scenario || c.collective));
+  });
 }
-serving r1 Llama-3.1-70B 16 1 10000 1500
-serving r3 Llama-3.1-405B 16 1 10000 1500
-serving r5 gpt-oss-120b 4 1 512 128
-serving r6 Llama-3.1-8B 2 2 512 128
-serving r7 DeepSeek-V3 16 1 256 256
-for b in 1 2 4 8; do serving "r8b$b" DeepSeek-V3 16 "$b" 200 200; done
-collective() {  # name op bytes ranks
-  "$TRNSIM" collective --system trn2-48xlarge --op "$2" --bytes "$3" --ranks "$4" --json >"$tmp/$1.json" || fail "collective $1"
-}
-collective c10a all-reduce 1G 2
-collective c10b all-reduce 1K 2
-collective c11a all-reduce 2M 16
-collective c11b all-reduce 32M 16
-collective c11c all-reduce 512M 16
-collective c12 all-gather 512K 8
+fs.writeFileSync(path.join(dir, "jobs.txt"), jobs.join("\n") + "\n");
+EOF
+while read -r kind name; do
+  in="$tmp/$name.in.json" out="$tmp/$name.out.json"
+  case $kind in
+    serve) "$TRNSIM" serve --json "$in" >"$out" || fail "serve $name" ;;
+    run) "$TRNSIM" run --json "$in" >"$out" || fail "run $name" ;;
+    collective)
+      args=$(node -e 'const c = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+        console.log(`--system ${c.system} --op ${c.op} --bytes ${c.bytes} --ranks ${c.ranks} --ranks-per-chip ${c.ranks_per_chip || 1}`)' "$in")
+      # shellcheck disable=SC2086
+      "$TRNSIM" collective $args --json >"$out" || fail "collective $name" ;;
+  esac
+done <"$tmp/jobs.txt"
 for f in gpt-oss-120b-trn3-gen2 gpt-oss-120b-trn2-ultraserver; do
   "$TRNSIM" run --json "examples/$f.json" >"$tmp/$f.report.json" || fail "run $f"
 done
@@ -58,7 +65,7 @@ for s in trn3-gen2-ultraserver trn2-ultraserver trn2-48xlarge:2; do
   "$TRNSIM" describe "$s" --json >"$tmp/describe-$s.json" || fail "describe $s"
 done
 
-node - "$tmp" <<'EOF' || fail "validate's numbers"
+node - "$tmp" "$TRNSIM_SOURCE_DIR/core/data/validation" <<'EOF' || fail "validate's numbers"
 const fs = require("fs"), path = require("path");
 const dir = process.argv[2];
 const load = (f) => JSON.parse(fs.readFileSync(path.join(dir, f), "utf8"));
@@ -85,30 +92,32 @@ for (const r of rows) {
 }
 // The model column, reached another way.
 const row = (id, figure) => {
-  const r = rows.filter((x) => x.id === id && (!figure || x.figure.includes(figure)));
+  const exact = rows.some((y) => y.id === id && y.figure === figure);
+  const r = rows.filter((x) => x.id === id && (!figure || (exact ? x.figure === figure : x.figure.includes(figure))));
   if (r.length !== 1) throw new Error(`${r.length} rows ${id} ${figure || ""}`);
   return r[0].model;
 };
-const inf = (f) => load(f + ".report.json").primary.result.inference;
 const expect = (what, got, want) => { if (!near(got, want)) fail(`${what}: validate says ${got}, derived ${want}`); };
-for (const [id, f] of [["1", "r1"], ["3", "r3"], ["5", "r5"], ["6", "r6"], ["7", "r7"]]) {
-  expect(`row ${id} TTFT`, row(id, "TTFT"), inf(f).ttft_s * 1e3);
-  expect(`row ${id} TPOT`, row(id, "TPOT"), inf(f).tpot_s * 1e3);
+// Rows computed from a scenario, a serving run or a collective: the CLI's figure in the row's unit.
+const scale = { s: 1, ms: 1e3, us: 1e6, "tok/s": 1, x: 1 };
+const data = process.argv[3];
+for (const f of fs.readdirSync(data).sort()) {
+  JSON.parse(fs.readFileSync(path.join(data, f), "utf8")).rows.forEach((r, i) => {
+    const c = r.compute, name = `${path.basename(f, ".json")}-${i}`, unit = r.published.unit;
+    if (!(c.serve || c.scenario || c.collective)) return;
+    if (!(unit in scale)) { fail(`row ${r.id}: unit ${unit} unknown to this test`); return; }
+    const out = load(name + ".out.json");
+    let v;
+    if (c.serve) v = out.serve.metrics[c.metric];
+    else if (c.collective) v = c.metric === "time_s" ? out.results[0].time_s : out.results[0].busbw_bytes_per_s;
+    else if (c.phase) {
+      const p = out.primary.result.phases.find((x) => x.name === c.phase);
+      v = { time: p.time_s, "compute+overhead": p.compute_s + p.overhead_s, fabric: p.fabric_s, hbm: p.hbm_s }[c.part];
+    } else v = out.primary.result.video[c.metric];
+    if (typeof v !== "number") { fail(`row ${r.id} '${r.figure}': the CLI printed no ${c.metric || c.part}`); return; }
+    expect(`row ${r.id} '${r.figure}'`, row(r.id, r.figure), v * scale[unit]);
+  });
 }
-for (const [id, f] of [["1", "r1"], ["3", "r3"], ["5", "r5"], ["6", "r6"]])
-  expect(`row ${id} tok/s`, row(id, "tok/s"), inf(f).output_tokens_per_s.per_replica);
-expect("row 7 end to end", row("7", "end to end"), inf("r7").request_latency_s * 1e3);
-for (const b of [1, 2, 4, 8]) expect(`row 8 batch ${b}`, row("8", `batch ${b}`), inf(`r8b${b}`).tpot_s * 1e3);
-const decode = load("r8b1.report.json").primary.result.phases.find((p) => p.name === "decode");
-expect("row 9 step", row("9", "profiled"), decode.time_s * 1e3);
-expect("row 9 compute", row("9", "compute"), (decode.compute_s + decode.overhead_s) * 1e3);
-expect("row 9 collectives", row("9", "collectives"), decode.fabric_s * 1e3);
-expect("row 9 HBM", row("9", "HBM"), decode.hbm_s * 1e3);
-for (const [id, fig, f] of [["10", "1 GiB", "c10a"], ["10", "1 KiB", "c10b"], ["11", ", 2 MiB", "c11a"], ["11", ", 32 MiB", "c11b"],
-                            ["11", ", 512 MiB", "c11c"], ["12", "512 KiB", "c12"]])
-  expect(`row ${id} ${fig}`, row(id, fig), load(f + ".json").results[0].time_s * 1e6);
-const fab = load("describe-trn2-48xlarge:2.json").fabric;
-expect("row 14", row("14"), (fab.efa_latency_s + fab.collective_step_overhead_s) * 1e6);
 const g3 = load("gpt-oss-120b-trn3-gen2.report.json").primary.result, g2 = load("gpt-oss-120b-trn2-ultraserver.report.json").primary.result;
 expect("C1", row("C1"), g3.inference.output_tokens_per_s.per_chip / g2.inference.output_tokens_per_s.per_chip);
 expect("C2", row("C2"), g2.inference.request_latency_s / g3.inference.request_latency_s);
@@ -116,7 +125,7 @@ expect("C3", row("C3"), g3.economics.tokens_per_s_per_megawatt / g2.economics.to
 // The claim sweeps at the calibrated kernel overhead: each system's best point per chip,
 // with and without TPOT <= 10 ms.
 const best = (f, tpot) => fs.readFileSync(path.join(dir, f), "utf8").trim().split("\n").map(JSON.parse)
-  .filter((p) => p.ok && p.point["workload.efficiency.kernel_overhead_s"] === 2e-5 && p.primary.tpot_s <= tpot)
+  .filter((p) => p.ok && p.point["workload.efficiency.kernel_overhead_s"] === 1.8e-5 && p.primary.tpot_s <= tpot)
   .reduce((a, p) => (!a || p.primary.output_tokens_per_s_per_chip > a.primary.output_tokens_per_s_per_chip ? p : a), null).primary;
 const b3 = best("sweep-trn3-gen2.jsonl", 1e9), b2 = best("sweep-trn2-ultraserver.jsonl", 1e9);
 const f3 = best("sweep-trn3-gen2.jsonl", 0.010), f2 = best("sweep-trn2-ultraserver.jsonl", 0.010);
@@ -135,9 +144,11 @@ expect("D2", row("D2"), c3.peak_flops.bf16 / c2.peak_flops.bf16);
 expect("D3", row("D3"), c3.hbm_capacity_bytes / c2.hbm_capacity_bytes);
 expect("D4", row("D4"), c3.hbm_bandwidth_bytes_per_s / c2.hbm_bandwidth_bytes_per_s);
 expect("D5", row("D5"), c3.link_bandwidth_bytes_per_s / c2.link_bandwidth_bytes_per_s);
-// Calibration rows are the ones the docs name (PERF rows 1, 3, 5, 6, 7).
-const cal = [...new Set(rows.filter((r) => r.calibration).map((r) => r.id))].join(",");
-if (cal !== "1,3,5,6,7") fail(`calibration rows ${cal}`);
+const fab = load("describe-trn2-48xlarge:2.json");
+expect("row 14", row("14"), (fab.fabric.efa_latency_s + fab.per_chip.dma_transfer_fixed_s) * 1e6);
+// Calibration rows are the ones the docs name (docs/neuron-execution.md section 6, docs/video.md).
+const cal = [...new Set(rows.filter((r) => r.calibration).map((r) => r.id))].sort().join(",");
+if (cal !== "1,12,15,2,3,5,6,7,8,V1,V2") fail(`calibration rows ${cal}`);
 process.exit(bad ? 1 : 0);
 EOF
 
