@@ -225,7 +225,12 @@ const price::Stack& spec_stack(const Spec& spec) {
 namespace detail {
 void describe_system_into(const hw::System& system, Result& R) { describe_system(system, R); }
 plan::Dtypes chip_dtypes(const hw::Chip& chip, const Precision& p, Result& R) {
-  return resolve_dtypes(chip, p, R.warnings);
+  const plan::Dtypes d = resolve_dtypes(chip, p, R.warnings);
+  R.matmul_dtype = d.matmul;
+  R.weights_dtype = d.weights;
+  R.attention_weights_dtype = d.attention_weights;
+  R.kv_dtype = d.kv_cache;
+  return d;
 }
 price::Settings pricing_settings(const Efficiency& e) { return pricing(e); }
 }  // namespace detail
