@@ -40,8 +40,11 @@ await withPage(async ({ page, base, consoleErrors }) => {
     const sections = [...new Set(fields.map((f) => f.section))];
     const withShown = sections.filter((sec) => shown.some((f) => f.section === sec));
     const covered = withShown.filter((sec) => shown.some((f) => f.section === sec && probes.has(f.path)));
-    // A kind hides only the other kinds' sections (inference, training, video: at most two).
-    check(covered.length === withShown.length && withShown.length >= sections.length - 2,
+    // A section is hidden only when each of its fields is conditional (shown_when: the other
+    // kinds' sections, the serving trace and session settings under other arrivals).
+    const hiddenOk = sections.filter((x) => !withShown.includes(x))
+      .every((sec) => fields.filter((f) => f.section === sec).every((f) => f.shown_when));
+    check(covered.length === withShown.length && hiddenOk && withShown.length >= sections.length - 4,
           `${what}: a field from every section (${covered.map((c) => c || "(top)").join(" | ")}; hidden: ` +
           `${sections.filter((x) => !withShown.includes(x)).join(", ") || "none"})`);
     return shown;

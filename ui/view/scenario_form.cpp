@@ -35,7 +35,7 @@ json form_json(const Scenario& s) {
   json out = json::array();
   for (const auto& sec : form_sections())
     for (const Field* f : sec.fields)
-      out.push_back({{"path", f->path}, {"section", sec.name}, {"label", f->label}, {"shown", field_shown(*f, s)}});
+      out.push_back({{"path", f->path}, {"section", sec.name}, {"label", f->label}, {"shown", field_shown(*f, s)}, {"shown_when", f->shown_when}});
   return out;
 }
 
