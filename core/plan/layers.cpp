@@ -173,6 +173,12 @@ Operator tp_collective_op(const Context& c, const std::string& name, const std::
   return collective_op(name, op, bytes, c.pl.tp_ranks(), 1, c.pl.ranks_per_chip);
 }
 
+bool MoeExecution::blockwise_kernel_accepts(double hidden, double intermediate_per_rank) const {
+  auto multiple = [](double v, double step) { return std::fmod(v, step) == 0; };
+  return hidden >= kernel_min_hidden && hidden <= kernel_max_hidden && multiple(hidden, kernel_hidden_multiple) &&
+         multiple(intermediate_per_rank, kernel_intermediate_multiple);
+}
+
 const std::vector<std::string>& moe_strategy_names() {
   static const std::vector<std::string> names = {"uniform", "neuron"};
   return names;
@@ -368,8 +374,10 @@ ExpertWork uniform_experts(double local, double k, double E, double tokens) {
   return w;
 }
 
-// NxD's ExpertMLPsV2 dispatch (N1): selective loading, all experts, or blockwise.
-ExpertWork neuron_experts(const MoeExecution& x, double local, double k, double E, double tokens, bool decode, int ep) {
+// NxD's ExpertMLPsV2 dispatch (N1): selective loading, all experts, or blockwise (the NKI
+// kernel, or when it rejects the shapes the PyTorch loop: a kernel sequence per block).
+ExpertWork neuron_experts(const MoeExecution& x, double local, double k, double E, double tokens, bool decode, int ep,
+                          bool kernel_accepts) {
   ExpertWork w;
   const bool selective = tokens * k / E < x.selective_threshold && !(decode && ep > 1);
   if (selective) {  // every token loads its own k experts
@@ -385,6 +393,7 @@ ExpertWork neuron_experts(const MoeExecution& x, double local, double k, double 
     w.weight_reads = w.gemms = blocks;
     w.products = blocks * x.block_size;
     w.m = x.block_size;
+    if (!kernel_accepts) w.kernels = blocks * x.fallback_kernels_per_block;
   }
   return w;
 }
@@ -402,8 +411,10 @@ void moe_mlp(const Context& c, const Pass& p, std::vector<Operator>& ops) {
     ops.push_back(collective_op("moe.dispatch", "all-to-all", (T / pl.tp) * k * d * c.dt.ab / rpc, pl.ep * rpc, 1, rpc));
   {
     const double local = E / pl.ep, expert = model::routed_expert_params(m) / pl.etp;
-    const ExpertWork w = c.moe.strategy == "neuron" ? neuron_experts(c.moe, local, k, E, group_tokens, p.new_tokens == 1, pl.ep)
-                                                    : uniform_experts(local, k, E, group_tokens);
+    const bool kernel_accepts = c.moe.blockwise_kernel_accepts(d, fe / (pl.etp * rpc));
+    const ExpertWork w = c.moe.strategy == "neuron"
+                             ? neuron_experts(c.moe, local, k, E, group_tokens, p.new_tokens == 1, pl.ep, kernel_accepts)
+                             : uniform_experts(local, k, E, group_tokens);
     Operator x;
     x.kind = OpKind::matmul;
     x.name = "moe.experts";

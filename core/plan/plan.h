@@ -38,7 +38,10 @@
 //    always with EP in token generation) every local expert's weights are read and every token
 //    is computed by every local expert; context encoding with T*k at least a block runs the
 //    blockwise kernel: ceil((T*k - (E_local - 1)) / block) + E_local - 1 blocks of `block`
-//    tokens, each reading its expert's weights.
+//    tokens, each reading its expert's weights. Where the NKI kernel rejects the shapes (hidden
+//    size outside the stack's kernel range or not a multiple of its step, intermediate per rank
+//    not a multiple of its step), NxD runs the PyTorch fallback (N1
+//    torch_blockwise_matmul_inference): the same blocks, each its own sequence of kernels.
 // Sources: model shapes from the configs; Neuron dequantizes MXFP4 experts to BF16 on
 // Trainium2 (PERF #5) -- the precision fallback happens before planning (workload layer).
 // NOT modeled: chunked prefill, router load imbalance, prefix caching (the serving layer adds
@@ -117,6 +120,12 @@ struct MoeExecution {
   std::string strategy = "uniform";  // uniform | neuron
   double selective_threshold = 1.0;  // neuron: selective loading while T*k/E is below this (N1)
   double block_size = 512;           // neuron: blockwise matmul tokens per block (N1)
+  // neuron: shapes the blockwise NKI kernel accepts (N1 can_use_blockwise_matmul_nki, N9);
+  // outside them every block runs fallback_kernels_per_block kernels of its own.
+  double kernel_min_hidden = 0, kernel_max_hidden = 1e9;
+  double kernel_hidden_multiple = 1, kernel_intermediate_multiple = 1;  // intermediate per rank
+  double fallback_kernels_per_block = 6;
+  bool blockwise_kernel_accepts(double hidden, double intermediate_per_rank) const;
 };
 const std::vector<std::string>& moe_strategy_names();
 

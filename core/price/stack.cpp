@@ -86,6 +86,13 @@ Stack parse_stack(const json& j, const std::string& origin) {
     s.moe.strategy = rd.choice(m, "strategy", plan::moe_strategy_names());
     s.moe.selective_threshold = rd.number(m, "selective_loading_threshold", 0, 1e6);
     s.moe.block_size = rd.integer(m, "block_size", 1, 1 << 20);
+    s.moe.kernel_min_hidden = rd.integer(m, "kernel_min_hidden", 0, 1 << 24);
+    s.moe.kernel_max_hidden = rd.integer(m, "kernel_max_hidden", 0, 1 << 24);
+    s.moe.kernel_hidden_multiple = rd.integer(m, "kernel_hidden_multiple", 1, 1 << 24);
+    s.moe.kernel_intermediate_multiple = rd.integer(m, "kernel_intermediate_multiple", 1, 1 << 24);
+    s.moe.fallback_kernels_per_block = rd.integer(m, "fallback_kernels_per_block", 1, 1024);
+    if (s.moe.kernel_max_hidden < s.moe.kernel_min_hidden)
+      throw InputError("moe.kernel_max_hidden.value", "must be at least moe.kernel_min_hidden");
     m.finish();
   }
   {

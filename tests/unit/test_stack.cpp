@@ -1,6 +1,7 @@
 // The Neuron execution model below the serving simulator: serving-stack data files (every
 // value sourced, fitted ones listed as calibrated), NxD Inference's automatic buckets, the
-// MoE expert-execution strategies of NxD (selective loading, all experts, blockwise), and
+// MoE expert-execution strategies of NxD (selective loading, all experts, blockwise, and the
+// PyTorch blockwise fallback where the NKI kernel rejects the shapes), and
 // logical NeuronCores as TP ranks (intra-chip collectives at tp = 1, KV-head replication).
 #include <catch2/catch.hpp>
 
@@ -34,13 +35,12 @@ const plan::Operator& op_named(const std::vector<plan::Operator>& ops, const std
 }
 
 // The routed-expert operator of one MoE layer for `tokens` tokens (decode: one per sequence).
-plan::Operator experts(const std::string& strategy, const std::string& model, int tp, double tokens, bool decode) {
+plan::Operator experts(const plan::MoeExecution& x, const std::string& model, int tp, double tokens, bool decode,
+                       int ranks_per_chip = 1) {
   static std::map<std::string, std::shared_ptr<const model::ModelConfig>> models;
   auto& m = models[model];
   if (!m) m = workload::spec_model(spec_of({{"model", model}}));
-  plan::MoeExecution x;
-  x.strategy = strategy;
-  plan::Context c{*m, plan::Dtypes{"bf16", "bf16", "bf16", "bf16"}, plan::make_placement(*m, tp, 1, 1, 1), x};
+  plan::Context c{*m, plan::Dtypes{"bf16", "bf16", "bf16", "bf16"}, plan::make_placement(*m, tp, 1, 1, 1, ranks_per_chip), x};
   plan::Pass p;
   p.seqs = decode ? tokens : 1;
   p.new_tokens = decode ? 1 : tokens;
@@ -48,6 +48,11 @@ plan::Operator experts(const std::string& strategy, const std::string& model, in
   model::LayerSpec moe;
   moe.mlp = model::MlpKind::moe;
   return op_named(plan::layer_ops(c, p, moe), "moe.experts");
+}
+plan::Operator experts(const std::string& strategy, const std::string& model, int tp, double tokens, bool decode) {
+  plan::MoeExecution x;
+  x.strategy = strategy;
+  return experts(x, model, tp, tokens, decode);
 }
 
 }  // namespace
@@ -60,7 +65,7 @@ TEST_CASE("serving stacks load from data with a source on every value", "[stack]
     const price::Stack& s = price::load_stack(n);
     INFO(n);
     CHECK(s.name == n);
-    CHECK(s.sources.size() == 20);  // every value of the format carries its source
+    CHECK(s.sources.size() == 25);  // every value of the format carries its source
     for (const auto& [path, source] : s.sources) CHECK(!source.empty());
   }
   const price::Stack& v = price::load_stack("vllm-neuron");
@@ -125,6 +130,44 @@ TEST_CASE("NxD's MoE expert execution: selective loading, all experts, blockwise
   CHECK(pre.flops == Approx(b1.flops / 8 * blocks * 512).epsilon(1e-9));
   // A short prompt with T*k below a block: all experts.
   CHECK(experts("neuron", "DeepSeek-V3", 16, 40, false).gemms == 256);
+}
+
+TEST_CASE("NxD's PyTorch blockwise fallback where the NKI kernel rejects the shapes", "[stack]") {
+  // optimum-neuron (SDK 2.26): the kernel takes 4096 <= hidden <= 8192, a multiple of 512 (N9).
+  const plan::MoeExecution& o = price::load_stack("optimum-neuron").moe;
+  CHECK(o.blockwise_kernel_accepts(4096, 24));
+  CHECK(o.blockwise_kernel_accepts(8192, 1));
+  CHECK_FALSE(o.blockwise_kernel_accepts(2048, 192));
+  CHECK_FALSE(o.blockwise_kernel_accepts(8704, 128));
+  CHECK_FALSE(o.blockwise_kernel_accepts(4608 + 128, 128));
+  // The NxD Inference stacks leave the limits open (their ports pad to the kernel's shapes).
+  CHECK(price::load_stack("vllm-neuron").moe.blockwise_kernel_accepts(2880, 180));
+  plan::MoeExecution step16 = o;  // an intermediate-per-rank rule (NxD 2.27+: divisible by 16)
+  step16.kernel_intermediate_multiple = 16;
+  CHECK_FALSE(step16.blockwise_kernel_accepts(4096, 24));
+
+  // gpt-oss-120b (hidden 2880): every block of a 512-token prompt runs its own kernel sequence;
+  // the blocks, their weight reads and products are those of the kernel.
+  plan::MoeExecution kernel = o;
+  kernel.kernel_min_hidden = 0;
+  kernel.kernel_hidden_multiple = 1;
+  const auto fb = experts(o, "gpt-oss-120b", 4, 512, false), nki = experts(kernel, "gpt-oss-120b", 4, 512, false);
+  const double blocks = std::ceil((512.0 * 4 - 127) / 512) + 127;
+  CHECK(nki.gemms == blocks);
+  CHECK(nki.kernels == 2);
+  CHECK(fb.gemms == blocks);
+  CHECK(fb.kernels == blocks * o.fallback_kernels_per_block);
+  CHECK(fb.flops == nki.flops);
+  CHECK(fb.hbm_bytes == nki.hbm_bytes);
+  // Token generation never runs blockwise: the fallback does not touch it.
+  CHECK(experts(o, "gpt-oss-120b", 4, 32, true).kernels == experts(kernel, "gpt-oss-120b", 4, 32, true).kernels);
+  // DeepSeek-V3 (7168 = 14 x 512) keeps the kernel; the rule reads the intermediate per rank
+  // (2048 / (16 chips x 4 ranks) = 32).
+  CHECK(experts(o, "DeepSeek-V3", 16, 2048, false).kernels == 2);
+  plan::MoeExecution step64 = o;
+  step64.kernel_intermediate_multiple = 64;
+  CHECK(experts(step64, "DeepSeek-V3", 16, 2048, false, 1).kernels == 2);   // 128 per chip-rank
+  CHECK(experts(step64, "DeepSeek-V3", 16, 2048, false, 4).kernels > 2);    // 32 per logical core
 }
 
 TEST_CASE("logical NeuronCores: TP collectives among ranks, KV heads replicated to them", "[stack]") {

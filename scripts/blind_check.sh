@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# The blind check of docs/neuron-execution.md (section 7): published Trainium2 serving runs that
+# are NOT in ../shared/PERF.md and were never fitted -- huggingface/optimum-neuron
+# benchmark/vllm/single-instance/*-trn2 (guidellm, October 2025) -- run through `trnsim serve`
+# with every default untouched. Each scenario is built from its folder's stated settings only:
+# .env (MODEL_ID, BATCH_SIZE, SEQUENCE_LENGTH, TENSOR_PARALLEL_SIZE in logical cores, 4 per
+# Trainium2 chip at LNC=2) and the benchmark's guidellm profile (prompts 1500 +- 150 tokens,
+# outputs 250 +- 20; synchronous = one request at a time, throughput = BATCH_SIZE in flight).
+# The published numbers below are the folders' vllm-results.csv rows (mean TTFT and ITL, ms):
+# they are a check, not a fit -- nothing here feeds a default.
+#
+# Usage: bash scripts/blind_check.sh [path/to/trnsim]   (default build/native/trnsim)
+# Prints published / model / error per figure and the geometric-mean |error| of TTFT and ITL.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+TRNSIM=${1:-build/native/trnsim}
+[ -x "$TRNSIM" ] || { echo "blind_check: $TRNSIM not built (cmake --build --preset native --target trnsim)" >&2; exit 2; }
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+
+python3 - "$TRNSIM" "$WORK" <<'PY'
+import json, math, subprocess, sys
+
+trnsim, work = sys.argv[1], sys.argv[2]
+SRC = "huggingface/optimum-neuron benchmark/vllm/single-instance/"
+
+# Public config.json files of the two models trnsim does not bundle (Hugging Face model cards).
+QWEN3_30B_A3B = {  # Qwen/Qwen3-30B-A3B-Instruct-2507 config.json
+    "architectures": ["Qwen3MoeForCausalLM"], "model_type": "qwen3_moe", "hidden_size": 2048,
+    "intermediate_size": 6144, "moe_intermediate_size": 768, "num_hidden_layers": 48,
+    "num_attention_heads": 32, "num_key_value_heads": 4, "head_dim": 128, "num_experts": 128,
+    "num_experts_per_tok": 8, "decoder_sparse_step": 1, "mlp_only_layers": [], "norm_topk_prob": True,
+    "max_position_embeddings": 262144, "vocab_size": 151936, "rms_norm_eps": 1e-06,
+    "rope_theta": 10000000, "tie_word_embeddings": False, "torch_dtype": "bfloat16",
+    "hidden_act": "silu", "attention_bias": False, "use_sliding_window": False, "sliding_window": None}
+QWEN3_32B = {  # Qwen/Qwen3-32B config.json
+    "architectures": ["Qwen3ForCausalLM"], "model_type": "qwen3", "hidden_size": 5120,
+    "intermediate_size": 25600, "num_hidden_layers": 64, "num_attention_heads": 64,
+    "num_key_value_heads": 8, "head_dim": 128, "max_position_embeddings": 40960, "vocab_size": 151936,
+    "rms_norm_eps": 1e-06, "rope_theta": 1000000, "tie_word_embeddings": False,
+    "torch_dtype": "bfloat16", "hidden_act": "silu", "attention_bias": False,
+    "use_sliding_window": False, "sliding_window": None}
+
+# folder, model, BATCH_SIZE, TENSOR_PARALLEL_SIZE, then vllm-results.csv's synchronous and
+# throughput rows: (TTFT ms, ITL ms). SEQUENCE_LENGTH is 4096 in every folder's .env.
+RUNS = [
+    ("qwen3-32B-trn2", QWEN3_32B, 2, 4, (770.858672948984, 32.083890591448515), (775.291736309345, 32.02292996783589)),
+    ("qwen3-235B-A22B-trn2", "Qwen3-235B-A22B", 4, 64, (4587.152791023254, 32.1826790250949), (5823.598607381185, 69.42709868875669)),
+    ("qwen3-30B-A3B-trn2", QWEN3_30B_A3B, 16, 4, (1546.7508435249329, 56.35983309753353), (7107.181090116501, 126.31711100645593)),
+    ("llama4-Scout-trn2", "Llama-4-Scout-17B-16E-Instruct", 32, 64, (575.0301304985495, 32.764181199640326), (4045.233894796932, 106.09772081213387)),
+    ("llama4-Maverick-trn2", "Llama-4-Maverick-17B-128E-Instruct", 8, 64, (1713.8232111930847, 16.94053329867967), (3308.630344715524, 56.548389701004304)),
+]
+SEQUENCE_LENGTH = 4096
+CORES_PER_CHIP = 4  # Trainium2 at LNC=2 (PERF.md conventions)
+
+def scenario(model, batch, tp_cores, concurrency):
+    return {
+        "system": "trn2-48xlarge",
+        "workload": {
+            "model": model,
+            "parallelism": {"tp": tp_cores // CORES_PER_CHIP},
+            "inference": {"batch": batch, "input_tokens": 1500, "output_tokens": 250},
+            "stack": "optimum-neuron",
+            "compiled": {"sequence_length": SEQUENCE_LENGTH},
+        },
+        "serve": {
+            "arrivals": "closed", "concurrency": concurrency,
+            "requests": 20 if concurrency == 1 else 10 * concurrency, "warmup_requests": 0,
+            "harness": "guidellm", "max_num_seqs": batch,
+            "input_tokens": {"distribution": "normal", "spread": 150},
+            "output_tokens": {"distribution": "normal", "spread": 20},
+        },
+    }
+
+def run(name, s):
+    path = f"{work}/{name}.json"
+    with open(path, "w") as f:
+        json.dump(s, f)
+    out = subprocess.run([trnsim, "serve", path, "--json"], check=True, capture_output=True, text=True).stdout
+    m = json.loads(out)["serve"]["metrics"]
+    return m["serve_ttft_mean_s"] * 1e3, m["serve_itl_mean_s"] * 1e3
+
+errors = {"TTFT": [], "ITL": []}
+print(f"{'run':<40}{'figure':>6}{'published':>12}{'model':>10}{'error':>8}")
+for folder, model, batch, tp, sync, thr in RUNS:
+    for mode, conc, published in (("sync", 1, sync), ("throughput", batch, thr)):
+        got = run(f"{folder}-{mode}", scenario(model, batch, tp, conc))
+        for fig, p, g in zip(("TTFT", "ITL"), published, got):
+            e = (g - p) / p
+            errors[fig].append(abs(e))
+            print(f"{folder + ' ' + mode:<40}{fig:>6}{p:>12.1f}{g:>10.1f}{e:>+8.0%}")
+for fig, es in errors.items():
+    gm = math.exp(sum(math.log(max(e, 1e-9)) for e in es) / len(es))
+    print(f"geometric-mean |error| {fig} over {len(es)} figures: {gm:.0%}")
+print(f"source: {SRC}<folder>/.env and vllm-results.csv")
+PY
