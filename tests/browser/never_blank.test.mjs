@@ -31,32 +31,57 @@ const rand = () => {
 const pick = (a) => a[Math.floor(rand() * a.length)];
 const int = (n) => Math.floor(rand() * n);
 
-// A minimal MessagePack encoder (what core/link writes): enough to make links of any JSON,
-// valid scenario or not, as an attacker would.
+// A minimal MessagePack encoder writing the canonical forms core/link writes (nlohmann's
+// to_msgpack: the shortest integer, string, array and map headers, float32 when the value
+// fits one exactly), enough to make links of any JSON, valid scenario or not, as an
+// attacker would.
 function msgpack(v, out = []) {
   const u8 = (...b) => out.push(...b);
   const be = (x, n) => { for (let i = n - 1; i >= 0; i--) u8(Number((BigInt(x) >> BigInt(8 * i)) & 255n)); };
+  const header = (n, fix, fixMax, c16, c32, c8) => {
+    if (n <= fixMax) u8(fix | n);
+    else if (c8 !== undefined && n < 256) { u8(c8); be(n, 1); }
+    else if (n < 65536) { u8(c16); be(n, 2); }
+    else { u8(c32); be(n, 4); }
+  };
   if (v === null || v === undefined) u8(0xc0);
   else if (v === true || v === false) u8(v ? 0xc3 : 0xc2);
-  else if (typeof v === "number" && Number.isInteger(v) && Math.abs(v) < 2 ** 31) {
-    if (v >= 0 && v < 128) u8(v);
-    else if (v < 0 && v >= -32) u8(v & 0xff);
-    else { u8(0xd2); be(v >>> 0, 4); }
+  else if (typeof v === "number" && Number.isSafeInteger(v)) {
+    if (v >= 0) {
+      if (v < 128) u8(v);
+      else if (v < 2 ** 8) { u8(0xcc); be(v, 1); }
+      else if (v < 2 ** 16) { u8(0xcd); be(v, 2); }
+      else if (v < 2 ** 32) { u8(0xce); be(v, 4); }
+      else { u8(0xcf); be(v, 8); }
+    } else {
+      const two = (x, n) => be(BigInt.asUintN(8 * n, BigInt(x)), n);
+      if (v >= -32) u8(v & 0xff);
+      else if (v >= -(2 ** 7)) { u8(0xd0); two(v, 1); }
+      else if (v >= -(2 ** 15)) { u8(0xd1); two(v, 2); }
+      else if (v >= -(2 ** 31)) { u8(0xd2); two(v, 4); }
+      else { u8(0xd3); two(v, 8); }
+    }
   } else if (typeof v === "number") {
     const b = new DataView(new ArrayBuffer(8));
-    b.setFloat64(0, v);
-    u8(0xcb);
-    for (let i = 0; i < 8; i++) u8(b.getUint8(i));
+    if (Math.fround(v) === v || Number.isNaN(v)) {
+      b.setFloat32(0, v);
+      u8(0xca);
+      for (let i = 0; i < 4; i++) u8(b.getUint8(i));
+    } else {
+      b.setFloat64(0, v);
+      u8(0xcb);
+      for (let i = 0; i < 8; i++) u8(b.getUint8(i));
+    }
   } else if (typeof v === "string") {
     const s = Buffer.from(v, "utf8");
-    if (s.length < 32) u8(0xa0 | s.length); else { u8(0xdb); be(s.length, 4); }
+    header(s.length, 0xa0, 31, 0xda, 0xdb, 0xd9);
     for (const c of s) u8(c);
   } else if (Array.isArray(v)) {
-    u8(0xdd); be(v.length, 4);
+    header(v.length, 0x90, 15, 0xdc, 0xdd);
     for (const e of v) msgpack(e, out);
   } else {
     const keys = Object.keys(v);
-    u8(0xdf); be(keys.length, 4);
+    header(keys.length, 0x80, 15, 0xde, 0xdf);
     for (const k of keys) { msgpack(k, out); msgpack(v[k], out); }
   }
   return out;
