@@ -476,7 +476,13 @@ Result run(const Scenario& s, const Options& o) {
   R.hbm_capacity_bytes = mem.capacity_bytes;
   R.batch_slots = run.model().limits().max_batch;
 
-  const SimResult sim = run.simulate_spec(s.serve, run.config());
+  SimConfig main_cfg = run.config();
+  if (o.progress) {
+    const std::size_t total =
+        s.serve.arrivals == "trace" || s.serve.arrivals == "sessions" ? 0 : static_cast<std::size_t>(s.serve.requests);
+    main_cfg.on_call_done = [&o, total](std::size_t done) { o.progress(done, total); };
+  }
+  const SimResult sim = run.simulate_spec(s.serve, main_cfg);
   R.source = sim.source;
   if (!sim.ignored_trace_columns.empty()) {
     std::string cols;

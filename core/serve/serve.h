@@ -45,6 +45,9 @@ struct Options {
   // system, workload and server_key() are the same (its shape caches then carry over, as
   // the playground does between edits of the traffic). Empty: made here.
   std::shared_ptr<const StepModel> model;
+  // Progress of the main simulation (not the zero-load, KV and rate-search runs): calls
+  // finished and the calls expected (0 when unknown: a trace, agentic sessions).
+  std::function<void(std::size_t done, std::size_t total)> progress;
 };
 
 // What a scenario's step model depends on: the canonical scenario without the traffic

@@ -528,6 +528,8 @@ class Simulator {
       rec.kv_bytes_final = kv(s.computed);
       res_.calls.push_back(rec);
     }
+    ++calls_done_;
+    if (cfg_.on_call_done) cfg_.on_call_done(calls_done_);
     insert_blocks(r, s);
     release_all(r, s);
     const std::int64_t chain = s.chain;
@@ -569,6 +571,7 @@ class Simulator {
   std::vector<Seq> seqs_;
   std::vector<int> free_;
   std::vector<int> done_;  // end_step's finished sequences (a member: see gap())
+  std::size_t calls_done_ = 0;  // calls finished (measured or not), for SimConfig::on_call_done
   std::unordered_map<std::int64_t, ActiveChain> chains_;
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
   std::uint64_t order_ = 0, rr_ = 0;

@@ -51,6 +51,8 @@ struct SimConfig {
   std::int64_t warmup = 0;             // chains with id < warmup are left out of the statistics
   std::size_t series_bins = 64;
   std::size_t position_bins = 32;
+  // Called with the number of calls finished so far, after each one (progress bars); empty: none.
+  std::function<void(std::size_t calls_done)> on_call_done;
 };
 
 // One finished call.

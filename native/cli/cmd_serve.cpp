@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "cli.h"
+#include "progress.h"
 #include "scenario/scenario.h"
 #include "serve/serve.h"
 
@@ -26,7 +27,8 @@ const char* kUsage =
     "                      (as serve.find_rate: true)\n"
     "  --trace-file FILE   serve the requests of a trace file (Vidur or Splitwise CSV, Mooncake or\n"
     "                      LLMServingSim JSONL; serve.trace.format picks or detects the format)\n"
-    "  --timing            also print on stderr how long the simulation took (wall clock)\n";
+    "  --timing            also print on stderr how long the simulation took (wall clock)\n"
+    "  --no-progress       no progress bar (drawn on stderr only when it is a terminal and the run is long)\n";
 
 std::string dir_of(const std::string& path) {
   auto slash = path.find_last_of('/');
@@ -34,7 +36,7 @@ std::string dir_of(const std::string& path) {
 }
 
 int serve(const std::vector<std::string>& raw, trnsim::cli::Io& io) {
-  trnsim::cli::Args args(raw, {"trace-file"}, {"json", "find-rate", "timing"});
+  trnsim::cli::Args args(raw, {"trace-file"}, {"json", "find-rate", "timing", "no-progress"});
   args.expect_positional({"SCENARIO.json"});
   const std::string& path = args.positional()[0];
   trnsim::Scenario scenario = trnsim::parse_scenario(trnsim::cli::read_file(path, io), path);
@@ -48,7 +50,13 @@ int serve(const std::vector<std::string>& raw, trnsim::cli::Io& io) {
   options.find_rate = args.flag("find-rate");
   options.open_file = trnsim::serve::Options::files_in(base);
   const auto start = std::chrono::steady_clock::now();
+  trnsim::cli::Progress progress(io.err, "serve", "requests", 0, !args.flag("no-progress"));
+  if (progress.enabled()) options.progress = [&progress](std::size_t done, std::size_t total) {
+    progress.set_total(total);
+    progress.update(done);
+  };
   const trnsim::serve::Result result = trnsim::serve::run(scenario, options);
+  progress.finish();
   if (args.flag("timing"))
     io.err << "trnsim serve: simulated " << result.requests << " requests in "
            << std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() << " ms\n";

@@ -30,6 +30,8 @@ class Progress {
   Progress& operator=(const Progress&) = delete;
 
   bool enabled() const { return enabled_; }
+  // The total, once known (0: unknown).
+  void set_total(std::size_t total) { total_ = total; }
   // `done` items finished (monotonic). Cheap when nothing is drawn.
   void update(std::size_t done);
   // Draws the final state and ends the line, if the bar was ever drawn; idempotent.

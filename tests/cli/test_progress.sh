@@ -34,6 +34,17 @@ on_tty "'$TRNSIM' sweep '$tmp/big.json' --no-progress | (sleep 1; cat > /dev/nul
 "$TRNSIM" sweep "$tmp/big.json" 2>&1 >/dev/null | cat > "$tmp/pipe.txt"
 [[ ! -s "$tmp/pipe.txt" ]] || fail "a bar on a stderr that is a pipe"
 
+# serve: a bar over the requests finished (400,000 on the plain stack: seconds of simulation,
+# well past the delay), nothing with --no-progress.
+echo '{"system": "trn2-48xlarge", "compare_system": "", "workload": {"model": "Llama-3.1-8B", "stack": "plain",
+  "parallelism": {"dp": 16}, "inference": {"input_tokens": 1500, "output_tokens": 250}},
+  "serve": {"arrivals": "poisson", "rate": 150, "requests": 400000}}' > "$tmp/serve.json"
+on_tty "'$TRNSIM' serve '$tmp/serve.json' > /dev/null" > "$tmp/serve.txt"
+grep -q '^serve \[##############################\] 400000/400000 requests  100%  [0-9.]* s' "$tmp/serve.txt" \
+  || { cat "$tmp/serve.txt" >&2; fail "serve: no final bar on a terminal"; }
+on_tty "'$TRNSIM' serve '$tmp/serve.json' --no-progress > /dev/null" > "$tmp/serve-none.txt"
+[[ ! -s "$tmp/serve-none.txt" ]] || { cat "$tmp/serve-none.txt" >&2; fail "serve --no-progress drew a bar"; }
+
 # Quick work on a terminal: nothing (a 2-point sweep finishes well within the delay on any
 # machine; validate is not used here: it runs the serving simulator and may take longer).
 echo '{"base": "examples/default.json", "grid": {"workload.inference.batch": [1, 2]}}' > "$tmp/small.json"
