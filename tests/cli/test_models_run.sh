@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every bundled model (examples/models/*.json) runs through `trnsim run` on a Trn2 UltraServer
 # and on a Trn3 Gen2 UltraServer (TP16, FP8 weights and matmuls, a short request): exit 0 and
-# a report with its time to first token and per-token time.
+# a report with its time to first token and per-token time; and through `trnsim serve` (20
+# Poisson requests on the vllm-neuron stack): every request measured, percentiles ordered.
 set -euo pipefail
 : "${TRNSIM:?}" "${TRNSIM_SOURCE_DIR:?}"
 cd "$TRNSIM_SOURCE_DIR"
@@ -19,6 +20,13 @@ JSON
     "$TRNSIM" run "$tmp/s.json" >"$tmp/out" 2>"$tmp/err" || fail "$model on $system: $(cat "$tmp/err")"
     grep -qE "^  TTFT +[0-9.]+ (us|ms|s)$" "$tmp/out" || fail "$model on $system: no TTFT line"
     grep -qE "^  time per token +[0-9.]+ (us|ms|s)$" "$tmp/out" || fail "$model on $system: no time per token"
+    node -e 'const s = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+      s.serve = {arrivals: "poisson", rate: 2, requests: 20, max_num_seqs: 8};
+      console.log(JSON.stringify(s));' "$tmp/s.json" >"$tmp/serve.json"
+    "$TRNSIM" serve --json "$tmp/serve.json" >"$tmp/serve.out" 2>"$tmp/err" || fail "$model on $system, serve: $(cat "$tmp/err")"
+    node -e 'const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).serve, t = r.latency.ttft_s;
+      if (r.requests.measured !== 20 || !(t.p50 > 0 && t.p50 <= t.p90 && t.p90 <= t.p99)) process.exit(1);' "$tmp/serve.out" \
+      || fail "$model on $system: serve measured $(grep -o '"measured": [0-9]*' "$tmp/serve.out") or its TTFT percentiles are out of order"
     n=$((n + 1))
   done
 done
