@@ -31,6 +31,7 @@
 #include "model/llm.h"
 #include "report/report.h"
 #include "scenario/scenario.h"
+#include "scenario/schema.h"
 
 namespace derived {
 
@@ -359,8 +360,15 @@ inline bool has_op(const json& ph, const std::string& name) {
   return false;
 }
 
+// The efficiencies a scenario gets when it names none: the field table's defaults (some are
+// calibrated on PERF.md rows and move when the calibration does; the tests follow the table,
+// never a typed copy of it).
+inline double field_default(const std::string& path) { return trnsim::find_field(path).default_value.get<double>(); }
 struct Efficiency {
-  double compute = 0.5, attention = 0.5, hbm = 0.8, kernel_overhead_s = 20e-6;  // the spec's defaults
+  double compute = field_default("workload.efficiency.compute");
+  double attention = field_default("workload.efficiency.attention");
+  double hbm = field_default("workload.efficiency.hbm");
+  double kernel_overhead_s = field_default("workload.efficiency.kernel_overhead_s");
 };
 
 // The collective request in a report's detail text: "all-reduce, 8 chips (rdh)".
@@ -372,6 +380,35 @@ inline double detail_ranks(const json& o) {
   std::string d = o.at("detail");
   auto c = d.find(", ");
   return std::stod(d.substr(c + 2));
+}
+
+// The tensor engine's current ramp (S15, the chip file): a kernel starts cold at a fraction
+// f0 of the full rate, rising linearly to full over R seconds; work done by time tau, in
+// full-rate seconds, is the integral of the rate: f0 tau + (1 - f0) tau^2 / (2 R) until R,
+// then R (1 + f0) / 2 + (tau - R). Inverting it gives the time of `full_s` of work.
+inline double warmed(const trnsim::hw::TensorEngineSpec& te, double full_s) {
+  const double f0 = te.warmup_start_fraction, R = te.warmup_ramp_s;
+  if (full_s <= 0 || R <= 0 || f0 >= 1) return full_s;
+  const double during_ramp = R * (1 + f0) / 2;
+  if (full_s >= during_ramp) return R + (full_s - during_ramp);
+  // (1 - f0)/(2R) tau^2 + f0 tau - full_s = 0, the positive root.
+  const double a = (1 - f0) / (2 * R);
+  return (-f0 + std::sqrt(f0 * f0 + 4 * a * full_s)) / (2 * a);
+}
+
+// Full-rate seconds of work a cold kernel does in tau seconds (the integral above).
+inline double work_in(const trnsim::hw::TensorEngineSpec& te, double tau) {
+  const double f0 = te.warmup_start_fraction, R = te.warmup_ramp_s;
+  if (tau <= 0 || R <= 0 || f0 >= 1) return tau;
+  if (tau >= R) return R * (1 + f0) / 2 + (tau - R);
+  return f0 * tau + (1 - f0) * tau * tau / (2 * R);
+}
+// The compute time of `kernels` kernels whose warmed compute time is compute_s, when the
+// full-rate work is scaled by `factor` (an efficiency divided by it).
+inline double rescaled_compute(const trnsim::hw::TensorEngineSpec& te, double compute_s, double kernels, double factor) {
+  if (compute_s <= 0) return 0;
+  const double k = std::max(1.0, kernels);
+  return k * warmed(te, factor * work_in(te, compute_s / k));
 }
 
 // Checks a reported operator against the derivation: FLOPs, HBM bytes, kernels, collective
@@ -404,7 +441,9 @@ inline void check_op(const json& o, const Op& want, const trnsim::hw::System& sy
   if (want.flops > 0) {
     CHECK(o.at("detail").get<std::string>().rfind(want.dtype + " ", 0) == 0);
     const bool attention = want.name == "attn.core" || want.name.rfind("attn.core.", 0) == 0;
-    compute = want.flops / (sys.chip.peak(want.dtype) * (attention ? eff.attention : eff.compute));
+    const double full = want.flops / (sys.chip.peak(want.dtype) * (attention ? eff.attention : eff.compute));
+    const double kernels = std::max(1.0, want.kernels);
+    compute = kernels * warmed(sys.chip.core.tensor, full / kernels);
   }
   CHECK(o.at("compute_s").get<double>() == exact(compute));
   CHECK(o.at("time_s").get<double>() ==
@@ -451,8 +490,14 @@ struct Inference {
   double batch, input, output;
 };
 
+// The derivation above is the architecture's plain formulas: ranks are chips, heads shard
+// over tp, routing is uniform, nothing overlaps. That is the "plain" serving stack, set
+// explicitly (the default stack, vllm-neuron, runs 4 logical NeuronCores per chip as TP
+// ranks, NxD's expert strategy and overlapped context-encoding collectives: checked against
+// their own derivation in test_derived_neuron.cpp).
 inline json inference_workload(const std::string& model, const Placement& p, const Inference& in) {
   return {{"model", model},
+          {"stack", "plain"},
           {"precision", {{"weights", p.weights}, {"attention_weights", p.attn_weights}, {"activations", p.act}, {"kv_cache", p.kv}}},
           {"parallelism", {{"tp", p.tp}, {"pp", p.pp}, {"dp", p.dp}, {"ep", p.ep}}},
           {"inference", {{"batch", in.batch}, {"input_tokens", in.input}, {"output_tokens", in.output}}}};
@@ -551,7 +596,7 @@ inline Run check_inference(const Arch& a, const Placement& asked, const Inferenc
   double mlp_w = 0;
   for (int i = 0; i < a.layers; ++i) mlp_w = std::max(mlp_w, a.moe[i] ? 3 * a.k * a.fe / p.tp : 3 * a.f / p.tp);
   CHECK(memory_item(res, "activations") == exact(in.input * (2 * a.d + std::max(attn_w, mlp_w)) * bytes_of(p.act)));
-  CHECK(memory_item(res, "reserve") == exact(0.05 * r.system.chip.hbm_capacity_bytes));
+  CHECK(memory_item(res, "reserve") == exact(field_default("workload.efficiency.hbm_reserve_fraction") * r.system.chip.hbm_capacity_bytes));
   return r;
 }
 

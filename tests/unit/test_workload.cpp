@@ -132,7 +132,11 @@ TEST_CASE("placement errors: tp vs heads and domain, chips, ep, HBM fit", "[work
 }
 
 TEST_CASE("inference: matmul FLOPs and KV cache add up", "[workload]") {
+  // The plain stack: ranks are chips (no collective at tp = 1), nothing overlaps and no
+  // request cost, so TTFT is exactly the prefill's operators (the Neuron stacks' 4 logical
+  // cores per chip and overlap: test_derived_neuron.cpp).
   Spec s = spec_of({{"model", "Llama-3.1-8B"},
+                    {"stack", "plain"},
                     {"inference", {{"batch", 4}, {"input_tokens", 1000}, {"output_tokens", 24}}}});
   Result r = evaluate(s, trn3());
   const double T = 1000;  // prefill is per request
@@ -171,7 +175,10 @@ TEST_CASE("inference: matmul FLOPs and KV cache add up", "[workload]") {
 }
 
 TEST_CASE("MoE decode reads only the experts the batch routes to", "[workload]") {
+  // The plain stack's uniform routing (NxD's selective loading / all-experts strategy of the
+  // Neuron stacks: test_derived_neuron.cpp).
   Spec s = spec_of({{"model", "gpt-oss-120b"},
+                    {"stack", "plain"},
                     {"precision", {{"weights", "mxfp4"}, {"activations", "mxfp8"}}},
                     {"inference", {{"batch", 1}, {"input_tokens", 100}, {"output_tokens", 4}}}});
   Result r = evaluate(s, trn3());
