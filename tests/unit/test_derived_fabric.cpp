@@ -5,9 +5,13 @@
 //    chip's share of its server's or UltraServer's NICs);
 //  - large-message busbw equals the bottleneck link for every algorithm on every topology,
 //    from how each algorithm loads the links (torus rings, all-pairs on a 4-ary torus, RDH,
-//    NeuronSwitch ports, separate PCIe lanes, EFA, hierarchical);
-//  - exact collective times from the algorithm's steps (launch + per step: overhead, issue,
-//    path latency, bytes on the busiest link / its bandwidth);
+//    NeuronSwitch ports, separate PCIe lanes, EFA, hierarchical) -- shown on the systems with
+//    DMA engines too fast to matter -- and on the built-in systems the smaller of that and
+//    the DMA engines' bound (a rank's collective cores, one engine each, move what it sends
+//    plus the operands it reads to reduce: S14, N4);
+//  - exact collective times from the algorithm's steps (launch + per step: overhead, the
+//    DMA transfers' fixed costs, path latency, the longer of the busiest link's bytes / its
+//    bandwidth and the DMA engines' time);
 //  - the automatic choice switches exactly at S13's 1 MiB and 56 MiB;
 //  - routes are balanced over the second-level NeuronSwitch switches -- for 4, 8 and 16 chips
 //    per server; with 1, 3, 5, 6 or 7 (test systems) they are not, a known fabric bug marked
@@ -78,7 +82,39 @@ Approx exact_time(double v) { return Approx(v).epsilon(1e-12); }
 
 bool pow2(long x) { return x > 0 && (x & (x - 1)) == 0; }
 
-void check_switch_busbw(const std::vector<System>& systems);
+// The same system with DMA engines a thousand times faster: the links alone bound a large
+// message (the engines' share is checked apart, on the built-in systems).
+System fast_dma(System s) {
+  s.chip.dma_engine_bandwidth_bytes_per_s *= 1000;
+  return s;
+}
+
+// The DMA engines of one chip-rank (ranks_per_chip 1): its collective cores each drive one
+// engine (N4; an assumption that each has its own) at the engine's rate (S14).
+double dma_rate(const System& s) { return s.chip.collective_cores * s.chip.dma_engine_bandwidth_bytes_per_s; }
+
+// Large-message busbw with the DMA engines, from the link-bound busbw `link`: every step
+// takes the longer of its link time and its DMA time. An all-gather, all-to-all or permute
+// rank's engines move what it sends (1 DMA byte a busbw byte); a reduce-scatter rank's also
+// read, for every byte sent on, the received operand it reduces into (2); an all-reduce is
+// a reduce-scatter then an all-gather, each one of its 2 busbw units, bounded apart.
+double busbw_with_dma(double link, const System& s, const std::string& op) {
+  const double r = dma_rate(s);
+  if (op == "all-reduce") return 2 / (std::max(1 / link, 2 / r) + std::max(1 / link, 1 / r));
+  if (op == "reduce-scatter") return 1 / std::max(1 / link, 2 / r);
+  return 1 / std::max(1 / link, 1 / r);
+}
+
+void check_switch_busbw(const std::vector<System>& systems, bool with_dma);
+
+// Large-message busbw: `link` (the derived bottleneck link's bandwidth) with fast DMA
+// engines, and with the DMA engines' time on the system as it is.
+void check_busbw(const System& real, const std::string& op, const std::string& algo, double link, int ranks = 0,
+                 int stride = 1) {
+  INFO(real.name << " " << op << " " << algo);
+  CHECK(run(fast_dma(real), op, TiB, algo, ranks, stride).busbw_bytes_per_s == Approx(link).epsilon(1e-3));
+  CHECK(run(real, op, TiB, algo, ranks, stride).busbw_bytes_per_s == Approx(busbw_with_dma(link, real, op)).epsilon(1e-3));
+}
 
 }  // namespace
 
@@ -126,7 +162,7 @@ TEST_CASE("large-message busbw equals the bottleneck link: NeuronSwitch, every a
   // Every chip sends and receives through its one port to the first-level switch, and the
   // second level is non-blocking: each algorithm's per-rank bytes cross the port once, so
   // busbw -> the port's bandwidth (one direction); also with 8 chips per server.
-  check_switch_busbw({load_system("trn3-gen2-ultraserver"), load_system("trn3-gen1-ultraserver"), switch_system(8, 4, 2)});
+  check_switch_busbw({load_system("trn3-gen2-ultraserver"), load_system("trn3-gen1-ultraserver"), switch_system(8, 4, 2)}, true);
 }
 
 TEST_CASE("large-message busbw equals the chip port with 1, 3, 5 or 6 chips per server", "[derived][!shouldfail]") {
@@ -141,12 +177,15 @@ TEST_CASE("large-message busbw equals the chip port with 1, 3, 5 or 6 chips per 
   // over the switches the second level is non-blocking, as the data assumes
   // (inter_server_bandwidth: "non-blocking uplinks"), for any chips per server; that needs
   // multi-path routes (Topology::route, ends, collective::link_traffic).
-  check_switch_busbw({switch_system(3, 8, 2), switch_system(5, 6, 3), switch_system(1, 8, 2), switch_system(6, 4, 3)});
+  // Links only (fast DMA engines): with Trainium3's engines the DMA bound (528 GB/s) sits
+  // below the blocked second level and would hide it.
+  check_switch_busbw({switch_system(3, 8, 2), switch_system(5, 6, 3), switch_system(1, 8, 2), switch_system(6, 4, 3)}, false);
 }
 
 namespace {
-void check_switch_busbw(const std::vector<System>& systems) {
-  for (const System& s : systems) {
+void check_switch_busbw(const std::vector<System>& systems, bool with_dma) {
+  for (const System& real : systems) {
+    const System s = fast_dma(real);
     const double port = s.fabric_spec.intra_server_bandwidth_bytes_per_s;
     const long n = s.chips;
     const long p2 = pow2(n) ? n : 1L << static_cast<int>(std::floor(std::log2(static_cast<double>(n))));
@@ -156,11 +195,17 @@ void check_switch_busbw(const std::vector<System>& systems) {
         INFO(s.name << " " << op << " " << algo << " ranks " << ranks);
         CHECK(run(s, op, TiB, algo, ranks).busbw_bytes_per_s == Approx(port).epsilon(1e-3));
         CHECK(run(s, op, TiB, algo, ranks).busbw_bytes_per_s <= port);
+        if (with_dma)
+          CHECK(run(real, op, TiB, algo, ranks).busbw_bytes_per_s == Approx(busbw_with_dma(port, real, op)).epsilon(1e-3));
       }
     }
     INFO(s.name);
     CHECK(run(s, "all-to-all", TiB, "mesh").busbw_bytes_per_s == Approx(port).epsilon(1e-3));
     CHECK(run(s, "permute", TiB, "auto").busbw_bytes_per_s == Approx(port).epsilon(1e-3));
+    if (with_dma) {
+      CHECK(run(real, "all-to-all", TiB, "mesh").busbw_bytes_per_s == Approx(busbw_with_dma(port, real, "all-to-all")).epsilon(1e-3));
+      CHECK(run(real, "permute", TiB, "auto").busbw_bytes_per_s == Approx(busbw_with_dma(port, real, "permute")).epsilon(1e-3));
+    }
   }
 }
 }  // namespace
@@ -175,10 +220,10 @@ TEST_CASE("large-message busbw equals the bottleneck link: tori, PCIe lanes, EFA
   const double link = t.fabric_spec.torus[0].link_bandwidth_bytes_per_s;
   for (const char* op : {"all-reduce", "all-gather", "reduce-scatter"}) {
     INFO(op);
-    CHECK(run(t, op, TiB, "ring").busbw_bytes_per_s == Approx(link).epsilon(1e-3));
-    CHECK(run(t, op, TiB, "kangaring").busbw_bytes_per_s == Approx(2 * link).epsilon(1e-3));
-    CHECK(run(t, op, TiB, "rdh").busbw_bytes_per_s == Approx(link).epsilon(1e-3));
-    CHECK(run(t, op, TiB, "mesh").busbw_bytes_per_s == Approx(15.0 / 16 * 2 * link).epsilon(1e-3));
+    check_busbw(t, op, "ring", link);
+    check_busbw(t, op, "kangaring", 2 * link);
+    check_busbw(t, op, "rdh", link);
+    check_busbw(t, op, "mesh", 15.0 / 16 * 2 * link);
   }
   // 4x4x4 torus (Trn2 UltraServer): the ring crosses the 64 GB/s z-links between instances
   // once per plane -- they are its bottleneck; all-pairs loads every directed link with 32
@@ -186,27 +231,27 @@ TEST_CASE("large-message busbw equals the bottleneck link: tori, PCIe lanes, EFA
   System u = load_system("trn2-ultraserver");
   const double z = u.fabric_spec.torus[2].link_bandwidth_bytes_per_s;
   REQUIRE(z == u.fabric_spec.torus[0].link_bandwidth_bytes_per_s / 2);
-  CHECK(run(u, "all-gather", TiB, "ring").busbw_bytes_per_s == Approx(z).epsilon(1e-3));
-  CHECK(run(u, "reduce-scatter", TiB, "kangaring").busbw_bytes_per_s == Approx(2 * z).epsilon(1e-3));
-  CHECK(run(u, "all-to-all", TiB, "mesh").busbw_bytes_per_s == Approx(63.0 / 64 * z / (32.0 / 64)).epsilon(1e-3));
+  check_busbw(u, "all-gather", "ring", z);
+  check_busbw(u, "reduce-scatter", "kangaring", 2 * z);
+  check_busbw(u, "all-to-all", "mesh", 63.0 / 64 * z / (32.0 / 64));
   // RDH reduce-scatter on 64 = 4 x 4 x 4: masks 32 and 16 move B/2 and B/4 over z, the other
   // four B/8 .. B/64 over x and y.
   const double x = u.fabric_spec.torus[0].link_bandwidth_bytes_per_s;
   const double rdh_time = (0.5 + 0.25) / z + (1.0 / 8 + 1.0 / 16 + 1.0 / 32 + 1.0 / 64) / x;
-  CHECK(run(u, "reduce-scatter", TiB, "rdh").busbw_bytes_per_s == Approx(63.0 / 64 / rdh_time).epsilon(1e-3));
+  check_busbw(u, "reduce-scatter", "rdh", 63.0 / 64 / rdh_time);
   // The PCIe view of a Gen2 UltraServer: separate lanes inside (the port) and between
   // servers. A ring's flows inside a server take the port, the crossings take the lanes; an
   // all-to-all sends (n - P) of its n - 1 flows over the lanes.
   System pv = load_system("trn3-gen2-ultraserver+pcie-switch-view");
   const double port = pv.fabric_spec.intra_server_bandwidth_bytes_per_s, lanes = pv.fabric_spec.inter_server_bandwidth_bytes_per_s;
-  CHECK(run(pv, "all-gather", TiB, "ring").busbw_bytes_per_s == Approx(std::min(port, lanes)).epsilon(1e-3));
-  CHECK(run(pv, "all-to-all", TiB, "mesh").busbw_bytes_per_s == Approx(143.0 / 140 * lanes).epsilon(1e-3));
+  check_busbw(pv, "all-gather", "ring", std::min(port, lanes));
+  check_busbw(pv, "all-to-all", "mesh", 143.0 / 140 * lanes);
   // EFA: one rank per UltraServer, each chip's NIC share (25 GB/s) carries all its traffic.
   System c = load_system("trn3-gen2-ultracluster:8");
   const double nic = c.fabric_spec.efa_bandwidth_bytes_per_s_per_chip;
   for (const char* algo : {"ring", "kangaring", "mesh", "rdh"}) {
     INFO(algo);
-    CHECK(run(c, "all-reduce", TiB, algo, 8, 144).busbw_bytes_per_s == Approx(nic).epsilon(1e-3));
+    check_busbw(c, "all-reduce", algo, nic, 8, 144);
   }
   // Hierarchical all-reduce over 4 UltraServers (576 ranks, L = 144 per UltraServer): the
   // intra reduce-scatter and all-gather move (L-1)/L B over the port, the inter all-reduce
@@ -214,43 +259,68 @@ TEST_CASE("large-message busbw equals the bottleneck link: tori, PCIe lanes, EFA
   System c4 = load_system("trn3-gen2-ultracluster:4");
   const double L = 144, G = 4, n = 576, chip_port = c4.fabric_spec.intra_server_bandwidth_bytes_per_s;
   const double hier = 2 * (L - 1) / L / chip_port + 2 * (G - 1) / G / L / nic;
-  CHECK(run(c4, "all-reduce", TiB, "hierarchical").busbw_bytes_per_s == Approx(2 * (n - 1) / n / hier).epsilon(1e-3));
+  CHECK(run(fast_dma(c4), "all-reduce", TiB, "hierarchical").busbw_bytes_per_s == Approx(2 * (n - 1) / n / hier).epsilon(1e-3));
+  // With the DMA engines (rate r per chip) each phase's steps take the longer of the link's
+  // time and the engines': a reduce-scatter step moves 2 DMA bytes per byte sent, an
+  // all-gather step 1 -- inside the UltraServer and in the inter all-reduce alike.
+  const double r = dma_rate(c4);
+  const double hier_dma = (L - 1) / L * (std::max(1 / chip_port, 2 / r) + std::max(1 / chip_port, 1 / r)) +
+                          (G - 1) / G / L * (std::max(1 / nic, 2 / r) + std::max(1 / nic, 1 / r));
+  CHECK(run(c4, "all-reduce", TiB, "hierarchical").busbw_bytes_per_s == Approx(2 * (n - 1) / n / hier_dma).epsilon(1e-3));
 }
 
 TEST_CASE("collective times from the algorithm's steps, exactly", "[derived]") {
-  // time = launch + sum over steps of (step overhead + issuing the step's transfers (one
-  // 600 ns DMA descriptor per flow a rank sends, generated by 16 collective cores in
-  // parallel) + the longest path latency + the busiest link's bytes / its bandwidth).
+  // time = launch + sum over steps of (step overhead + the DMA transfers' fixed costs (one
+  // per transfer a rank sends, its collective cores working in parallel: ceil(transfers /
+  // cores) rounds, S14) + the longest path latency + the longer of the busiest link's bytes
+  // / its bandwidth and the DMA time (bytes sent + operands read to reduce) / (engines in
+  // use x the engine's rate), the engines in use at most the transfers' 64 KiB packets).
   System s = load_system("trn3-gen2-ultraserver");
   const FabricSpec& f = s.fabric_spec;
   const double n = s.chips, B = 256 * MiB, port = f.intra_server_bandwidth_bytes_per_s;
-  const double issue = s.chip.core.dma_fixed_s / s.chip.collective_cores;
-  REQUIRE(issue == Approx(600e-9 / 16));
+  const double cores = s.chip.collective_cores, engine = s.chip.dma_engine_bandwidth_bytes_per_s;
+  const double fixed = s.chip.dma_transfer_fixed_s, packet = f.dma_packet_bytes;
+  REQUIRE(fixed == Approx(1300e-9));
+  REQUIRE(packet == 64 * 1024);
+  // One step of `transfers` of `bytes` per rank, reading `reduce` more, `link_s` on the busiest link.
+  auto step = [&](double transfers, double bytes, double reduce, double latency, double link_s) {
+    const double engines = std::max(1.0, std::min(cores, transfers * std::ceil(bytes / packet)));
+    const double dma = (transfers * bytes + reduce) / (engines * engine);
+    return f.step_overhead_s + std::ceil(transfers / cores) * fixed + latency + std::max(link_s, dma);
+  };
   const double cross = 2 * f.l1_latency_s + f.l2_latency_s, inside = f.l1_latency_s;
-  // Ring all-reduce: 2 (n - 1) steps, each rank sends B/n to the next; some cross servers.
+  // Ring all-reduce: n - 1 reduce-scatter steps (send B/n, reduce the B/n received) and n - 1
+  // all-gather steps; some cross servers.
   CHECK(run(s, "all-reduce", B, "ring").time_s ==
-        exact_time(f.launch_overhead_s + 2 * (n - 1) * (f.step_overhead_s + issue + cross + B / n / port)));
-  // Two counter-rotating rings: two flows of B/(2n) per rank per step, through the same port.
+        exact_time(f.launch_overhead_s + (n - 1) * step(1, B / n, B / n, cross, B / n / port) +
+                   (n - 1) * step(1, B / n, 0, cross, B / n / port)));
+  // Two counter-rotating rings: two transfers of B/(2n) per rank per step, through the same port.
   CHECK(run(s, "all-gather", B, "kangaring").time_s ==
-        exact_time(f.launch_overhead_s + (n - 1) * (f.step_overhead_s + 2 * issue + cross + B / n / port)));
-  // Mesh reduce-scatter: one step, n - 1 flows of B/n from every rank.
+        exact_time(f.launch_overhead_s + (n - 1) * step(2, B / n / 2, 0, cross, B / n / port)));
+  // Mesh reduce-scatter: one step, n - 1 transfers of B/n from every rank, reducing n - 1 blocks.
   CHECK(run(s, "reduce-scatter", B, "mesh").time_s ==
-        exact_time(f.launch_overhead_s + f.step_overhead_s + (n - 1) * issue + cross + (n - 1) * B / n / port));
-  // RDH all-reduce on 128 ranks: 7 halving steps (B/2 .. B/128) and 7 doubling steps; the
-  // partners 1 and 2 apart share a 4-chip server, farther ones cross the second level.
+        exact_time(f.launch_overhead_s + step(n - 1, B / n, (n - 1) * B / n, cross, (n - 1) * B / n / port)));
+  // A small mesh all-gather: 143 transfers of 7 KiB, one packet each -- every core busy,
+  // ceil(143 / 16) = 9 rounds of fixed cost.
+  const double small = 144 * 7 * 1024;
+  CHECK(run(s, "all-gather", small, "mesh").time_s ==
+        exact_time(f.launch_overhead_s + step(n - 1, small / n, 0, cross, (n - 1) * small / n / port)));
+  // RDH all-reduce on 128 ranks: 7 halving steps (B/2 .. B/128, each reduced) and 7 doubling
+  // steps; the partners 1 and 2 apart share a 4-chip server, farther ones cross the second level.
   double rdh = f.launch_overhead_s;
   for (int k = 0; k < 7; ++k) {
     const double mask = std::pow(2, 6 - k), part = B / std::pow(2, k + 1);  // halving: 64, 32, .. 1
-    rdh += f.step_overhead_s + issue + (mask >= 4 ? cross : inside) + part / port;
+    rdh += step(1, part, part, mask >= 4 ? cross : inside, part / port);
   }
   for (int k = 0; k < 7; ++k) {
     const double mask = std::pow(2, k), part = B / 128 * std::pow(2, k);  // doubling: 1, 2, .. 64
-    rdh += f.step_overhead_s + issue + (mask >= 4 ? cross : inside) + part / port;
+    rdh += step(1, part, 0, mask >= 4 ? cross : inside, part / port);
   }
   CHECK(run(s, "all-reduce", B, "rdh", 128).time_s == exact_time(rdh));
   // Permute: one step, B to the next rank.
-  CHECK(run(s, "permute", B, "auto").time_s == exact_time(f.launch_overhead_s + f.step_overhead_s + issue + cross + B / port));
-  // Halving a link's bandwidth doubles exactly the transfer part of the time.
+  CHECK(run(s, "permute", B, "auto").time_s == exact_time(f.launch_overhead_s + step(1, B, 0, cross, B / port)));
+  // Halving a link's bandwidth doubles exactly the link part of the time (with DMA engines
+  // fast enough not to bound it), and halving the DMA engines' rate doubles their part.
   json half = data_file("data/systems/trn3-gen2-ultraserver.json");
   half["name"] = "test-half-port";
   // Published figures count both directions: 1,280 GB/s is 640 GB/s a direction, half the port.
@@ -259,10 +329,19 @@ TEST_CASE("collective times from the algorithm's steps, exactly", "[derived]") {
   std::ofstream(path) << half.dump();
   System h = load_system(path);
   std::remove(path.c_str());
+  System slow_dma = s;
+  slow_dma.chip.dma_engine_bandwidth_bytes_per_s /= 2;
   for (const char* algo : {"ring", "kangaring", "mesh"}) {
-    auto a = run(s, "all-gather", B, algo), b = run(h, "all-gather", B, algo);
+    auto a = run(fast_dma(s), "all-gather", B, algo), b = run(fast_dma(h), "all-gather", B, algo);
     INFO(algo);
+    CHECK(a.link_s > a.dma_s);
     CHECK(b.time_s - b.overhead_s - b.latency_s == exact_time(2 * (a.time_s - a.overhead_s - a.latency_s)));
+    // As built, Trainium3's engines (16 x 33 GB/s) bound every step below the 1.28 TB/s port.
+    auto c = run(s, "all-gather", B, algo), d = run(slow_dma, "all-gather", B, algo);
+    CHECK(c.dma_s > c.link_s);
+    CHECK(c.time_s - c.overhead_s - c.latency_s == exact_time(c.dma_s));
+    CHECK(d.dma_s == exact_time(2 * c.dma_s));
+    CHECK(d.time_s - d.overhead_s - d.latency_s == exact_time(2 * c.dma_s));
   }
 }
 
