@@ -17,6 +17,23 @@
 //  - routing is uniform: T tokens each choosing k of E experts reach E (1 - (1 - k/E)^T)
 //    distinct experts in expectation (a given expert escapes one token with probability
 //    C(E-1, k) / C(E, k) = 1 - k/E).
+// Under a Neuron serving stack (Placement::ranks_per_chip > 1, moe "neuron"; the defaults
+// are the plain stack's: ranks are chips, uniform routing) the derivation follows what the
+// stack's sources describe instead:
+//  - each chip runs ranks_per_chip logical NeuronCores as TP ranks (cores / LNC, N5): heads
+//    shard over tp x ranks_per_chip ranks, query heads padded with zero heads to a multiple
+//    of them; K/V heads split when the ranks divide them, replicated to one per rank when
+//    the ranks are a multiple of them (REPLICATE_TO_TP_DEGREE, N8), else one per padded query
+//    head; TP collectives run among all those ranks (also at tp = 1, inside one chip);
+//  - NxD's ExpertMLPsV2 (N1): selective loading while T k / E is below the threshold (each
+//    token reads its own k experts, a kernel pair per token), except in token generation
+//    with EP; otherwise every local expert's weights once and every token through every
+//    local expert -- or, in context encoding with T k of at least a block, the blockwise
+//    kernel over ceil((T k - (E_local - 1)) / block) + E_local - 1 blocks of `block` tokens;
+//  - context encoding runs each collective under the layer's work since its previous one
+//    (the CC cores are asynchronous, N4): a collective of d after work w costs d - min(f d, w),
+//    f the stack's context_encoding_collective_overlap (layer order: norms, attention, its
+//    all-reduce, MLP or MoE, its collective).
 #pragma once
 #include <catch2/catch.hpp>
 
@@ -181,7 +198,26 @@ inline double bytes_of(const std::string& dt) {
 struct Placement {
   double tp = 1, pp = 1, dp = 1, ep = 1;
   std::string weights = "bf16", attn_weights = "bf16", act = "bf16", kv = "bf16";  // as resolved on the chip
+  // The serving stack's execution (header): TP ranks per chip, expert strategy and its numbers.
+  double ranks_per_chip = 1;
+  std::string moe = "uniform";
+  double selective_threshold = 1, block = 512;
+  double tp_ranks() const { return tp * ranks_per_chip; }
 };
+
+// Query heads on one chip: padded to a multiple of the TP ranks, each chip holding its ranks'.
+inline double q_heads_chip(const Arch& a, const Placement& p) {
+  const double ranks = p.tp_ranks();
+  return std::ceil(a.heads / ranks) * ranks / p.tp;
+}
+// K/V heads on one chip (GQA): split, replicated to one per rank, or one per padded query head.
+inline double kv_heads_chip(const Arch& a, const Placement& p) {
+  const double ranks = p.tp_ranks(), kv = a.kv_heads;
+  if (kv == a.heads) return q_heads_chip(a, p);                  // MHA pads with the queries
+  if (std::fmod(kv, ranks) == 0) return kv / p.tp;               // split
+  if (std::fmod(ranks, kv) == 0) return p.ranks_per_chip;        // one copy per rank
+  return q_heads_chip(a, p);                                     // converted to MHA
+}
 
 struct Pass {
   double seqs = 1, new_tokens = 1;   // sequences, new tokens per sequence
@@ -210,7 +246,7 @@ struct Op {
   std::string dtype;       // tensor-engine dtype ("" for memory kernels and collectives)
   double flops = 0, hbm = 0, kernels = 0;
   std::string coll;        // collective op ("" for kernels)
-  double coll_bytes = 0, ranks = 0, stride = 1;
+  double coll_bytes = 0, ranks = 0, stride = 1, ranks_per_chip = 1;
   // The shape an engine-level pricer times: gemms GEMMs of m x k -> n; attention of seq_q
   // queries over seq_kv keys of head_dim, `heads` times, causal or not.
   double m = 0, k = 0, n = 0, gemms = 1;
@@ -225,8 +261,9 @@ inline Op matmul(const std::string& name, const Placement& p, double T, double i
   return o;
 }
 inline Op kernel(const std::string& name, double bytes, double kernels) { return {name, "", 0, bytes, kernels, "", 0, 0, 1}; }
-inline Op coll(const std::string& name, const std::string& op, double bytes, double ranks, double stride) {
-  return {name, "", 0, 0, 0, op, bytes, ranks, stride};
+inline Op coll(const std::string& name, const std::string& op, double bytes, double ranks, double stride,
+               double ranks_per_chip = 1) {
+  return {name, "", 0, 0, 0, op, bytes, ranks, stride, ranks_per_chip};
 }
 
 constexpr double kResidualBytes = 2;  // BF16 residual stream
@@ -234,7 +271,7 @@ constexpr double kResidualBytes = 2;  // BF16 residual stream
 inline std::vector<Op> layer_ops(const Arch& a, const Placement& p, const Pass& s, bool moe, bool sliding) {
   std::vector<Op> ops;
   const double T = s.T(), d = a.d, ab = bytes_of(p.act), awb = bytes_of(p.attn_weights), wb = bytes_of(p.weights);
-  const double kvb = bytes_of(p.kv), hc = a.heads / p.tp;
+  const double kvb = bytes_of(p.kv), hc = q_heads_chip(a, p), R = p.ranks_per_chip, ranks = p.tp_ranks();
   const double pairs = sliding ? s.pairs_sliding : s.pairs_full, ctx = sliding ? s.ctx_sliding : s.ctx_full;
   const bool decode = ctx > 0;
   const std::string& dt = p.act;
@@ -259,7 +296,7 @@ inline std::vector<Op> layer_ops(const Arch& a, const Placement& p, const Pass& 
     ops.push_back(core);
     ops.push_back(matmul("attn.o_proj", p, T, hc * v, d, hc * v * d, awb, dt));
   } else {
-    const double hd = a.head_dim, q = hc * hd, kv = std::max(1.0, a.kv_heads / p.tp) * hd;
+    const double hd = a.head_dim, q = hc * hd, kv = kv_heads_chip(a, p) * hd;
     ops.push_back(matmul("attn.qkv_proj", p, T, d, q + 2 * kv, d * (q + 2 * kv) + (a.attn_bias ? q + 2 * kv : 0), awb, dt));
     Op core{"attn.core", dt, 0, 0, 1, "", 0, 0, 1};
     // q.k and p.v, 2 FLOPs per multiply-add, head_dim each, for every (query, key) pair.
@@ -272,27 +309,42 @@ inline std::vector<Op> layer_ops(const Arch& a, const Placement& p, const Pass& 
     ops.push_back(core);
     ops.push_back(matmul("attn.o_proj", p, T, q, d, q * d + (a.attn_bias ? d : 0), awb, dt));
   }
-  if (p.tp > 1) ops.push_back(coll("attn.all_reduce", "all-reduce", T * d * kResidualBytes, p.tp, 1));
+  // Each TP rank all-reduces the whole BF16 residual stream of the pass's tokens.
+  if (ranks > 1) ops.push_back(coll("attn.all_reduce", "all-reduce", T * d * kResidualBytes, ranks, 1, R));
   if (!moe) {
     const double fc = a.f / p.tp;
     ops.push_back(matmul("mlp.gate_up_proj", p, T, d, 2 * fc, d * 2 * fc, wb, dt));
     ops.push_back(matmul("mlp.down_proj", p, T, fc, d, fc * d, wb, dt));
-    if (p.tp > 1) ops.push_back(coll("mlp.all_reduce", "all-reduce", T * d * kResidualBytes, p.tp, 1));
+    if (ranks > 1) ops.push_back(coll("mlp.all_reduce", "all-reduce", T * d * kResidualBytes, ranks, 1, R));
     return ops;
   }
   const double E = a.E, k = a.k, etp = p.ep <= p.tp ? p.tp / p.ep : 1;
   ops.push_back(matmul("moe.router", p, T, d, E, router_params(a), awb, dt));  // replicated, attention precision
   // The ep ranks' tokens meet in the experts: a replica's T when ep <= tp, ep/tp replicas' otherwise.
   const double group = T * std::max(1.0, p.ep / p.tp);
-  if (p.ep > 1) ops.push_back(coll("moe.dispatch", "all-to-all", T / p.tp * k * d * ab, p.ep, 1));
+  // The all-to-alls run among the ep chips' ranks, each rank sending its share of the chip's.
+  if (p.ep > 1) ops.push_back(coll("moe.dispatch", "all-to-all", T / p.tp * k * d * ab / R, p.ep * R, 1, R));
   {
-    const double assignments = group * k / p.ep;                        // token-expert pairs on this chip
-    const double reached = E / p.ep * (1 - std::pow(1 - k / E, group));  // distinct local experts hit
-    Op x{"moe.experts", dt, 2 * assignments * expert_params(a) / etp, 0, 2, "", 0, 0, 1};
-    // Weights of every reached expert once; per assignment read x (d), write h (fe), read h, write y (d).
-    x.hbm = reached * expert_params(a) / etp * wb + assignments * (2 * d + 2 * a.fe / etp) * ab;
-    // One GEMM per reached expert, of its share of the assignments, d -> gate, up and down.
-    x.gemms = std::max(1.0, reached), x.m = assignments / x.gemms, x.k = d, x.n = 3 * a.fe / etp;
+    const double local = E / p.ep;
+    // Expert weight slices read, token x expert products computed, GEMMs and tokens per GEMM.
+    double reads, products, gemms, m, kernels = 2;
+    if (p.moe == "uniform") {
+      products = group * k / p.ep;                      // token-expert pairs on this chip
+      reads = local * (1 - std::pow(1 - k / E, group));  // distinct local experts hit
+      gemms = std::max(1.0, reads), m = products / gemms;
+    } else if (group * k / E < p.selective_threshold && !(s.new_tokens == 1 && p.ep > 1)) {
+      reads = products = gemms = group * k * local / E;  // each token its own k experts
+      m = 1, kernels = 2 * group;
+    } else if (s.new_tokens == 1 || group * k < p.block) {
+      reads = gemms = local, products = group * local, m = group;  // every token, every local expert
+    } else {
+      const double blocks = std::ceil((group * k - (local - 1)) / p.block) + local - 1;
+      reads = gemms = blocks, products = blocks * p.block, m = p.block;  // whole blocks, one expert each
+    }
+    Op x{"moe.experts", dt, 2 * products * expert_params(a) / etp, 0, kernels, "", 0, 0, 1};
+    // Weights of each slice read once; per product read x (d), write h (fe), read h, write y (d).
+    x.hbm = reads * expert_params(a) / etp * wb + products * (2 * d + 2 * a.fe / etp) * ab;
+    x.gemms = gemms, x.m = m, x.k = d, x.n = 3 * a.fe / etp;
     ops.push_back(x);
   }
   if (a.shared_f > 0) {
@@ -300,10 +352,10 @@ inline std::vector<Op> layer_ops(const Arch& a, const Placement& p, const Pass& 
     ops.push_back(matmul("moe.shared_experts", p, T, d, 3 * sf, 3 * d * sf, wb, dt));
   }
   if (p.ep > 1) {
-    ops.push_back(coll("moe.combine", "all-to-all", T / p.tp * k * d * kResidualBytes, p.ep, 1));
-    if (p.tp > 1) ops.push_back(coll("moe.all_gather", "all-gather", T * d * kResidualBytes, p.tp, 1));
-  } else if (p.tp > 1) {
-    ops.push_back(coll("moe.all_reduce", "all-reduce", T * d * kResidualBytes, p.tp, 1));
+    ops.push_back(coll("moe.combine", "all-to-all", T / p.tp * k * d * kResidualBytes / R, p.ep * R, 1, R));
+    if (ranks > 1) ops.push_back(coll("moe.all_gather", "all-gather", T * d * kResidualBytes, ranks, 1, R));
+  } else if (ranks > 1) {
+    ops.push_back(coll("moe.all_reduce", "all-reduce", T * d * kResidualBytes, ranks, 1, R));
   }
   return ops;
 }
@@ -427,6 +479,7 @@ inline void check_op(const json& o, const Op& want, const trnsim::hw::System& sy
     r.bytes = want.coll_bytes;
     r.ranks = static_cast<int>(want.ranks);
     r.stride = static_cast<int>(want.stride);
+    r.ranks_per_chip = static_cast<int>(want.ranks_per_chip);
     CHECK(o.at("time_s").get<double>() == exact(trnsim::collective::run(sys, r).time_s));
     CHECK(o.at("overhead_s").get<double>() == 0);
     return;
@@ -457,11 +510,23 @@ inline std::map<std::string, double> layer_types(const Arch& a) {
   return t;
 }
 
+// Collective time a layer's operators (in order) hide under their work when each collective
+// of d after work w since the layer's previous collective costs d - min(f d, w).
+inline double hidden_in_layer(const std::vector<std::pair<bool, double>>& collective_and_time, double f) {
+  double hidden = 0, work = 0;
+  for (auto [is_coll, t] : collective_and_time) {
+    if (is_coll) hidden += std::min(f * t, work), work = 0;
+    else work += t;
+  }
+  return hidden;
+}
+
 // Every operator of a phase of one pass (pp = 1: one stage) against the derivation, and
-// nothing else in the phase; returns the derived phase time.
+// nothing else in the phase; returns the derived pass time: the operators' sum (the
+// phase's time) less the collective time hidden under compute at overlap f.
 inline double check_pass(const json& ph, const Arch& a, const Placement& p, const Pass& s, double logit_tokens,
-                         const trnsim::hw::System& sys, const Efficiency& eff = {}) {
-  double total = 0;
+                         const trnsim::hw::System& sys, const Efficiency& eff = {}, double f = 0) {
+  double total = 0, hidden = 0;
   std::size_t matched = 0;
   auto one = [&](const Op& want, const std::string& type, double count) {
     const json& o = op(ph, want.name, type);
@@ -469,15 +534,19 @@ inline double check_pass(const json& ph, const Arch& a, const Placement& p, cons
     check_op(o, want, sys, eff);
     total += count * o.at("time_s").get<double>();
     ++matched;
+    return o.at("time_s").get<double>();
   };
   for (const auto& w : first_stage_ops(a, s)) one(w, "", 1);
-  for (const auto& [type, count] : layer_types(a))
+  for (const auto& [type, count] : layer_types(a)) {
+    std::vector<std::pair<bool, double>> layer;
     for (const auto& w : layer_ops(a, p, s, type.rfind("moe", 0) == 0, type.find("sliding") != std::string::npos))
-      one(w, type, count);
+      layer.push_back({!w.coll.empty(), one(w, type, count)});
+    hidden += count * hidden_in_layer(layer, f);
+  }
   for (const auto& w : last_stage_ops(a, p, logit_tokens)) one(w, "", 1);
   CHECK(ph.at("ops").size() == matched);
   CHECK(ph.at("time_s").get<double>() == exact(total));
-  return total;
+  return total - hidden;
 }
 
 inline double memory_item(const json& result, const std::string& name) {
@@ -524,11 +593,11 @@ inline Pass decode_pass(const Arch& a, const Inference& in, double seqs) {
 // Attention weights on one chip: heads (and KV heads, replicated when tp exceeds them) split
 // over tp; MLA's down-projections (q_a, kv_a) replicated on every TP rank.
 inline double attention_params_chip(const Arch& a, const Placement& p) {
-  const double hc = a.heads / p.tp;
+  const double hc = q_heads_chip(a, p);
   if (a.mla)
     return a.d * a.q_lora + a.q_lora * hc * a.qk() + a.d * (a.kv_lora + a.rope) + a.kv_lora * hc * (a.nope + a.vdim) +
            hc * a.vdim * a.d;
-  const double q = hc * a.head_dim, kv = std::max(1.0, a.kv_heads / p.tp) * a.head_dim;
+  const double q = hc * a.head_dim, kv = kv_heads_chip(a, p) * a.head_dim;
   return a.d * (q + 2 * kv) + q * a.d + (a.attn_bias ? q + 2 * kv + a.d : 0) + (a.sinks ? hc : 0);
 }
 
@@ -553,22 +622,25 @@ inline double held_weight_bytes(const Arch& a, const Placement& p) {
 // KV-cache elements per token and layer on one chip: the chip's KV heads, or MLA's latent
 // (replicated on every TP rank).
 inline double kv_elems_chip(const Arch& a, const Placement& p) {
-  return a.mla ? a.kv_lora + a.rope : 2 * std::max(1.0, a.kv_heads / p.tp) * a.head_dim;
+  return a.mla ? a.kv_lora + a.rope : 2 * kv_heads_chip(a, p) * a.head_dim;
 }
 
 // `asked` is the scenario's placement and precisions; `p` what runs on the chip (the same
 // unless a precision falls back).
+// `stack` (default plain) and `overlap`: its context-encoding collective overlap.
 inline Run check_inference(const Arch& a, const Placement& asked, const Inference& in, const std::string& system,
-                     const Placement* resolved = nullptr) {
+                     const Placement* resolved = nullptr, const std::string& stack = "plain", double overlap = 0) {
   const Placement& p = resolved ? *resolved : asked;
-  Run r = evaluate(inference_workload(a.name, asked, in), system);
+  json w = inference_workload(a.name, asked, in);
+  w["stack"] = stack;
+  Run r = evaluate(w, system);
   INFO(a.name << " tp" << p.tp << " on " << system);
   const json& res = r.result;
   CHECK(res.at("precision").at("matmul") == p.act);
   CHECK(res.at("precision").at("weights") == p.weights);
   CHECK(res.at("precision").at("attention_weights") == p.attn_weights);
   CHECK(res.at("precision").at("kv_cache") == p.kv);
-  const double ttft = check_pass(phase(res, "prefill"), a, p, prefill_pass(a, in.input), 1, r.system);
+  const double ttft = check_pass(phase(res, "prefill"), a, p, prefill_pass(a, in.input), 1, r.system, {}, overlap);
   const double tpot = check_pass(phase(res, "decode"), a, p, decode_pass(a, in, in.batch), in.batch, r.system);
   const json& inf = res.at("inference");
   CHECK(inf.at("ttft_s").get<double>() == exact(ttft));
@@ -591,8 +663,8 @@ inline Run check_inference(const Arch& a, const Placement& asked, const Inferenc
   // The working set: the hidden state in and out, and the wider of the attention
   // intermediates (q, o and the chip's k, v; MLA: q, k, v, o per head) and the MLP's
   // (gate, up, down of the dense MLP or of the k experts a token uses).
-  const double hc = a.heads / p.tp;
-  const double attn_w = a.mla ? hc * (2 * a.qk() + 2 * a.vdim) : 2 * hc * a.head_dim + 2 * std::max(1.0, a.kv_heads / p.tp) * a.head_dim;
+  const double hc = q_heads_chip(a, p);
+  const double attn_w = a.mla ? hc * (2 * a.qk() + 2 * a.vdim) : 2 * hc * a.head_dim + 2 * kv_heads_chip(a, p) * a.head_dim;
   double mlp_w = 0;
   for (int i = 0; i < a.layers; ++i) mlp_w = std::max(mlp_w, a.moe[i] ? 3 * a.k * a.fe / p.tp : 3 * a.f / p.tp);
   CHECK(memory_item(res, "activations") == exact(in.input * (2 * a.d + std::max(attn_w, mlp_w)) * bytes_of(p.act)));
