@@ -10,6 +10,12 @@
 //    context, each step pays the graph launches, host step and sampling, each request its
 //    host cost; TTFT = request host + the step that prefills, and every later token one decode
 //    step.
+//  - a step's runtime costs: each compiled graph it runs (decode, each prompt) one launch, the
+//    host step and sampling once (optimum-neuron runs the decodes and a prompt in one step);
+//  - fused speculative decoding in `trnsim run` (plain stack: k drafts verified with a bonus
+//    token): tokens a step = 1 + a + a^2 + ... + a^k, every operator of the draft's prefill and
+//    decode and of the target's verify pass (k + 1 positions a sequence against the decode
+//    context, logits at every position) derived, TPOT = (k draft steps + verify) / tokens.
 // The plain stack's zero-load equality with `trnsim run` is test_serve.cpp's; video's time
 // linear in steps is test_video.cpp's.
 #include <catch2/catch.hpp>
@@ -19,7 +25,9 @@
 #include "embedded.h"
 #include "report/report.h"
 #include "scenario/scenario.h"
+#include "serve/neuron_step_model.h"
 #include "serve/serve.h"
+#include "test_derived_reference.h"
 
 using trnsim::json;
 
@@ -143,4 +151,62 @@ TEST_CASE("serving at zero load under vllm-neuron hides a prompt's collectives a
   // the whole-pass rule hides it anyway -- 102.3 ms against 112.0 ms.
   check_zero_load_neuron("Llama-3.1-70B", 16, "trn3-gen2-ultraserver", 100, 20);
   check_zero_load_neuron("gpt-oss-120b", 8, "trn3-gen2-ultraserver", 3000, 20);
+}
+
+TEST_CASE("speculative decoding in trnsim run: the draft, the verify pass and the tokens a step gains", "[derived]") {
+  using namespace derived;
+  const Arch target = arch_of("Llama-3.1-8B"), draft = arch_of("Llama-3.2-1B");
+  const double k = 4, acc = 0.7;
+  const Inference in{4, 1000, 65};
+  Placement p;
+  json w = inference_workload(target.name, p, in);  // plain stack
+  w["speculation"] = {{"draft_model", draft.name}, {"length", k}, {"acceptance", acc}};
+  Run r = evaluate(w, "trn2-48xlarge");
+  const json& res = r.result;
+  // The plain stack verifies the k drafts and a bonus position: k + 1 positions.
+  const double positions = k + 1;
+  double tokens = 1, run = 1;
+  for (int j = 0; j < k; ++j) tokens += (run *= acc);
+  const double ttft_target = check_pass(phase(res, "prefill"), target, p, prefill_pass(target, in.input), 1, r.system);
+  const double ttft_draft = check_pass(phase(res, "draft prefill"), draft, p, prefill_pass(draft, in.input), 1, r.system);
+  const double draft_step = check_pass(phase(res, "draft decode"), draft, p, decode_pass(draft, in, in.batch), in.batch, r.system);
+  Pass verify = decode_pass(target, in, in.batch);
+  verify.new_tokens = positions;
+  const double verify_s = check_pass(phase(res, "verify"), target, p, verify, in.batch * positions, r.system);
+  const json& inf = res.at("inference");
+  const double cycle = k * draft_step + verify_s;
+  CHECK(inf.at("ttft_s").get<double>() == exact(ttft_target + ttft_draft));
+  CHECK(inf.at("tpot_s").get<double>() == exact(cycle / tokens));
+  CHECK(inf.at("request_latency_s").get<double>() == exact(in.batch * (ttft_target + ttft_draft) + (in.output - 1) / tokens * cycle));
+}
+
+TEST_CASE("serving: a step pays one graph launch per graph it runs, the host step and sampling once", "[derived]") {
+  const json stack = data_file("data/serving/optimum-neuron.json");
+  REQUIRE(stack.at("batching").at("prefill_alone").at("value") == false);  // decodes and a prompt share a step
+  const json& rt = stack.at("runtime");
+  const double launch = seconds(rt.at("graph_launch")), per_step = seconds(rt.at("step_host")) + seconds(rt.at("sampling"));
+  const json w = {{"model", "Llama-3.1-8B"},
+                  {"inference", {{"batch", 4}, {"input_tokens", 1000}, {"output_tokens", 100}}},
+                  {"stack", "optimum-neuron"},
+                  {"compiled", {{"sequence_length", 4096}}}};
+  const trnsim::Scenario s = scenario(w, {{"max_num_seqs", 4}, {"prefix_cache", {{"enabled", false}}}});
+  const trnsim::hw::System sys = trnsim::hw::load_system("trn2-48xlarge");
+  const trnsim::serve::NeuronStepModel m(s, sys);
+  trnsim::serve::Batch dec, pre, both, two;
+  dec.decode_contexts = {1500, 900};
+  pre.prefills.push_back({800, 0, true});
+  both.decode_contexts = dec.decode_contexts;
+  both.prefills = pre.prefills;
+  two.prefills = {{800, 0, true}, {300, 0, true}};
+  trnsim::serve::Batch other;
+  other.prefills = {{300, 0, true}};
+  // One graph alone: its priced time + a launch + the per-step costs.
+  const double decode_graph = m.step(dec).time_s - launch - per_step, prefill_graph = m.step(pre).time_s - launch - per_step;
+  const double other_graph = m.step(other).time_s - launch - per_step;
+  REQUIRE(decode_graph > 0);
+  REQUIRE(prefill_graph > 0);
+  CHECK(m.step(both).time_s == Approx(decode_graph + prefill_graph + 2 * launch + per_step).epsilon(1e-12));
+  CHECK(m.step(two).time_s == Approx(prefill_graph + other_graph + 2 * launch + per_step).epsilon(1e-12));
+  CHECK(m.step(both).overhead_s >= 2 * launch + per_step);
+  CHECK(m.request_overhead_s() == Approx(seconds(rt.at("request_host"))).epsilon(1e-15));
 }
