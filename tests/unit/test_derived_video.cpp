@@ -9,7 +9,10 @@
 //    2 b (S / r) (d / u), each hidden behind one round of the attention (1 / r of its time):
 //    exposed max(0, pass - attention / r);
 //  - the clip: text encoding + full steps x step + cached steps x cached step + VAE decode,
-//    full steps = ceil(steps / interval), each phase the sum of its operators.
+//    full steps = ceil(steps / interval), each phase the sum of its operators;
+//  - the denoiser's matmuls and attention priced at the calibrated denoiser efficiency (the
+//    field table's default), every kernel from cold (the tensor engine's ramp);
+//  - video seconds per chip-hour = clip duration / (clip time x the replica's chips) x 3600.
 // Time linear in the steps is test_video.cpp's.
 #include <catch2/catch.hpp>
 
@@ -20,6 +23,7 @@
 #include "hw/system.h"
 #include "scenario/scenario.h"
 #include "workload/workload.h"
+#include "test_derived_reference.h"
 
 using trnsim::json;
 
@@ -47,7 +51,7 @@ double phase_sum(const trnsim::workload::Phase& ph) {
   return t;
 }
 
-Approx exact(double v) { return Approx(v).epsilon(1e-12); }
+using derived::exact;
 
 }  // namespace
 
@@ -120,4 +124,27 @@ TEST_CASE("video: the clip is text + full steps x step + cached steps x cached s
       CHECK(r.video.real_time_factor == exact(r.video.video_s / (81 / 16.0)));
     }
   }
+}
+
+TEST_CASE("video: the denoiser priced at its own efficiency; chip-hours count the replica's chips", "[derived]") {
+  const trnsim::hw::System sys = trnsim::hw::load_system("trn3-gen2-ultraserver");
+  json w = {{"kind", "video"},
+            {"model", "Wan2.1-T2V-14B"},
+            {"video", {{"width", 832}, {"height", 480}, {"ulysses", 2}, {"cfg_parallel", true}}}};
+  const auto r = trnsim::workload::evaluate(trnsim::parse_workload(w), sys);
+  const double eff = derived::field_default("workload.video.denoiser_efficiency");
+  const double overhead = derived::field_default("workload.efficiency.kernel_overhead_s");
+  int priced = 0;
+  for (const auto& o : phase(r, "denoising_step").ops) {
+    if (o.flops <= 0 || o.category == trnsim::price::Category::fabric) continue;
+    INFO(o.name);
+    const double kernels = std::max(1.0, o.overhead_s / overhead);
+    const std::string dtype = o.detail.substr(0, o.detail.find(' '));  // "bf16 matmul", "bf16 attention"
+    const double full = o.flops / (sys.chip.peak(dtype) * eff);
+    CHECK(o.compute_s == exact(kernels * derived::warmed(sys.chip.core.tensor, full / kernels)));
+    ++priced;
+  }
+  CHECK(priced > 5);
+  REQUIRE(r.video.chips_per_replica == 2 * 2);  // Ulysses 2 x the two guidance branches
+  CHECK(r.video.video_seconds_per_chip_hour == exact(r.video.duration_s / (r.video.video_s * 4) * 3600));
 }
