@@ -36,10 +36,11 @@ import xml.etree.ElementTree as ET
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MUTANTS = os.path.join(TOP, "scripts", "mutants.json")
-# Tests that need targets the mutation run does not build: the GUI, the benchmarks and the
+# Tests that need targets the mutation run does not build: the GUI, the benchmarks, the
 # Python extension (its tests check the bindings; the core they bind is what the unit tests
-# cover). A pattern ends with '.' to match a whole group.
-EXCLUDED = ["native.gui.smoke", "native.cli.test_mx_bench", "native.python."]
+# cover) and the fuzz targets (tests/fuzz: crash-freedom on random input, not model values).
+# A pattern ends with '.' to match a whole group.
+EXCLUDED = ["native.gui.smoke", "native.cli.test_mx_bench", "native.python.", "native.fuzz."]
 TARGETS = ["trnsim_tests", "trnsim"]
 UNIT = r"\.unit\."  # ctest names of the Catch2 unit tests (tests/CMakeLists.txt)
 FIELDS = ("id", "area", "file", "original", "replacement", "breaks")
