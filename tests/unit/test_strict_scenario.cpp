@@ -12,6 +12,7 @@
 #include <cmath>
 #include <limits>
 #include <set>
+#include <utility>
 
 #include "embedded.h"
 #include "scenario/scenario.h"
@@ -23,24 +24,17 @@ namespace {
 
 const char* kUnknown = "zz_unknown_key";
 
-// The InputError's field for scenario JSON j, or "(no error)".
-std::string error_field(const json& j) {
+// The InputError scenario JSON j raises: its field and its message ("(no error)", "" when none).
+std::pair<std::string, std::string> input_error(const json& j) {
   try {
     trnsim::scenario_from_json(j);
   } catch (const trnsim::InputError& e) {
-    return e.field();
+    return {e.field(), e.what()};
   }
-  return "(no error)";
+  return {"(no error)", ""};
 }
-
-std::string error_message(const json& j) {
-  try {
-    trnsim::scenario_from_json(j);
-  } catch (const trnsim::InputError& e) {
-    return e.what();
-  }
-  return "";
-}
+std::string error_field(const json& j) { return input_error(j).first; }
+std::string error_message(const json& j) { return input_error(j).second; }
 
 std::string error_field_text(const std::string& text) {
   try {
