@@ -29,13 +29,21 @@ double value(const json& file, const std::string& a, const std::string& b = "") 
 // What a stack file says about execution, on a chip of `chip` (data/chips/NAME.json).
 struct StackNumbers {
   double ranks_per_chip, threshold, block, overlap;
+  double kernel_min_hidden, kernel_max_hidden, kernel_hidden_multiple, kernel_intermediate_multiple, fallback_kernels;
 };
 StackNumbers stack_numbers(const json& stack, const std::string& chip) {
   const double lnc = value(stack, "logical_nc_config");
   const double cores = value(data_file("data/chips/" + chip + ".json"), "cores");
   REQUIRE(stack.at("moe").at("strategy").at("value") == "neuron");
-  return {lnc > 0 ? cores / lnc : 1, value(stack, "moe", "selective_loading_threshold"), value(stack, "moe", "block_size"),
-          value(stack, "batching", "context_encoding_collective_overlap")};
+  return {lnc > 0 ? cores / lnc : 1,
+          value(stack, "moe", "selective_loading_threshold"),
+          value(stack, "moe", "block_size"),
+          value(stack, "batching", "context_encoding_collective_overlap"),
+          value(stack, "moe", "kernel_min_hidden"),
+          value(stack, "moe", "kernel_max_hidden"),
+          value(stack, "moe", "kernel_hidden_multiple"),
+          value(stack, "moe", "kernel_intermediate_multiple"),
+          value(stack, "moe", "fallback_kernels_per_block")};
 }
 
 Placement neuron(Placement p, const StackNumbers& n) {
@@ -43,6 +51,9 @@ Placement neuron(Placement p, const StackNumbers& n) {
   p.moe = "neuron";
   p.selective_threshold = n.threshold;
   p.block = n.block;
+  p.kernel_min_hidden = n.kernel_min_hidden, p.kernel_max_hidden = n.kernel_max_hidden;
+  p.kernel_hidden_multiple = n.kernel_hidden_multiple, p.kernel_intermediate_multiple = n.kernel_intermediate_multiple;
+  p.fallback_kernels_per_block = n.fallback_kernels;
   return p;
 }
 
@@ -122,6 +133,27 @@ TEST_CASE("neuron stack, MoE: selective loading, all experts and blockwise, from
   Placement qp;
   qp.tp = 8, qp.weights = qp.attn_weights = qp.act = "mxfp8";
   check_inference(q, neuron(qp, n), {16, 1500, 9}, "trn3-gen2-ultraserver", nullptr, "vllm-neuron", n.overlap);
+}
+
+TEST_CASE("neuron stack, MoE: where the blockwise NKI kernel refuses the shapes, a kernel sequence per block",
+          "[derived]") {
+  // optimum-neuron's kernel range (its file): gpt-oss-120b's hidden 2880 is outside it -- its
+  // context encoding runs the PyTorch loop, fallback_kernels_per_block kernels a block;
+  // Qwen3-235B-A22B's 4096 is inside -- the kernel's two.
+  const json optimum = data_file("data/serving/optimum-neuron.json");
+  const StackNumbers n = stack_numbers(optimum, "trainium3");
+  Arch g = arch_of("gpt-oss-120b"), q = arch_of("Qwen3-235B-A22B");
+  REQUIRE((g.d < n.kernel_min_hidden || g.d > n.kernel_max_hidden || std::fmod(g.d, n.kernel_hidden_multiple) != 0));
+  REQUIRE((q.d >= n.kernel_min_hidden && q.d <= n.kernel_max_hidden && std::fmod(q.d, n.kernel_hidden_multiple) == 0));
+  Placement p;
+  p.tp = 8, p.weights = "mxfp4", p.act = "mxfp8";
+  Run r = check_inference(g, neuron(p, n), {4, 2000, 9}, "trn3-gen2-ultraserver", nullptr, "optimum-neuron", n.overlap);
+  const double blocks = std::ceil((2000 * g.k - (g.E - 1)) / n.block) + g.E - 1;
+  CHECK(op(phase(r.result, "prefill"), "moe.experts", "moe/full").at("overhead_s").get<double>() ==
+        exact(blocks * n.fallback_kernels * Efficiency{}.kernel_overhead_s));
+  Placement qp;
+  qp.tp = 8, qp.weights = qp.attn_weights = qp.act = "mxfp8";
+  check_inference(q, neuron(qp, n), {4, 2000, 9}, "trn3-gen2-ultraserver", nullptr, "optimum-neuron", n.overlap);
 }
 
 TEST_CASE("neuron stack: MLA's latent replicated on every rank, its heads over the ranks", "[derived]") {

@@ -30,6 +30,9 @@
 //    with EP; otherwise every local expert's weights once and every token through every
 //    local expert -- or, in context encoding with T k of at least a block, the blockwise
 //    kernel over ceil((T k - (E_local - 1)) / block) + E_local - 1 blocks of `block` tokens;
+//    where the NKI kernel refuses the shapes (hidden size outside the stack's range or off its
+//    multiple, the intermediate per rank off its multiple: N1 can_use_blockwise_matmul_nki)
+//    the PyTorch loop runs the same blocks, fallback_kernels_per_block kernels each;
 //  - context encoding runs each collective under the layer's work since its previous one
 //    (the CC cores are asynchronous, N4): a collective of d after work w costs d - min(f d, w),
 //    f the stack's context_encoding_collective_overlap (layer order: norms, attention, its
@@ -202,6 +205,8 @@ struct Placement {
   double ranks_per_chip = 1;
   std::string moe = "uniform";
   double selective_threshold = 1, block = 512;
+  double kernel_min_hidden = 0, kernel_max_hidden = 1e30, kernel_hidden_multiple = 1, kernel_intermediate_multiple = 1;
+  double fallback_kernels_per_block = 6;
   double tp_ranks() const { return tp * ranks_per_chip; }
 };
 
@@ -340,6 +345,10 @@ inline std::vector<Op> layer_ops(const Arch& a, const Placement& p, const Pass& 
     } else {
       const double blocks = std::ceil((group * k - (local - 1)) / p.block) + local - 1;
       reads = gemms = blocks, products = blocks * p.block, m = p.block;  // whole blocks, one expert each
+      const double per_rank = a.fe / (etp * R);  // one rank's share of an expert's intermediate
+      const bool nki = d >= p.kernel_min_hidden && d <= p.kernel_max_hidden && std::fmod(d, p.kernel_hidden_multiple) == 0 &&
+                       std::fmod(per_rank, p.kernel_intermediate_multiple) == 0;
+      if (!nki) kernels = blocks * p.fallback_kernels_per_block;
     }
     Op x{"moe.experts", dt, 2 * products * expert_params(a) / etp, 0, kernels, "", 0, 0, 1};
     // Weights of each slice read once; per product read x (d), write h (fe), read h, write y (d).
