@@ -33,6 +33,7 @@ std::vector<MemoryItem> inference_memory(const Context& c, const Layout& L, doub
     }
     if (s == 0) ws += double(m.vocab) * m.hidden / pl.tp * kEmbeddingBytes;
     if (s == pl.pp - 1 && (!m.tie_embeddings || pl.pp > 1)) ws += double(m.vocab) * m.hidden / pl.tp * kEmbeddingBytes;
+    if (s == pl.pp - 1) ws += double(m.hidden) * kHiddenBytes;  // the final norm's weights (replicated)
     if (ws + ks + rs > weights + kv + state) weights = ws, kv = ks, state = rs;
   }
   const double T = S, d = m.hidden;

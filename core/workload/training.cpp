@@ -92,14 +92,19 @@ void fill_flops(const Evaluation& ev, const plan::TrainingPlan& P, Result& R) {
   }
 }
 
+// Set while a weak-scaling point is evaluated: that evaluation reports its own step only
+// (its points would be the outer evaluation's smaller ones again).
+thread_local bool in_scaling_point = false;
+
 // Weak scaling across the UltraServers of the placement: the same per-replica work with 1, 2,
-// 4, ... UltraServers' worth of replicas; only the data-parallel exchange changes.
-void fill_scaling(const Evaluation& ev, const plan::TrainingPlan& P, const schedule::PricedPass& fwd,
-                  const schedule::PricedPass& bwd, Result& R) {
+// 4, ... UltraServers' worth of replicas, each point the whole training evaluated at that
+// size (dp and the global batch scaled): its stages are then tp x dp_n chips apart, as on
+// that many UltraServers, and its data-parallel exchange spans them.
+void fill_scaling(const Evaluation& ev, Result& R) {
   const plan::Placement& pl = ev.ctx.pl;
   const int domains = R.domains_used;
   const int per_domain = ev.system.chips_per_domain > 0 ? ev.system.chips_per_domain : ev.system.chips;
-  if (!(domains > 1 && R.chips_used % per_domain == 0 && pl.dp % domains == 0)) {
+  if (in_scaling_point || !(domains > 1 && R.chips_used % per_domain == 0 && pl.dp % domains == 0)) {
     R.scaling.push_back({domains, R.chips_used, R.step_time_s, R.training_tokens_per_s, 1.0});
     return;
   }
@@ -108,13 +113,24 @@ void fill_scaling(const Evaluation& ev, const plan::TrainingPlan& P, const sched
   points.push_back(domains);
   double base_per_chip = 0;
   for (int n : points) {
-    const int dp_n = pl.dp / domains * n;
-    const int eg = pl.ep > pl.tp ? dp_n * pl.tp / pl.ep : dp_n;
-    const Step st = schedule_step(ev, P, fwd, bwd, dp_n, eg);
     ScalingPoint sp;
     sp.ultraservers = n;
-    sp.chips = pl.tp * pl.pp * dp_n;
-    sp.step_time_s = st.times.step_s;
+    sp.chips = R.chips_used / domains * n;
+    if (n == domains) {
+      sp.step_time_s = R.step_time_s;
+    } else {
+      Spec s = ev.spec;
+      s.parallelism.dp = pl.dp / domains * n;
+      s.training.global_batch = ev.spec.training.global_batch / domains * n;
+      in_scaling_point = true;
+      try {
+        sp.step_time_s = evaluate(s, ev.system).step_time_s;
+      } catch (...) {
+        in_scaling_point = false;
+        throw;
+      }
+      in_scaling_point = false;
+    }
     sp.tokens_per_s = R.tokens_per_step / domains * n / sp.step_time_s;
     double per_chip = sp.tokens_per_s / sp.chips;
     if (n == 1) base_per_chip = per_chip;
@@ -146,7 +162,7 @@ void evaluate_training(const Evaluation& ev, Result& R) {
   };
 
   hold_memory(ev, P.memory, R);
-  fill_scaling(ev, P, fwd, bwd, R);
+  fill_scaling(ev, R);
   if (R.micro_batches < pl.pp)
     R.warnings.push_back("only " + std::to_string(R.micro_batches) + " micro-batches for " + std::to_string(pl.pp) +
                          " pipeline stages: most of the step is pipeline bubble");

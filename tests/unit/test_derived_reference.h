@@ -616,7 +616,8 @@ inline double attention_params_chip(const Arch& a, const Placement& p) {
 // out the final norm's `hidden` weights (see the [!shouldfail] case in test_derived_dense).
 inline double held_weight_bytes(const Arch& a, const Placement& p) {
   const double etp = p.ep <= p.tp ? p.tp / p.ep : 1;
-  double bytes = a.vocab * a.d / p.tp * 2 * (a.tied ? 1 : 2);
+  // Embedding and LM head (one matrix when tied), and the final norm's BF16 weights.
+  double bytes = a.vocab * a.d / p.tp * 2 * (a.tied ? 1 : 2) + a.d * 2;
   for (int i = 0; i < a.layers; ++i) {
     bytes += attention_params_chip(a, p) * bytes_of(p.attn_weights) + norm_params(a) * 2;
     if (a.moe[i])

@@ -290,13 +290,10 @@ TEST_CASE("training across UltraServers scales over EFA", "[workload]") {
   CHECK(r.scaling[2].step_time_s == r.step_time_s);
 }
 
-TEST_CASE("the one-UltraServer weak-scaling point is training on one UltraServer", "[workload][!shouldfail]") {
-  // Known model bug (core/workload/evaluate.cpp, weak scaling): a point recomputes only the
-  // data-parallel exchange and keeps the full placement's pipeline, whose stages are tp x dp
-  // chips apart -- across UltraServers, over EFA, at dp = 36 -- so the 1-UltraServer point
-  // prices boundary transfers that one UltraServer (stages 36 chips apart) does not have:
-  // step 14.82 s vs 14.62 s, and the 4-UltraServer efficiency reads 1.00 instead of 0.986.
-  // Left to the workload redesign (issue 9).
+TEST_CASE("the one-UltraServer weak-scaling point is training on one UltraServer", "[workload]") {
+  // Each point is the training evaluated at its size: at 1 UltraServer the stages sit tp x 9
+  // chips apart inside it (the full placement's tp x 36 would cross UltraServers over EFA:
+  // the bug this once was, 14.82 s instead of 14.62 s).
   Spec s = spec_of({{"model", "Llama-3.1-70B"},
                     {"kind", "training"},
                     {"parallelism", {{"tp", 4}, {"pp", 4}, {"dp", 36}}},
