@@ -188,10 +188,6 @@ const Stack& load_stack(const std::string& name) {
   }
 }
 
-double hidden_collective_s(const Stack& stack, double collective_s, double other_s) {
-  return std::min(stack.context_encoding_overlap * collective_s, other_s);
-}
-
 int ranks_per_chip(const Stack& stack, const hw::Chip& chip) {
   if (stack.logical_nc_config <= 0) return 1;
   if (chip.cores % stack.logical_nc_config != 0)

@@ -68,8 +68,6 @@ struct Stack {
 std::vector<std::string> stack_names();
 // A built-in stack or a path to a stack file. InputError naming the file and the field.
 const Stack& load_stack(const std::string& name_or_path);
-// Seconds of a context-encoding pass's collectives hidden behind its compute and HBM work.
-double hidden_collective_s(const Stack& stack, double collective_s, double other_s);
 
 // Ranks (logical NeuronCores) per chip under the stack: cores / LNC, 1 when ranks are chips.
 int ranks_per_chip(const Stack& stack, const hw::Chip& chip);

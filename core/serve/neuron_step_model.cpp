@@ -139,7 +139,14 @@ StepTime NeuronStepModel::prefill_graph(const PrefillChunk& chunk) const {
   b.prefills.push_back(padded_prefill(chunk));
   StepTime t = pricer_.price(b);
   t.padded_tokens = b.prefills.front().new_tokens;
-  const double hidden = price::hidden_collective_s(stack_, t.fabric_s, t.compute_s + t.hbm_s);
+  // The context-encoding graph runs each collective partly under its layer's preceding work,
+  // layer by layer as `trnsim run` prices a prompt (the stack's overlap; N4).
+  const PrefillChunk& p = b.prefills.front();
+  auto it = hidden_.find({p.new_tokens, p.cached_tokens});
+  if (it == hidden_.end())
+    it = hidden_.emplace(std::make_pair(p.new_tokens, p.cached_tokens),
+                         pricer_.hidden_prefill_collectives_s(p, stack_.context_encoding_overlap)).first;
+  const double hidden = it->second;
   t.time_s -= hidden;
   t.fabric_s -= hidden;
   return t;

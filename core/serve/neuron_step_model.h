@@ -18,6 +18,8 @@
 // serve.max_num_seqs. Does NOT model: NxDI chunked prefill and batch-bucketed token
 // generation (token_generation_batches), async mode, LoRA, multimodal encoders.
 #pragma once
+#include <map>
+#include <utility>
 #include <memory>
 #include <vector>
 
@@ -69,6 +71,9 @@ class NeuronStepModel : public StepModel {
   int verify_positions_ = 1;
   Limits limits_;
   ReplicaMemory memory_;
+  // Collective time hidden in a padded prompt's context encoding, by (tokens, cached tokens):
+  // the buckets make few distinct shapes (the simulator is single-threaded; see prefill_graph).
+  mutable std::map<std::pair<int, int>, double> hidden_;
 };
 
 }  // namespace trnsim::serve

@@ -199,12 +199,6 @@ namespace {
 using fmt::lpad;
 using fmt::pad;
 
-std::string metric_text(const Result& r, const std::string& key) {
-  const Metric& m = find_metric(key);
-  auto v = m.of_serve(r);
-  return v ? format_metric(m, *v) : "-";
-}
-
 void latency_table(std::ostringstream& o, const Result& r) {
   o << "\nLatency (" << r.requests << " requests; definitions: `trnsim serve --json` .serve.definitions)\n";
   o << "  " << pad("", 12);

@@ -6,6 +6,7 @@
 
 #include "model/mixer_cost.h"
 #include "scenario/scenario.h"
+#include "schedule/schedule.h"
 #include "serve/requests.h"
 
 namespace trnsim::serve {
@@ -207,22 +208,40 @@ StepPricer::Cost StepPricer::chunk_point(int type, int new_tokens, long long gri
   const unsigned long long key = key3(type, new_tokens, grid);
   auto it = chunk_.find(key);
   if (it != chunk_.end()) return it->second;
-  const double cached = kContextGrid * double(grid), c = new_tokens;
+  const Cost cost = price_ops({attention_of(chunk_layer_ops(type, new_tokens, kContextGrid * double(grid)))});
+  return chunk_.emplace(key, cost).first->second;
+}
+
+std::vector<plan::Operator> StepPricer::chunk_layer_ops(int type, double new_tokens, double cached) const {
   const model::Mixer mixer = layout_.type_spec[type].mixer;
   plan::Pass p;
   p.seqs = 1;
-  p.new_tokens = c;
+  p.new_tokens = new_tokens;
   p.pairs_full = p.pairs_sliding = p.pairs_chunked =
-      model::attention_pairs(*model_, mixer, cached + c) - model::attention_pairs(*model_, mixer, cached);
-  plan::Operator core = attention_of(plan::layer_ops(ctx_, p, layout_.type_spec[type]));
+      model::attention_pairs(*model_, mixer, cached + new_tokens) - model::attention_pairs(*model_, mixer, cached);
+  std::vector<plan::Operator> ops = plan::layer_ops(ctx_, p, layout_.type_spec[type]);
   if (mixer != model::Mixer::linear_attention && cached > 0) {
     // The chunk also reads the KV of the cached tokens its first query sees.
     const double read = model::attention_keys_at(*model_, mixer, cached) - 1;
-    core.hbm_bytes += read * ctx_.pl.kv_cache_elems_chip * ctx_.dt.kvb;
-    core.seq_kv = c + read;
+    for (auto& o : ops)
+      if (o.kind == plan::OpKind::attention) {
+        o.hbm_bytes += read * ctx_.pl.kv_cache_elems_chip * ctx_.dt.kvb;
+        o.seq_kv = new_tokens + read;
+      }
   }
-  const Cost cost = price_ops({core});
-  return chunk_.emplace(key, cost).first->second;
+  return ops;
+}
+
+double StepPricer::hidden_prefill_collectives_s(const PrefillChunk& chunk, double overlap) const {
+  if (overlap <= 0 || chunk.new_tokens <= 0) return 0;
+  double hidden = 0;
+  for (std::size_t t = 0; t < layout_.type_spec.size(); ++t) {
+    std::vector<price::PricedOp> priced;
+    for (const auto& op : chunk_layer_ops(static_cast<int>(t), chunk.new_tokens, chunk.cached_tokens))
+      priced.push_back(pricer_->price(op));
+    hidden += layout_.type_counts[t] * schedule::hidden_collective_s(priced, overlap);
+  }
+  return hidden;
 }
 
 namespace {

@@ -63,6 +63,11 @@ class StepPricer {
   StepPricer& operator=(const StepPricer&) = delete;
 
   StepTime price(const Batch& batch) const;
+  // The collective time one prefill chunk (alone in its step) runs under compute with an
+  // overlap fraction: layer by layer, as `trnsim run` schedules a pass
+  // (schedule::hidden_collective_s: each collective of d after w of the layer's work since its
+  // previous collective costs d - min(overlap d, w)).
+  double hidden_prefill_collectives_s(const PrefillChunk& chunk, double overlap) const;
   double kv_bytes(double context_tokens) const;
   // Memory per chip when the largest step computes `max_step_tokens` tokens.
   ReplicaMemory memory(double max_step_tokens) const;
@@ -91,6 +96,9 @@ class StepPricer {
   Cost decode_point(int type, int seqs, long long grid) const;
   Cost chunk_point(int type, int new_tokens, long long grid) const;
   Cost price_ops(const std::vector<plan::Operator>& ops) const;
+  // A layer of `type` running a chunk of `new_tokens` after `cached` tokens: its operators,
+  // the attention kernel reading the cached tokens' KV too.
+  std::vector<plan::Operator> chunk_layer_ops(int type, double new_tokens, double cached) const;
 
   hw::System system_;  // a copy: the pricer refers to it, whatever the caller's lifetime
   workload::Result reference_;
