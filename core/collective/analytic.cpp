@@ -1,5 +1,7 @@
 // Analytic backend: alpha-beta per step with link sharing counted (see backend.h).
 //   step time = max over flows (path latency) + max over links (bytes on link / bandwidth)
+// where a link's bytes add each flow's bytes x the share of them it carries (1, or
+// 1 / l2_switches on a second-level switch's links: fabric::Topology sprays flows there).
 #include <algorithm>
 #include <unordered_map>
 
@@ -27,11 +29,12 @@ class AnalyticBackend : public Backend {
         if (!found) found = true, src = s, dst = d;
       });
       if (!found) return t;
-      std::vector<fabric::LinkId> path;
+      std::vector<fabric::Hop> path;
       t.latency_s = topo.route(map.chip(src), map.chip(dst), path);
       // The subgroups timed together share each chip's NIC share.
       double degree = static_cast<double>(max_flows_per_rank(step, map.ranks)) * static_cast<double>(sel.group_end);
-      for (fabric::LinkId l : path) t.transfer_s = std::max(t.transfer_s, degree * step.bytes / topo.bandwidth(l));
+      for (const fabric::Hop& h : path)
+        t.transfer_s = std::max(t.transfer_s, degree * step.bytes * h.share / topo.bandwidth(h.link));
       t.time_s = t.latency_s + t.transfer_s;
       t.flows = 1;
       return t;
@@ -44,7 +47,7 @@ class AnalyticBackend : public Backend {
     const bool dense = bound <= (fabric::LinkId(1) << 22);
     std::vector<double> dense_load(dense ? static_cast<std::size_t>(bound) : 0, 0.0);
     std::unordered_map<fabric::LinkId, double> sparse_load;  // looked up only, never iterated
-    std::vector<fabric::LinkId> links;
+    std::vector<fabric::Hop> links;
     double max_latency = 0;
     double max_time = 0;
     for_each_selected_flow(step, map, sel, [&](long src, long dst, double count) {
@@ -52,10 +55,10 @@ class AnalyticBackend : public Backend {
       links.clear();
       double lat = topo.route(map.chip(src), map.chip(dst), links);
       max_latency = std::max(max_latency, lat);
-      for (fabric::LinkId l : links) {
-        fabric::LinkId key = fold ? topo.to_domain0(l) : l;
+      for (const fabric::Hop& h : links) {
+        fabric::LinkId key = fold ? topo.to_domain0(h.link) : h.link;
         double& v = dense ? dense_load[static_cast<std::size_t>(key)] : sparse_load[key];
-        v += step.bytes * count;
+        v += step.bytes * count * h.share;
         max_time = std::max(max_time, v / topo.bandwidth(key));
       }
     });

@@ -72,7 +72,8 @@ Result run(const hw::System& system, const Request& request);
 // ---- per-link traffic (traffic.cpp): what the Fabric view draws -------------------------
 // The bytes every directed link of one scale-up domain carries during the collective: the
 // same schedule run() times (plan_request), every flow of every step routed by
-// fabric::Topology::route, bytes x repeat summed over the steps. Links are Topology ids;
+// fabric::Topology::route, bytes x repeat x the hop's share (a flow sprayed over the
+// second-level switches puts 1 / l2_switches on each) summed over the steps. Links are Topology ids;
 // Topology::ends names their endpoints. Busy time = bytes / Topology::bandwidth; its share of
 // result.time_s is the link's utilization (at most 1 for the analytic backend).
 // The group: rank r is chip first_chip + r x stride. A group that fits in one domain is

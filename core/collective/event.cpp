@@ -1,5 +1,9 @@
 // Event-driven flow-level backend (see backend.h): max-min fair sharing of every link by
-// progressive filling, recomputed at every flow completion.
+// progressive filling, recomputed at every flow completion. A flow sprayed over the
+// second-level switches (fabric::Topology) puts share x its rate on each switch's links:
+// the filling raises every unfrozen flow's rate together, so a link fills at
+// (its unfrozen flows x its share) per unit of rate. A link's share is the same on every
+// route through it (1, or 1 / l2_switches on a server's uplinks and downlinks).
 #include <algorithm>
 #include <limits>
 #include <unordered_map>
@@ -12,6 +16,7 @@ namespace trnsim::collective {
 namespace {
 
 constexpr double kMaxFlows = 4e6;     // memory bound of one step (~100 bytes a flow)
+constexpr double kMaxHops = 6 * kMaxFlows;  // and of the links they cross (sprayed flows cross more)
 constexpr double kTie = 1e-9;         // relative tolerance for simultaneous events
 
 class EventBackend : public Backend {
@@ -27,13 +32,13 @@ class EventBackend : public Backend {
     std::vector<double> remaining, latency;
     std::vector<long> src_chip;
     std::vector<int> offset = {0}, flow_links;
-    std::vector<double> capacity;
+    std::vector<double> capacity, share;  // by dense link
     // Link id -> dense index: an array when the ids are small, else a map (lookup only).
     fabric::LinkId bound = topo.link_id_bound(map.chip(map.ranks - 1));
     const bool small = bound <= (fabric::LinkId(1) << 22);
     std::vector<int> dense_index(small ? static_cast<std::size_t>(bound) : 0, -1);
     std::unordered_map<fabric::LinkId, int> dense;
-    std::vector<fabric::LinkId> route;
+    std::vector<fabric::Hop> route;
     remaining.reserve(static_cast<std::size_t>(sel.flows));
     for_each_selected_flow(step, map, sel, [&](long src, long dst, double) {
       if (map.same_chip(src, dst)) return;  // on-chip: DMA engines only, no link
@@ -41,28 +46,21 @@ class EventBackend : public Backend {
       latency.push_back(topo.route(map.chip(src), map.chip(dst), route));
       src_chip.push_back(map.chip(src));
       remaining.push_back(step.bytes);
-      for (fabric::LinkId l : route) {
-        int k;
-        if (small) {
-          int& slot = dense_index[static_cast<std::size_t>(l)];
-          if (slot < 0) {
-            slot = static_cast<int>(capacity.size());
-            capacity.push_back(topo.bandwidth(l));
-          }
-          k = slot;
-        } else {
-          auto it = dense.find(l);
-          if (it == dense.end()) {
-            k = static_cast<int>(capacity.size());
-            dense.emplace(l, k);
-            capacity.push_back(topo.bandwidth(l));
-          } else {
-            k = it->second;
-          }
+      for (const fabric::Hop& h : route) {
+        const fabric::LinkId l = h.link;
+        int& slot = small ? dense_index[static_cast<std::size_t>(l)] : dense.try_emplace(l, -1).first->second;
+        if (slot < 0) {  // first flow on the link
+          slot = static_cast<int>(capacity.size());
+          capacity.push_back(topo.bandwidth(l));
+          share.push_back(h.share);
         }
-        flow_links.push_back(k);
+        flow_links.push_back(slot);
       }
       offset.push_back(static_cast<int>(flow_links.size()));
+      if (static_cast<double>(flow_links.size()) > kMaxHops)
+        throw InputError("backend", "the event backend would route more than " +
+                                        std::to_string(static_cast<long long>(kMaxHops)) +
+                                        " link crossings in one step; use the analytic backend or fewer ranks");
     });
     const int F = static_cast<int>(remaining.size());
     const int L = static_cast<int>(capacity.size());
@@ -124,9 +122,9 @@ class EventBackend : public Backend {
       while (unfrozen > 0) {
         double best = std::numeric_limits<double>::infinity();
         for (int l = 0; l < L; ++l)
-          if (count[l] > 0) best = std::min(best, cap_left[l] / count[l]);
+          if (count[l] > 0) best = std::min(best, cap_left[l] / (count[l] * share[l]));
         for (int l = 0; l < L; ++l) {
-          if (count[l] == 0 || cap_left[l] / count[l] > best * (1 + kTie)) continue;
+          if (count[l] == 0 || cap_left[l] / (count[l] * share[l]) > best * (1 + kTie)) continue;
           for (int j = link_off[l]; j < link_off[l + 1]; ++j) {
             int f = link_flows[j];
             if (!active[f] || frozen[f]) continue;
@@ -134,7 +132,7 @@ class EventBackend : public Backend {
             rate[f] = best;
             --unfrozen;
             for (int i = offset[f]; i < offset[f + 1]; ++i) {
-              cap_left[flow_links[i]] -= best;
+              cap_left[flow_links[i]] -= best * share[flow_links[i]];
               --count[flow_links[i]];
             }
           }

@@ -57,7 +57,7 @@ Traffic link_traffic(const hw::System& system, const Request& req, const Traffic
                                   " flows through the domain; more than the limit of " +
                                   std::to_string(static_cast<long long>(opt.max_flows)));
 
-  std::vector<fabric::LinkId> route;
+  std::vector<fabric::Hop> route;
   for (std::size_t i = 0; i < groups.size(); ++i) {
     const Step& st = plan.schedule.steps[i];
     const double bytes = st.bytes * static_cast<double>(st.repeat);
@@ -71,8 +71,8 @@ Traffic link_traffic(const hw::System& system, const Request& req, const Traffic
         topo.route(cs, cd, route);
         t.flows += 1;
         if (from_here && !to_here) t.efa_bytes_out += bytes;
-        for (fabric::LinkId id : route)
-          if (topo.domain_of_link(id) == opt.domain) t.bytes[id] += bytes;
+        for (const fabric::Hop& h : route)  // a sprayed flow: its share on each switch's links
+          if (topo.domain_of_link(h.link) == opt.domain) t.bytes[h.link] += bytes * h.share;
       });
   }
   return t;

@@ -38,6 +38,7 @@ Topology::Topology(const hw::System& system) : spec_(system.fabric_spec) {
     stride *= d.size;
   }
   kind_ = spec_.kind == "torus" ? Kind::torus : spec_.kind == "switch" ? Kind::sw : Kind::none;
+  l2_share_ = spec_.l2_switches > 0 ? 1.0 / spec_.l2_switches : 1.0;
   port_bandwidth_.assign(static_cast<std::size_t>(ports_), 0.0);
   port_bandwidth_[kEfaOut] = port_bandwidth_[kEfaIn] = spec_.efa_bandwidth_bytes_per_s_per_chip;
   port_bandwidth_[kSwitchOut] = port_bandwidth_[kSwitchIn] = spec_.intra_server_bandwidth_bytes_per_s;
@@ -49,7 +50,7 @@ Topology::Topology(const hw::System& system) : spec_(system.fabric_spec) {
         per_server_ * spec_.inter_server_bandwidth_bytes_per_s / spec_.l2_switches;
 }
 
-double Topology::route_in_domain(long src, long dst, std::vector<LinkId>& links) const {
+double Topology::route_in_domain(long src, long dst, std::vector<Hop>& hops) const {
   double latency = 0;
   if (kind_ == Kind::torus) {
     long base = src - src % per_domain_;
@@ -62,9 +63,9 @@ double Topology::route_in_domain(long src, long dst, std::vector<LinkId>& links)
       if (a == b) continue;
       int fwd = (b - a + n) % n, back = n - fwd;
       bool plus = fwd < back || (fwd == back && a % 2 == 0);
-      int hops = plus ? fwd : back;
-      for (int h = 0; h < hops; ++h) {
-        links.push_back(id(cur, kTorus + 2 * static_cast<int>(d) + (plus ? 0 : 1)));
+      int hops_in_dim = plus ? fwd : back;
+      for (int h = 0; h < hops_in_dim; ++h) {
+        hops.push_back({id(cur, kTorus + 2 * static_cast<int>(d) + (plus ? 0 : 1)), 1.0});
         latency += dim.link_latency_s;
         int next = plus ? (a + 1) % n : (a - 1 + n) % n;
         cur += static_cast<long>(next - a) * st;
@@ -76,29 +77,33 @@ double Topology::route_in_domain(long src, long dst, std::vector<LinkId>& links)
   if (kind_ == Kind::sw) {
     long s_server = src / per_server_, d_server = dst / per_server_;
     if (s_server == d_server) {
-      links.push_back(id(src, kSwitchOut));
-      links.push_back(id(dst, kSwitchIn));
+      hops.push_back({id(src, kSwitchOut), 1.0});
+      hops.push_back({id(dst, kSwitchIn), 1.0});
       return spec_.l1_latency_s;
     }
-    // Second-level switch by the source chip's position in its server (an assumption: the
-    // real port assignment is not published). Spreads both directions of a ring crossing a
-    // server boundary, and every chip's all-to-all traffic, evenly over the switches;
-    // (src + dst) % n sent every ring crossing through the same switch.
-    int k = second_level_switch(src);
-    bool shared = spec_.shared_chip_port;
-    links.push_back(id(src, shared ? kSwitchOut : kUpOut));
-    links.push_back(id(s_server * per_server_, uplink_port(k, false)));
-    links.push_back(id(d_server * per_server_, uplink_port(k, true)));
-    links.push_back(id(dst, shared ? kSwitchIn : kUpIn));
+    // Sprayed over every second-level switch (the modelled rule, see the header).
+    // Switch k's uplink and downlink ports are 2k after switch 0's.
+    const bool shared = spec_.shared_chip_port;
+    const LinkId up = id(s_server * per_server_, uplink_port(0, false));
+    const LinkId down = id(d_server * per_server_, uplink_port(0, true));
+    const std::size_t at = hops.size();
+    hops.resize(at + 2 + 2 * static_cast<std::size_t>(spec_.l2_switches));
+    Hop* h = hops.data() + at;
+    *h++ = {id(src, shared ? kSwitchOut : kUpOut), 1.0};
+    for (LinkId k = 0; k < static_cast<LinkId>(spec_.l2_switches); ++k) {
+      *h++ = {up + 2 * k, l2_share_};
+      *h++ = {down + 2 * k, l2_share_};
+    }
+    *h = {id(dst, shared ? kSwitchIn : kUpIn), 1.0};
     return 2 * spec_.l1_latency_s + spec_.l2_latency_s;
   }
   throw InputError("fabric", "a single chip has no chip-to-chip fabric");
 }
 
-double Topology::route(long src, long dst, std::vector<LinkId>& links) const {
-  if (domain_of(src) == domain_of(dst)) return route_in_domain(src, dst, links);
-  links.push_back(id(src, kEfaOut));
-  links.push_back(id(dst, kEfaIn));
+double Topology::route(long src, long dst, std::vector<Hop>& hops) const {
+  if (domain_of(src) == domain_of(dst)) return route_in_domain(src, dst, hops);
+  hops.push_back({id(src, kEfaOut), 1.0});
+  hops.push_back({id(dst, kEfaIn), 1.0});
   return spec_.efa_latency_s;
 }
 
@@ -197,8 +202,9 @@ void Topology::torus_links(long chip, std::vector<LinkId>& out) const {
 }
 
 // Switch ports: inside the server when it has several chips; toward the second level over
-// the shared port or separate lanes when the domain has several servers. A server's uplink
-// to switch k is used when some chip position maps to k.
+// the shared port or separate lanes when the domain has several servers. Every flow
+// between servers is sprayed over all second-level switches, so a server uses all its
+// uplinks and downlinks.
 void Topology::switch_links(long chip, std::vector<LinkId>& out) const {
   const bool servers = per_domain_ / per_server_ > 1;
   const bool shared = spec_.shared_chip_port;
@@ -212,7 +218,7 @@ void Topology::switch_links(long chip, std::vector<LinkId>& out) const {
     out.push_back(id(chip, kUpIn));
   }
   if (chip % per_server_ != 0) return;
-  for (int k = 0; k < std::min(spec_.l2_switches, per_server_); ++k) {
+  for (int k = 0; k < spec_.l2_switches; ++k) {
     out.push_back(id(chip, uplink_port(k, false)));
     out.push_back(id(chip, uplink_port(k, true)));
   }

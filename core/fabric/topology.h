@@ -8,16 +8,22 @@
 //  - switch (Trn3 NeuronSwitch-v1, S2): every chip has a port to its server's first-level
 //    switch (one link each way); servers reach each other through l2_switches second-
 //    level switches over per-server uplinks sized chips_per_server x inter-server
-//    bandwidth / l2_switches; a flow between servers uses second-level switch
-//    (source chip's position in its server) mod l2_switches (an assumption: the port
-//    assignment is not published). Switches themselves are non-blocking (assumption).
+//    bandwidth / l2_switches. A flow between servers is sprayed evenly over every
+//    second-level switch: each switch's uplink and downlink carry 1 / l2_switches of its
+//    bytes (packet spraying / ECMP over the switch plane). This is the modelled rule, an
+//    assumption: the real assignment of flows or packets to NeuronSwitch ports is not
+//    published. It keeps the second level non-blocking, as the data's uplinks are sized
+//    to be, for any chips per server and any subset of a server's chips (a single switch
+//    per flow cannot: three chips' flows over two switches put two on one). Switches
+//    themselves are non-blocking (assumption).
 //    Without a shared chip port (the PCIe view of S2) traffic between servers uses its
 //    own chip links.
 //  - EFA between domains: each chip owns an egress and an ingress share of the NIC
 //    (per-chip bandwidth), and the network beyond the NICs is non-blocking (assumption:
 //    the UltraCluster topology is not published).
-// Does NOT model: packets, credit flow control, adaptive routing, link failures, the
-// direct links between racks of S2's PCIe view, congestion inside the EFA network.
+// Does NOT model: packets (a sprayed flow is split exactly, with no reordering cost),
+// credit flow control, adaptive routing, link failures, the direct links between racks of
+// S2's PCIe view, congestion inside the EFA network.
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -60,6 +66,14 @@ struct LinkEnds {
 const char* node_kind_name(NodeKind kind);  // "chip", "l1_switch", "l2_switch", "efa"
 const char* link_kind_name(LinkKind kind);  // "torus", "chip_port", "lanes", "uplink", "efa"
 
+// One link of a route and the share of the flow's bytes it carries: 1, or 1 / l2_switches
+// on each second-level switch's uplink and downlink of a sprayed flow between servers. A
+// link's share is the same on every route that crosses it (the event backend relies on it).
+struct Hop {
+  LinkId link = 0;
+  double share = 1;
+};
+
 class Topology {
  public:
   explicit Topology(const hw::System& system);
@@ -70,8 +84,11 @@ class Topology {
   int domain_of(long chip) const { return static_cast<int>(chip / per_domain_); }
   int server_of(long chip) const { return static_cast<int>(chip / per_server_); }
 
-  // Appends the links of the route src -> dst (src != dst) and returns the path latency.
-  double route(long src, long dst, std::vector<LinkId>& links) const;
+  // Appends the hops of the route src -> dst (src != dst) and returns the path latency.
+  // Hops are in path order; the sprayed stretch between servers lists, for each
+  // second-level switch k in turn, the uplink to k then k's downlink (each 1 / l2_switches).
+  // Every node a route enters it leaves with the same share (tests check this).
+  double route(long src, long dst, std::vector<Hop>& hops) const;
   double bandwidth(LinkId link) const;  // bytes/s, one direction
   std::string link_name(LinkId link) const;
   // Every link a route between chips <= max_chip can use has an id below this bound (for
@@ -91,8 +108,8 @@ class Topology {
   int domain_of_link(LinkId link) const { return domain_of(static_cast<long>(link / static_cast<LinkId>(ports_))); }
   // Exactly the links routes can use that belong to domain d: its chips' torus links or
   // switch ports, its servers' uplinks, and (more than one domain) its chips' EFA shares.
-  // Sorted. Links no route takes (a second-level switch no chip position maps to, the +
-  // and - link of a two-chip ring the tie rule leaves unused) are not listed.
+  // Sorted. Links no route takes (the + and - link of a two-chip ring the tie rule leaves
+  // unused) are not listed.
   std::vector<LinkId> domain_links(int domain) const;
   // Torus: the chip's coordinates in its domain, dimension 0 first; empty otherwise.
   std::vector<int> torus_coordinates(long chip) const;
@@ -109,10 +126,9 @@ class Topology {
   static constexpr int kMaxTorusDims = 6;
   int uplink_port(int k, bool down) const { return kTorus + 2 * kMaxTorusDims + 2 * k + (down ? 1 : 0); }
   LinkId id(long chip, int port) const { return static_cast<LinkId>(chip) * ports_ + static_cast<LinkId>(port); }
-  int second_level_switch(long src) const { return static_cast<int>((src % per_server_) % spec_.l2_switches); }
   void torus_links(long chip, std::vector<LinkId>& out) const;
   void switch_links(long chip, std::vector<LinkId>& out) const;
-  double route_in_domain(long src, long dst, std::vector<LinkId>& links) const;
+  double route_in_domain(long src, long dst, std::vector<Hop>& hops) const;
 
   hw::FabricSpec spec_;
   enum class Kind { none, torus, sw } kind_ = Kind::none;
@@ -121,6 +137,7 @@ class Topology {
   int per_domain_ = 1, per_server_ = 1;
   int ports_ = 0;
   std::vector<int> dim_stride_;  // torus: chip-index stride of each dimension
+  double l2_share_ = 1;          // switch: a sprayed flow's share on each second-level switch
 };
 
 }  // namespace trnsim::fabric

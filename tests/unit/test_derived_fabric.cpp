@@ -13,9 +13,9 @@
 //    DMA transfers' fixed costs, path latency, the longer of the busiest link's bytes / its
 //    bandwidth and the DMA engines' time);
 //  - the automatic choice switches exactly at S13's 1 MiB and 56 MiB;
-//  - routes are balanced over the second-level NeuronSwitch switches -- for 4, 8 and 16 chips
-//    per server; with 1, 3, 5, 6 or 7 (test systems) they are not, a known fabric bug marked
-//    [!shouldfail] below.
+//  - routes are balanced over the second-level NeuronSwitch switches for any chips per
+//    server (1 to 16): every flow between servers is sprayed over all of them, so each
+//    switch's uplink and downlink of a server carry exactly 1 / l2_switches of its flows.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -165,20 +165,19 @@ TEST_CASE("large-message busbw equals the bottleneck link: NeuronSwitch, every a
   check_switch_busbw({load_system("trn3-gen2-ultraserver"), load_system("trn3-gen1-ultraserver"), switch_system(8, 4, 2)}, true);
 }
 
-TEST_CASE("large-message busbw equals the chip port with 1, 3, 5 or 6 chips per server", "[derived][!shouldfail]") {
-  // Known fabric bug (core/fabric/topology.cpp): a flow between servers takes one
-  // second-level switch, (source position in its server) mod l2_switches. When l2_switches
-  // does not divide the chips of a server, or an exchange covers part of a server, some
-  // switch's uplink or downlink carries more chips' flows than its share (chips x
-  // inter-server bandwidth / l2_switches) is sized for: at 3 chips per server and 2 switches
-  // an all-to-all sends 2/3 of a server's traffic through switch 0 (mesh all-gather 0.82 x
-  // the port) and an RDH over 16 ranks reaches 0.54 x; at 6 chips and 3 switches an RDH over
-  // 16 of the 24 chips lands three flows on one downlink (0.71 x). With every flow spread
-  // over the switches the second level is non-blocking, as the data assumes
-  // (inter_server_bandwidth: "non-blocking uplinks"), for any chips per server; that needs
-  // multi-path routes (Topology::route, ends, collective::link_traffic).
+TEST_CASE("large-message busbw equals the chip port with 1, 3, 5 or 6 chips per server", "[derived]") {
+  // Every flow between servers is sprayed over the l2_switches second-level switches
+  // (core/fabric/topology.h), 1 / l2_switches of its bytes through each. A server whose c
+  // chips send (or receive) at most the port's bandwidth each puts at most c x port /
+  // l2_switches on each uplink (downlink), which is what the data sizes them at
+  // (inter_server_bandwidth: "non-blocking uplinks"): the second level never blocks, for
+  // any chips per server and for exchanges covering part of a server (an RDH over 16 of 24
+  // chips), and the chip port bounds busbw as with 4 chips per server. (With one switch per
+  // flow by chip position, 3 chips and 2 switches put 2/3 of a server's traffic on switch
+  // 0: mesh all-gather 0.82 x the port, RDH over 16 ranks 0.54 x; 6 chips and 3 switches,
+  // RDH over 16 of 24 chips 0.71 x.)
   // Links only (fast DMA engines): with Trainium3's engines the DMA bound (528 GB/s) sits
-  // below the blocked second level and would hide it.
+  // below the port and would hide a blocked second level.
   check_switch_busbw({switch_system(3, 8, 2), switch_system(5, 6, 3), switch_system(1, 8, 2), switch_system(6, 4, 3)}, false);
 }
 
@@ -365,7 +364,10 @@ namespace {
 
 // For every pattern the collectives use -- rings both ways, all-pairs, the RDH exchanges --
 // every server's uplinks to the second-level switches carry the same bytes, and so do its
-// downlinks, to within one flow; each flow crosses the second level once, up and down.
+// downlinks: each flow between servers is sprayed over the l2 switches, 1 / l2 of it up
+// and 1 / l2 down through each (so the busiest carries at most ceil(flows / l2), the
+// idlest at least floor, the balance a single-path rule could at best reach); each flow
+// crosses the second level once, up and down.
 void check_balance(const std::vector<std::tuple<int, int, int>>& shapes) {
   for (auto [per_server, servers, l2] : shapes) {
     System s = switch_system(per_server, servers, l2);
@@ -383,36 +385,46 @@ void check_balance(const std::vector<std::tuple<int, int, int>>& shapes) {
     }
     for (const auto& [name, flows] : patterns) {
       INFO(s.name << ": " << name);
-      std::map<trnsim::fabric::LinkId, double> load;
-      std::vector<trnsim::fabric::LinkId> links;
+      std::map<trnsim::fabric::LinkId, double> load;  // flows through the link (a sprayed flow counts its share)
+      std::map<int, double> up_flows, down_flows;     // flows leaving / entering each server
+      std::vector<trnsim::fabric::Hop> hops;
       double crossing = 0, second_level = 0;
       for (auto [src, dst] : flows) {
-        links.clear();
-        topo.route(src, dst, links);
-        if (src / per_server != dst / per_server) crossing += 2;  // up and down
-        for (auto l : links) {
-          load[l] += 1;
-          if (topo.link_name(l).find("L2 switch") != std::string::npos) second_level += 1;
+        hops.clear();
+        topo.route(src, dst, hops);
+        if (src / per_server != dst / per_server) {
+          crossing += 2;  // up and down
+          up_flows[static_cast<int>(src / per_server)] += 1;
+          down_flows[static_cast<int>(dst / per_server)] += 1;
+        }
+        for (const auto& h : hops) {
+          load[h.link] += h.share;
+          if (topo.link_name(h.link).find("L2 switch") != std::string::npos) second_level += h.share;
         }
       }
       CHECK(second_level == Approx(crossing));
       for (int srv = 0; srv < servers; ++srv) {
         std::vector<double> up, down;
-        for (const auto& [l, bytes] : load) {
+        for (const auto& [l, flows_on] : load) {
           std::string nm = topo.link_name(l);
-          if (nm.find("server " + std::to_string(srv) + " -> L2") == 0) up.push_back(bytes);
+          if (nm.find("server " + std::to_string(srv) + " -> L2") == 0) up.push_back(flows_on);
           const std::string into = " -> server " + std::to_string(srv);
           if (nm.rfind("L2 switch", 0) == 0 && nm.size() > into.size() && nm.compare(nm.size() - into.size(), into.size(), into) == 0)
-            down.push_back(bytes);
+            down.push_back(flows_on);
         }
-        if (up.empty() && down.empty()) continue;
-        // Flows per switch: the busiest at most ceil(total / l2), the idlest at least floor.
-        for (const auto* side : {&up, &down}) {
-          double total = 0, most = 0;
-          for (double b : *side) total += b, most = std::max(most, b);
-          const double least = side->size() < static_cast<std::size_t>(l2) ? 0 : *std::min_element(side->begin(), side->end());
-          CHECK(most <= std::ceil(total / l2));
-          CHECK(least >= std::floor(total / l2));
+        // Every switch carries exactly 1 / l2 of the server's flows each way: within the
+        // ceil / floor bound of the flows per switch.
+        for (auto [side, total] : {std::pair{&up, up_flows[srv]}, std::pair{&down, down_flows[srv]}}) {
+          if (total == 0) {
+            CHECK(side->empty());
+            continue;
+          }
+          CHECK(side->size() == static_cast<std::size_t>(l2));
+          for (double f : *side) {
+            CHECK(f == Approx(total / l2).epsilon(1e-12));
+            CHECK(f <= std::ceil(total / l2) * (1 + 1e-12));
+            CHECK(f >= std::floor(total / l2) * (1 - 1e-12));
+          }
         }
       }
     }
@@ -425,10 +437,10 @@ TEST_CASE("routes are balanced over the second-level switches", "[derived]") {
   check_balance({{4, 6, 2}, {4, 36, 2}, {16, 4, 2}, {8, 4, 2}});
 }
 
-TEST_CASE("routes are balanced over the second-level switches for any chips per server", "[derived][!shouldfail]") {
-  // The known fabric bug above: with 1, 3, 5, 6 or 7 chips per server, rings both ways,
-  // all-to-alls or RDH exchanges load one second-level switch with more flows than
-  // ceil(flows / l2).
+TEST_CASE("routes are balanced over the second-level switches for any chips per server", "[derived]") {
+  // With 1, 3, 5, 6 or 7 chips per server a single switch per flow by chip position loaded
+  // one switch with more flows than ceil(flows / l2) for rings both ways, all-to-alls or RDH
+  // exchanges; sprayed flows load every switch with flows / l2.
   check_balance({{3, 8, 2}, {5, 6, 3}, {1, 8, 2}, {7, 3, 4}, {6, 4, 3}});
 }
 
