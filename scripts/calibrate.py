@@ -67,6 +67,12 @@ def model_value(c, values, unit):
     return v * SCALE[unit]
 
 
+def defaults():
+    """The field table's values of the fitted parameters, as the canonical scenario of any run states them."""
+    eff = trnsim.run({"workload": {"model": "Llama-3.1-8B"}})["scenario"]["workload"]["efficiency"]
+    return {k: eff[k] for k in PARAMS}
+
+
 def loss(rs, values):
     return sum(math.log(model_value(c, values, u) / pub) ** 2 for _, _, pub, u, c in rs)
 
@@ -95,10 +101,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rounds", type=int, default=5)
     a = ap.parse_args()
-    # The field table's defaults, as the canonical scenario of any run states them.
-    defaults = trnsim.run({"workload": {"model": "Llama-3.1-8B"}})["scenario"]["workload"]["efficiency"]
     rs = rows()
-    before = {k: defaults[k] for k in PARAMS}
+    before = defaults()
     print(f"{len(rs)} calibration rows; defaults {before}, loss {loss(rs, before):.4f}")
     fitted, l = fit(rs, before, a.rounds)
     print(f"fitted {json.dumps({k: float(f'{v:.3g}') for k, v in fitted.items()})}, loss {l:.4f}")
