@@ -1,6 +1,6 @@
 // Baselines every other benchmark is read against: a plain memory copy over a
 // buffer too large for the caches. Counters count bytes read + written.
-#include <benchmark/benchmark.h>
+#include "bench_api.h"
 
 #include <cstring>
 #include <vector>

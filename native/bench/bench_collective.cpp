@@ -4,7 +4,7 @@
 // Baselines in the same run (scripts/bench.sh): each event-backend case against the
 // analytic backend on the same request, and the 1M-chip all-reduce against the same
 // all-reduce on one UltraServer. Counter: collectives evaluated per second.
-#include <benchmark/benchmark.h>
+#include "bench_api.h"
 
 #include "hw/system.h"
 #include "collective/collective.h"

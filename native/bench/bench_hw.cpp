@@ -3,7 +3,7 @@
 // attention block, each judged against the roofline pricing of the same kernel on one
 // NeuronCore (BM_RooflineGemm4096Bf16, BM_RooflineAttention4096: the fast pricer the
 // engine model refines). Counter: evaluations per second.
-#include <benchmark/benchmark.h>
+#include "bench_api.h"
 
 #include "engine/engine.h"
 #include "hw/roofline.h"

@@ -14,7 +14,7 @@
 // with the best kernels this CPU supports (mx_machine.h); the output's context block names
 // the CPU, its features, the MX paths and kernels and the OpenBLAS core.
 // Run one family at a time, e.g. --benchmark_filter='mx_gemm/.*avx512'.
-#include <benchmark/benchmark.h>
+#include "bench_api.h"
 
 #include <algorithm>
 #include <chrono>
@@ -143,8 +143,7 @@ void dequant_sgemm(const GemmOperands& g, std::vector<float>& a, std::vector<flo
 #if TRNSIM_HAVE_OPENBLAS
   b.sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, n, n, n, 1.0f, a.data(), n, bt.data(), n, 0.0f, c.data(), n);
 #else
-  (void)b;
-  (void)n;
+  (void)b, (void)n, (void)c;  // WebAssembly: no OpenBLAS (the baseline is native-only)
 #endif
 }
 
@@ -169,6 +168,8 @@ void bm_sgemm(benchmark::State& state) {
   for (auto _ : state) {
 #if TRNSIM_HAVE_OPENBLAS
     b.sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, n, n, n, 1.0f, a.data(), n, bt.data(), n, 0.0f, c.data(), n);
+#else
+    (void)b, (void)n, (void)a, (void)bt;  // WebAssembly: no OpenBLAS
 #endif
     benchmark::DoNotOptimize(c.data());
     benchmark::ClobberMemory();

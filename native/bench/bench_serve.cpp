@@ -3,7 +3,7 @@
 // The baseline, measured in the same run, is the event loop alone: the same arrivals and
 // scheduler with a step model of constant cost (no pricing), so a ratio says what pricing
 // steps through plan -> price adds. Counters: requests per second of simulation.
-#include <benchmark/benchmark.h>
+#include "bench_api.h"
 
 #include "embedded.h"
 #include "scenario/scenario.h"

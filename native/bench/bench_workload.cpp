@@ -2,7 +2,7 @@
 // (target < 16 ms in WebAssembly), one per point of a sweep (10,000 points in under a
 // minute on 2 cores), and the whole `trnsim run` of an example (< 50 ms). Counters:
 // evaluations (or points) per second.
-#include <benchmark/benchmark.h>
+#include "bench_api.h"
 
 #include "hw/system.h"
 #include "scenario/scenario.h"

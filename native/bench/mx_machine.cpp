@@ -1,7 +1,7 @@
 // The CPU and the fair OpenBLAS baseline of the MX benchmarks (see mx_machine.h).
 #include "mx_machine.h"
 
-#include <benchmark/benchmark.h>
+#include "bench_api.h"
 
 #include <algorithm>
 #include <cctype>

@@ -1,5 +1,5 @@
-// The runner of the portable benchmark stand-in (portable/benchmark/benchmark.h).
-#include "benchmark/benchmark.h"
+// The runner of the portable benchmark stand-in (portable_benchmark.h).
+#include "portable_benchmark.h"
 
 #include <emscripten.h>
 

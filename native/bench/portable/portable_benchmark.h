@@ -8,7 +8,7 @@
 // console table, or --benchmark_format=json / --benchmark_out=FILE in Google Benchmark's
 // JSON layout (name, iterations, real_time, cpu_time = real_time, time_unit, counters).
 // Flags: --benchmark_filter=REGEX, --benchmark_min_time=SECONDS, --benchmark_repetitions=N,
-// --benchmark_list_tests. Only used when building for WebAssembly (native/bench/portable/).
+// --benchmark_list_tests. Only used when building for WebAssembly (native/bench/bench_api.h picks it).
 #pragma once
 #include <chrono>
 #include <cstdint>
