@@ -362,6 +362,7 @@ struct ExpertWork {
   double products = 0;      // token x expert MLP evaluations computed
   double kernels = 2;       // gate/up and down
   double gemms = 1, m = 1;  // engine pricer: independent GEMMs of m tokens
+  double fixed_s = 0;       // the blockwise kernel's fixed time per block, all blocks
 };
 
 ExpertWork uniform_experts(double local, double k, double E, double tokens) {
@@ -394,6 +395,7 @@ ExpertWork neuron_experts(const MoeExecution& x, double local, double k, double 
     w.products = blocks * x.block_size;
     w.m = x.block_size;
     if (!kernel_accepts) w.kernels = blocks * x.fallback_kernels_per_block;
+    else w.fixed_s = blocks * x.kernel_block_s;
   }
   return w;
 }
@@ -420,6 +422,7 @@ void moe_mlp(const Context& c, const Pass& p, std::vector<Operator>& ops) {
     x.name = "moe.experts";
     x.dtype = dt;
     x.kernels = w.kernels;
+    x.fixed_s = w.fixed_s;
     x.flops = 2.0 * w.products * expert;
     x.hbm_bytes = w.weight_reads * expert * c.dt.wb + w.products * (2 * d + 2 * fe / pl.etp) * c.dt.ab;
     x.gemms = w.gemms;

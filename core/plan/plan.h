@@ -75,6 +75,7 @@ struct Operator {
   double flops = 0;      // per occurrence, on one chip
   double hbm_bytes = 0;  // bytes read + written, per occurrence
   double kernels = 1;    // kernel launches per occurrence
+  double fixed_s = 0;    // fixed time per occurrence beyond its kernels' (the MoE kernel's per-block time)
   collective::Request collective;  // kind == collective: op, per-rank bytes, ranks, stride
   // The GEMM shape behind a matmul (gemms independent GEMMs of m x k -> n) and the
   // attention shape behind an attention kernel, for the engine-level pricer.
@@ -125,6 +126,10 @@ struct MoeExecution {
   double kernel_min_hidden = 0, kernel_max_hidden = 1e9;
   double kernel_hidden_multiple = 1, kernel_intermediate_multiple = 1;  // intermediate per rank
   double fallback_kernels_per_block = 6;
+  // neuron: the NKI kernel's fixed time per block beyond its roofline (its blocks run one after
+  // another, each waiting on its own token-index load, row gathers, cross-core reduction and
+  // output read-modify-write: N9); calibrated, stack data.
+  double kernel_block_s = 0;
   bool blockwise_kernel_accepts(double hidden, double intermediate_per_rank) const;
 };
 const std::vector<std::string>& moe_strategy_names();

@@ -38,7 +38,7 @@ PricedOp Pricer::price(const plan::Operator& o) const {
   if (o.kind == plan::OpKind::collective) return price_collective(o);
   PricedOp r = record_of(o);
   const double kernel_s = time_kernel(o, r);
-  r.overhead_s = o.kernels * settings_.kernel_overhead_s;
+  r.overhead_s = o.kernels * settings_.kernel_overhead_s + o.fixed_s;
   r.time_s = kernel_s + r.overhead_s;
   if (o.kind == plan::OpKind::matmul) r.detail = o.dtype + " matmul";
   else if (o.kind == plan::OpKind::conv) r.detail = o.dtype + " convolution (implicit GEMM)";

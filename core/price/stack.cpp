@@ -91,6 +91,7 @@ Stack parse_stack(const json& j, const std::string& origin) {
     s.moe.kernel_hidden_multiple = rd.integer(m, "kernel_hidden_multiple", 1, 1 << 24);
     s.moe.kernel_intermediate_multiple = rd.integer(m, "kernel_intermediate_multiple", 1, 1 << 24);
     s.moe.fallback_kernels_per_block = rd.integer(m, "fallback_kernels_per_block", 1, 1024);
+    s.moe.kernel_block_s = rd.seconds(m, "kernel_block_time");
     if (s.moe.kernel_max_hidden < s.moe.kernel_min_hidden)
       throw InputError("moe.kernel_max_hidden.value", "must be at least moe.kernel_min_hidden");
     m.finish();

@@ -10,6 +10,7 @@
 #include "embedded.h"
 #include "hw/sources.h"
 #include "hw/system.h"
+#include "price/stack.h"
 #include "report/metrics.h"
 #include "report/report.h"
 #include "scenario/scenario.h"
@@ -272,6 +273,19 @@ std::string calibrated_defaults() {
   return out;
 }
 
+// The serving stacks' values whose source says "calibrated" (core/data/serving/*.json).
+std::string calibrated_stack_values() {
+  std::string out;
+  for (const auto& name : price::stack_names()) {
+    const price::Stack& s = price::load_stack(name);
+    if (s.calibrated.empty()) continue;
+    std::string paths;
+    for (const auto& p : s.calibrated) paths += (paths.empty() ? "" : ", ") + p;
+    out += (out.empty() ? "" : "; ") + name + ": " + paths;
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<Row> rows(const std::function<void(std::size_t, std::size_t)>& progress) {
@@ -360,6 +374,7 @@ std::string to_text(const std::vector<Row>& rows) {
       "trnsim validate: the model against published Trainium2/Trainium3 figures (PERF.md, FACTS.md)\n"
       "Measurements are Neuron benchmarks on trn2.48xlarge (TP counts logical cores: TP64 = 16 chips at LNC=2).\n"
       "Rows marked cal calibrated the defaults " + calibrated_defaults() + ";\n"
+      "and the serving stacks' values marked calibrated in core/data/serving (" + calibrated_stack_values() + ");\n"
       "claims (C*) are explained, not fitted. Error = (model - published) / published.\n\n";
   o += pad("#", 5) + pad("figure", 64) + lpad("published", 12) + lpad("model", 12) + lpad("error", 9) + "  note\n";
   for (const auto& r : rows) {

@@ -30,6 +30,7 @@ double value(const json& file, const std::string& a, const std::string& b = "") 
 struct StackNumbers {
   double ranks_per_chip, threshold, block, overlap;
   double kernel_min_hidden, kernel_max_hidden, kernel_hidden_multiple, kernel_intermediate_multiple, fallback_kernels;
+  double kernel_block_s;
 };
 StackNumbers stack_numbers(const json& stack, const std::string& chip) {
   const double lnc = value(stack, "logical_nc_config");
@@ -43,7 +44,8 @@ StackNumbers stack_numbers(const json& stack, const std::string& chip) {
           value(stack, "moe", "kernel_max_hidden"),
           value(stack, "moe", "kernel_hidden_multiple"),
           value(stack, "moe", "kernel_intermediate_multiple"),
-          value(stack, "moe", "fallback_kernels_per_block")};
+          value(stack, "moe", "fallback_kernels_per_block"),
+          value(stack, "moe", "kernel_block_time") * 1e-6};
 }
 
 Placement neuron(Placement p, const StackNumbers& n) {
@@ -54,6 +56,7 @@ Placement neuron(Placement p, const StackNumbers& n) {
   p.kernel_min_hidden = n.kernel_min_hidden, p.kernel_max_hidden = n.kernel_max_hidden;
   p.kernel_hidden_multiple = n.kernel_hidden_multiple, p.kernel_intermediate_multiple = n.kernel_intermediate_multiple;
   p.fallback_kernels_per_block = n.fallback_kernels;
+  p.kernel_block_s = n.kernel_block_s;
   return p;
 }
 

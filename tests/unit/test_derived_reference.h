@@ -32,7 +32,8 @@
 //    kernel over ceil((T k - (E_local - 1)) / block) + E_local - 1 blocks of `block` tokens;
 //    where the NKI kernel refuses the shapes (hidden size outside the stack's range or off its
 //    multiple, the intermediate per rank off its multiple: N1 can_use_blockwise_matmul_nki)
-//    the PyTorch loop runs the same blocks, fallback_kernels_per_block kernels each;
+//    the PyTorch loop runs the same blocks, fallback_kernels_per_block kernels each, and
+//    where it takes them each block adds the stack's kernel_block_time to the kernel's time;
 //  - context encoding runs each collective under the layer's work since its previous one
 //    (the CC cores are asynchronous, N4): a collective of d after work w costs d - min(f d, w),
 //    f the stack's context_encoding_collective_overlap (layer order: norms, attention, its
@@ -207,6 +208,7 @@ struct Placement {
   double selective_threshold = 1, block = 512;
   double kernel_min_hidden = 0, kernel_max_hidden = 1e30, kernel_hidden_multiple = 1, kernel_intermediate_multiple = 1;
   double fallback_kernels_per_block = 6;
+  double kernel_block_s = 0;  // the NKI kernel's fixed time per block
   double tp_ranks() const { return tp * ranks_per_chip; }
 };
 
@@ -250,6 +252,7 @@ struct Op {
   std::string name;
   std::string dtype;       // tensor-engine dtype ("" for memory kernels and collectives)
   double flops = 0, hbm = 0, kernels = 0;
+  double fixed_s = 0;      // fixed time beyond the kernels' overhead (the MoE kernel's blocks)
   std::string coll;        // collective op ("" for kernels)
   double coll_bytes = 0, ranks = 0, stride = 1, ranks_per_chip = 1;
   // The shape an engine-level pricer times: gemms GEMMs of m x k -> n; attention of seq_q
@@ -261,14 +264,14 @@ struct Op {
 
 inline Op matmul(const std::string& name, const Placement& p, double T, double in, double out, double w,
                  double w_bytes, const std::string& dtype) {
-  Op o{name, dtype, 2 * T * w, w * w_bytes + T * (in + out) * bytes_of(p.act), 1, "", 0, 0, 1};
+  Op o{name, dtype, 2 * T * w, w * w_bytes + T * (in + out) * bytes_of(p.act), 1, 0, "", 0, 0, 1};
   o.m = T, o.k = in, o.n = out;
   return o;
 }
-inline Op kernel(const std::string& name, double bytes, double kernels) { return {name, "", 0, bytes, kernels, "", 0, 0, 1}; }
+inline Op kernel(const std::string& name, double bytes, double kernels) { return {name, "", 0, bytes, kernels, 0, "", 0, 0, 1}; }
 inline Op coll(const std::string& name, const std::string& op, double bytes, double ranks, double stride,
                double ranks_per_chip = 1) {
-  return {name, "", 0, 0, 0, op, bytes, ranks, stride, ranks_per_chip};
+  return {name, "", 0, 0, 0, 0, op, bytes, ranks, stride, ranks_per_chip};
 }
 
 constexpr double kResidualBytes = 2;  // BF16 residual stream
@@ -287,7 +290,7 @@ inline std::vector<Op> layer_ops(const Arch& a, const Placement& p, const Pass& 
     ops.push_back(matmul("attn.q_proj", p, T, d, hc * qk, d * a.q_lora + a.q_lora * hc * qk, awb, dt));
     ops.push_back(matmul("attn.kv_a_proj", p, T, d, lat + rope, d * (lat + rope), awb, dt));  // replicated
     ops.push_back(matmul("attn.kv_b_proj", p, T, lat, hc * (a.nope + v), lat * hc * (a.nope + v), awb, dt));
-    Op core{"attn.core", dt, 0, 0, 1, "", 0, 0, 1};
+    Op core{"attn.core", dt, 0, 0, 1, 0, "", 0, 0, 1};
     if (decode) {  // absorbed: scores over latent + RoPE key, values over the latent; cache read once
       core.flops = 2 * s.seqs * s.new_tokens * ctx * hc * ((lat + rope) + lat);
       core.hbm = s.seqs * ctx * (lat + rope) * kvb + T * hc * ((lat + rope) + lat) * ab;
@@ -303,7 +306,7 @@ inline std::vector<Op> layer_ops(const Arch& a, const Placement& p, const Pass& 
   } else {
     const double hd = a.head_dim, q = hc * hd, kv = kv_heads_chip(a, p) * hd;
     ops.push_back(matmul("attn.qkv_proj", p, T, d, q + 2 * kv, d * (q + 2 * kv) + (a.attn_bias ? q + 2 * kv : 0), awb, dt));
-    Op core{"attn.core", dt, 0, 0, 1, "", 0, 0, 1};
+    Op core{"attn.core", dt, 0, 0, 1, 0, "", 0, 0, 1};
     // q.k and p.v, 2 FLOPs per multiply-add, head_dim each, for every (query, key) pair.
     core.flops = 2 * s.seqs * (decode ? s.new_tokens * ctx : pairs) * hc * 2 * hd;
     core.hbm = T * (q + 2 * kv + q) * ab;                      // read q, k, v of the new tokens, write o
@@ -332,7 +335,7 @@ inline std::vector<Op> layer_ops(const Arch& a, const Placement& p, const Pass& 
   {
     const double local = E / p.ep;
     // Expert weight slices read, token x expert products computed, GEMMs and tokens per GEMM.
-    double reads, products, gemms, m, kernels = 2;
+    double reads, products, gemms, m, kernels = 2, fixed = 0;
     if (p.moe == "uniform") {
       products = group * k / p.ep;                      // token-expert pairs on this chip
       reads = local * (1 - std::pow(1 - k / E, group));  // distinct local experts hit
@@ -349,8 +352,9 @@ inline std::vector<Op> layer_ops(const Arch& a, const Placement& p, const Pass& 
       const bool nki = d >= p.kernel_min_hidden && d <= p.kernel_max_hidden && std::fmod(d, p.kernel_hidden_multiple) == 0 &&
                        std::fmod(per_rank, p.kernel_intermediate_multiple) == 0;
       if (!nki) kernels = blocks * p.fallback_kernels_per_block;
+      else fixed = blocks * p.kernel_block_s;
     }
-    Op x{"moe.experts", dt, 2 * products * expert_params(a) / etp, 0, kernels, "", 0, 0, 1};
+    Op x{"moe.experts", dt, 2 * products * expert_params(a) / etp, 0, kernels, fixed, "", 0, 0, 1};
     // Weights of each slice read once; per product read x (d), write h (fe), read h, write y (d).
     x.hbm = reads * expert_params(a) / etp * wb + products * (2 * d + 2 * a.fe / etp) * ab;
     x.gemms = gemms, x.m = m, x.k = d, x.n = 3 * a.fe / etp;
@@ -496,7 +500,7 @@ inline void check_op(const json& o, const Op& want, const trnsim::hw::System& sy
   CHECK(o.at("flops").get<double>() == exact(want.flops));
   CHECK(o.at("hbm_bytes").get<double>() == exact(want.hbm));
   CHECK(o.at("fabric_bytes").get<double>() == 0);
-  CHECK(o.at("overhead_s").get<double>() / eff.kernel_overhead_s == exact(want.kernels));
+  CHECK((o.at("overhead_s").get<double>() - want.fixed_s) / eff.kernel_overhead_s == exact(want.kernels));
   const double bw = sys.chip.hbm_bandwidth_bytes_per_s * eff.hbm;
   CHECK(o.at("memory_s").get<double>() == exact(want.hbm / bw));
   double compute = 0;
@@ -509,7 +513,7 @@ inline void check_op(const json& o, const Op& want, const trnsim::hw::System& sy
   }
   CHECK(o.at("compute_s").get<double>() == exact(compute));
   CHECK(o.at("time_s").get<double>() ==
-        exact(std::max(compute, want.hbm / bw) + want.kernels * eff.kernel_overhead_s));
+        exact(std::max(compute, want.hbm / bw) + want.kernels * eff.kernel_overhead_s + want.fixed_s));
 }
 
 // Layer types ("dense/full", "moe/sliding", ...) with their layer counts.

@@ -65,7 +65,7 @@ TEST_CASE("serving stacks load from data with a source on every value", "[stack]
     const price::Stack& s = price::load_stack(n);
     INFO(n);
     CHECK(s.name == n);
-    CHECK(s.sources.size() == 25);  // every value of the format carries its source
+    CHECK(s.sources.size() == 26);  // every value of the format carries its source
     for (const auto& [path, source] : s.sources) CHECK(!source.empty());
   }
   const price::Stack& v = price::load_stack("vllm-neuron");
@@ -78,6 +78,9 @@ TEST_CASE("serving stacks load from data with a source on every value", "[stack]
   CHECK(v.buckets.min_context_encoding == 128);
   // Fitted values are named, so the report can list them.
   CHECK(std::find(v.calibrated.begin(), v.calibrated.end(), "runtime.step_host") != v.calibrated.end());
+  const price::Stack& x = price::load_stack("nxdi");
+  CHECK(x.moe.kernel_block_s == Approx(97.3e-6));
+  CHECK(std::find(x.calibrated.begin(), x.calibrated.end(), "moe.kernel_block_time") != x.calibrated.end());
   const price::Stack& o = price::load_stack("optimum-neuron");
   CHECK(o.pad_prefill_to_max);
   CHECK(o.decode_reads_max);
@@ -157,6 +160,13 @@ TEST_CASE("NxD's PyTorch blockwise fallback where the NKI kernel rejects the sha
   CHECK(nki.kernels == 2);
   CHECK(fb.gemms == blocks);
   CHECK(fb.kernels == blocks * o.fallback_kernels_per_block);
+  // The kernel's fixed time per block goes with the kernel; the PyTorch loop pays its kernels'.
+  kernel.kernel_block_s = 97.3e-6;
+  CHECK(experts(kernel, "gpt-oss-120b", 4, 512, false).fixed_s == blocks * 97.3e-6);
+  plan::MoeExecution fallback_timed = o;
+  fallback_timed.kernel_block_s = 97.3e-6;
+  CHECK(experts(fallback_timed, "gpt-oss-120b", 4, 512, false).fixed_s == 0);
+  CHECK(experts(kernel, "gpt-oss-120b", 4, 32, true).fixed_s == 0);  // token generation: no blocks
   CHECK(fb.flops == nki.flops);
   CHECK(fb.hbm_bytes == nki.hbm_bytes);
   // Token generation never runs blockwise: the fallback does not touch it.
