@@ -110,8 +110,10 @@ void evaluate_inference(const Evaluation& ev, Result& R) {
                                   schedule::pass_records(L, dec, pl.pp)));
   }
   schedule::InferenceTimes t = schedule::inference_times(P, pre, decodes ? &dec : nullptr, pl.pp);
-  if (const double hidden = schedule::hidden_collective_s(pre, L); hidden > 0)
-    R.phases[0].unit += "; " + fmt::time(hidden) + " of its collectives run under compute (" + ev.spec.stack + " stack)";
+  if (const double hidden = schedule::hidden_collective_s(pre, L); hidden > 0) {
+    R.phases[0].hidden_s = hidden;
+    R.phases[0].hidden_by = ev.spec.stack;
+  }
 
   R.phases.reserve(R.phases.size() + 3);  // the weights below point into it
   std::vector<std::pair<const Phase*, double>> w = {{&R.phases[0], P.batch}};

@@ -149,6 +149,7 @@ void common_json(const Result& R, json& j) {
                       {"hbm_s", ph.hbm_s},
                       {"fabric_s", ph.fabric_s},
                       {"overhead_s", ph.overhead_s},
+                      {"hidden_s", ph.hidden_s},
                       {"ops", ops_json(R, ph)}});
   j["phases"] = phases;
 }
@@ -318,7 +319,11 @@ void text_scaling(std::ostringstream& out, const Result& R) {
 void text_phases(std::ostringstream& out, const Result& R) {
   for (const auto& ph : R.phases) {
     if (ph.ops.empty()) continue;
-    out << "\n  " << ph.name << ": " << ph.unit << ": " << fmt::time(ph.time_s) << "\n";
+    out << "\n  " << ph.name << ": " << ph.unit << ": " << fmt::time(ph.time_s - ph.hidden_s);
+    if (ph.hidden_s > 0)
+      out << " (its operators " << fmt::time(ph.time_s) << ", of which " << fmt::time(ph.hidden_s)
+          << " of collectives run under compute: " << ph.hidden_by << " stack)";
+    out << "\n";
     out << "    " << shares_line(ph.time_s > 0 ? ph.compute_s / ph.time_s : 0, ph.time_s > 0 ? ph.hbm_s / ph.time_s : 0,
                                  ph.time_s > 0 ? ph.fabric_s / ph.time_s : 0,
                                  ph.time_s > 0 ? ph.overhead_s / ph.time_s : 0)

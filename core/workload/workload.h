@@ -65,6 +65,10 @@ struct Phase {
   std::string name;  // prefill | decode | forward | backward | pipeline | data-parallel | optimizer
   std::string unit;  // what one pass of the phase is ("one decode step, all stages")
   double time_s = 0; // sum of the ops' totals
+  // Collective time run under compute (context-encoding overlap, the stack's): the pass takes
+  // time_s - hidden_s, which is what TTFT counts.
+  double hidden_s = 0;
+  std::string hidden_by;  // the stack whose overlap hides it
   double compute_s = 0, hbm_s = 0, fabric_s = 0, overhead_s = 0;  // shares of time_s
   std::vector<OpRecord> ops;
 };
