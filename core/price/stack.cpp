@@ -171,18 +171,22 @@ std::vector<std::string> stack_names() {
 }
 
 const Stack& load_stack(const std::string& name) {
-  // Stacks are immutable once read; built-ins and files are cached by name (a file edited
-  // while the process runs is not re-read).
+  // Stacks are immutable once read and cached by name and text: a file is read again on every
+  // call, so one edited while the process runs (a Python session, the desktop GUI) is parsed
+  // anew; earlier versions stay alive for the references already handed out.
   static std::mutex mu;
   static std::map<std::string, std::unique_ptr<Stack>> cache;
-  std::lock_guard<std::mutex> lock(mu);
-  auto it = cache.find(name);
-  if (it != cache.end()) return *it->second;
   std::string origin;
   std::string text = read_text(name, origin);
+  std::string key = name;
+  key += '\0';
+  key += text;
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = cache.find(key);
+  if (it != cache.end()) return *it->second;
   try {
     auto s = std::make_unique<Stack>(parse_stack(parse_json_text(text, origin), origin));
-    return *cache.emplace(name, std::move(s)).first->second;
+    return *cache.emplace(std::move(key), std::move(s)).first->second;
   } catch (const InputError& e) {
     throw InputError(e.field().empty() ? origin : origin + ": " + e.field(),
                      e.field().empty() ? std::string(e.what()) : e.problem());

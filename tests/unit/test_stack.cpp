@@ -6,7 +6,11 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
 
+#include "embedded.h"
 #include "hw/system.h"
 #include "plan/plan.h"
 #include "price/stack.h"
@@ -257,4 +261,27 @@ TEST_CASE("fused speculation: expected tokens per step and its price in trnsim r
   CHECK(workload::evaluate(spec_of(w), trn2()).tpot_s > base.tpot_s);
   w["speculation"]["draft_model"] = "Llama-3.2-1b";
   CHECK(contains(error_of([&] { spec_of(w); }), "workload.speculation.draft_model"));
+}
+
+TEST_CASE("a stack file edited while the process runs is read again", "[stack]") {
+  // The Python module and the desktop GUI keep one process: the second load of an edited file
+  // sees the edit, and the stack handed out first keeps its values.
+  const auto path = std::filesystem::temp_directory_path() / ("trnsim-stack-" + std::to_string(::getpid()) + ".json");
+  const std::string text = *find_embedded("data/serving/nxdi.json");
+  auto write = [&](const std::string& from, const std::string& to) {
+    std::string t = text;
+    const auto at = t.find(from);
+    REQUIRE(at != std::string::npos);
+    t.replace(at, from.size(), to);
+    std::ofstream(path) << t;
+  };
+  write("\"name\": \"nxdi\"", "\"name\": \"mine\"");
+  const price::Stack& first = price::load_stack(path.string());
+  CHECK(first.name == "mine");
+  write("\"name\": \"nxdi\"", "\"name\": \"mine-edited\"");
+  const price::Stack& second = price::load_stack(path.string());
+  CHECK(second.name == "mine-edited");
+  CHECK(first.name == "mine");
+  CHECK(&price::load_stack(path.string()) == &second);  // unchanged text: the cached stack
+  std::filesystem::remove(path);
 }
