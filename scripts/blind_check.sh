@@ -5,7 +5,10 @@
 # with every default untouched. Each scenario is built from its folder's stated settings only:
 # .env (MODEL_ID, BATCH_SIZE, SEQUENCE_LENGTH, TENSOR_PARALLEL_SIZE in logical cores, 4 per
 # Trainium2 chip at LNC=2) and the benchmark's guidellm profile (prompts 1500 +- 150 tokens,
-# outputs 250 +- 20; synchronous = one request at a time, throughput = BATCH_SIZE in flight).
+# outputs 250 +- 20; synchronous = one request at a time, throughput = BATCH_SIZE in flight),
+# run as guidellm 0.1.0 (the version benchmark/vllm/README.md pins) runs it: lengths uniform
+# (its emulated data draws randint(-variance, variance)), each mode for its default
+# --max-seconds of 120 s, requests unfinished then dropped as timed out (serve.duration).
 # The published numbers below are the folders' vllm-results.csv rows (mean TTFT and ITL, ms):
 # they are a check, not a fit -- nothing here feeds a default.
 #
@@ -65,10 +68,10 @@ def scenario(model, batch, tp_cores, concurrency):
         },
         "serve": {
             "arrivals": "closed", "concurrency": concurrency,
-            "requests": 20 if concurrency == 1 else 10 * concurrency, "warmup_requests": 0,
+            "requests": 100000, "duration": 120, "warmup_requests": 0,
             "harness": "guidellm", "max_num_seqs": batch,
-            "input_tokens": {"distribution": "normal", "spread": 150},
-            "output_tokens": {"distribution": "normal", "spread": 20},
+            "input_tokens": {"distribution": "uniform", "spread": 150},
+            "output_tokens": {"distribution": "uniform", "spread": 20},
         },
     }
 

@@ -585,8 +585,8 @@ void serve_length_fields(std::vector<Field>& t, const std::string& part, const s
   t.push_back(choice(p + "distribution", [](Scenario& s) -> std::string& { return (s.serve.*L).distribution; }, "fixed",
                      [] { return serve::distribution_names(); },
                      {"", what + " distribution",
-                      "How " + what + " lengths vary: fixed (the mean), uniform (mean +- spread), normal (standard "
-                      "deviation spread, as guidellm's 1500 +- 150), lognormal (mean and standard deviation), "
+                      "How " + what + " lengths vary: fixed (the mean), uniform (mean +- spread, as guidellm 0.1's "
+                      "1500 +- 150), normal (standard deviation spread), lognormal (mean and standard deviation), "
                       "exponential.",
                       kServeArrivals}));
   t.push_back(optional_number(p + "mean", [](Scenario& s) -> std::optional<double>& { return (s.serve.*L).mean; }, 1,
@@ -630,6 +630,12 @@ void add_serve_fields(std::vector<Field>& t) {
                       10000000,
                       {"requests", "warm-up requests",
                        "The first requests (by arrival) are served but left out of the statistics.", kServeArrivals}));
+  t.push_back(number("serve.duration", [](Scenario& s) -> double& { return s.serve.duration_s; }, 0.0, 0.0, 1e7,
+                     {"s", "run length",
+                      "0: the run lasts until every request is served. Otherwise it ends at this time: no request is sent "
+                      "from then on, and requests not finished by then are left out of the statistics (guidellm 0.1's "
+                      "--max-seconds, default 120 s, drops them as timed out); serve.requests still caps the count.",
+                      kServeArrivals}));
   t.push_back(integer("serve.seed", [](Scenario& s) -> int& { return s.serve.seed; }, 1, 0, 2147483647,
                       {"", "seed", "Seeds arrivals, lengths and sessions: the same seed gives the same requests.",
                        kServeArrivals}));

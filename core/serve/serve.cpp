@@ -79,6 +79,7 @@ class Runner {
     cfg_.prefix_cache = v.prefix_cache.enabled && model_->limits().prefix_caching;
     cfg_.prefix_cache_max_tokens = v.prefix_cache.max_tokens ? *v.prefix_cache.max_tokens : 0;
     cfg_.warmup = v.arrivals == "trace" || v.arrivals == "sessions" ? 0 : v.warmup_requests;
+    cfg_.duration_s = v.duration_s;
   }
 
   const StepModel& model() const { return *model_; }
@@ -199,11 +200,12 @@ void throughput(const SimResult& sim, Result& R) {
   R.duration_s = sim.end_s;
   const double T = sim.end_s > 0 ? sim.end_s : 1;
   R.requests = sim.calls.size();
-  R.request_rate = double(sim.calls_all - sim.rejected) / T;
+  R.request_rate = double(sim.calls_all - sim.rejected - sim.cut) / T;
   R.output_tokens_per_s = sim.output_tokens / T;
   R.output_tokens_per_s_per_chip = R.output_tokens_per_s / (double(R.replicas) * R.chips_per_replica);
   R.prompt_tokens_per_s = sim.prompt_tokens / T;
   R.rejected = sim.rejected;
+  R.cut = sim.cut;
   R.rejected_reason = sim.rejected_reason;
   R.preemptions = sim.preemptions;
   R.steps = sim.steps;
@@ -233,6 +235,7 @@ void zero_load(const Runner& run, const Scenario& s, Result& R) {
   cfg.closed_loop = true;
   cfg.concurrency = 1;
   cfg.warmup = 0;
+  cfg.duration_s = 0;
   cfg.replicas = 1;
   const SimResult sim = simulate(run.model(), one, cfg);
   if (!sim.calls.empty()) {

@@ -108,6 +108,7 @@ struct Result {
   std::string harness;
   std::size_t requests = 0;      // calls measured
   std::int64_t rejected = 0, preemptions = 0, steps = 0;
+  std::int64_t cut = 0;          // requests still running when serve.duration ended the run (not measured)
   std::string rejected_reason;
   double duration_s = 0;
   Summary ttft, tpot, itl, e2e, queue;

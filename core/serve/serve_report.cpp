@@ -121,7 +121,7 @@ json result_to_json(const Result& r) {
   s["source"] = r.source;
   s["harness"] = r.harness;
   s["definitions"] = definitions(r);
-  s["requests"] = {{"measured", r.requests}, {"rejected", r.rejected}, {"rejected_reason", r.rejected_reason},
+  s["requests"] = {{"measured", r.requests}, {"rejected", r.rejected}, {"cut", r.cut}, {"rejected_reason", r.rejected_reason},
                    {"preemptions", r.preemptions}, {"steps", r.steps}, {"duration_s", r.duration_s}};
   s["latency"] = {{"ttft_s", summary_json(r.ttft)}, {"tpot_s", summary_json(r.tpot)}, {"itl_s", summary_json(r.itl)},
                   {"e2e_s", summary_json(r.e2e)}, {"queue_s", summary_json(r.queue)}};
@@ -333,8 +333,9 @@ std::string result_to_text(const Result& r) {
     << " weights, " << r.scenario.workload.precision.kv_cache << " KV), tp " << r.scenario.workload.parallelism.tp
     << " pp " << r.scenario.workload.parallelism.pp << " ep " << r.scenario.workload.parallelism.ep << "\n";
   o << "  requests      " << r.source << "\n";
-  o << "  ran           " << r.requests << " measured, " << r.rejected << " rejected, " << r.preemptions
-    << " preemptions, " << fmt::count(double(r.steps)) << " steps, " << fmt::time(r.duration_s) << " simulated\n";
+  o << "  ran           " << r.requests << " measured, " << r.rejected << " rejected, ";
+  if (r.cut > 0) o << r.cut << " cut by the run's end (serve.duration), ";
+  o << r.preemptions << " preemptions, " << fmt::count(double(r.steps)) << " steps, " << fmt::time(r.duration_s) << " simulated\n";
   latency_table(o, r);
   figures(o, r);
   if (r.target_ttft_s || r.target_tpot_s)

@@ -102,6 +102,11 @@ class Simulator {
     }
     while (!events_.empty()) {
       const Event e = events_.top();
+      if (cfg_.duration_s > 0 && e.t >= cfg_.duration_s) {  // the run's end: what is still running is cut
+        advance(cfg_.duration_s);
+        res_.cut = in_system_;
+        break;
+      }
       events_.pop();
       advance(e.t);
       if (e.kind == Ev::call_arrive) arrive(e.a, e.b, e.t);

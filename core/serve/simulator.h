@@ -49,6 +49,7 @@ struct SimConfig {
   bool prefix_cache = true;
   double prefix_cache_max_tokens = 0;  // 0: no limit but the KV budget
   std::int64_t warmup = 0;             // chains with id < warmup are left out of the statistics
+  double duration_s = 0;               // > 0: the run stops at this time; calls unfinished then are not recorded
   std::size_t series_bins = 64;
   std::size_t position_bins = 32;
   // Called with the number of calls finished so far, after each one (progress bars); empty: none.
@@ -74,6 +75,7 @@ struct SimResult {
   std::int64_t rejected = 0;
   std::string rejected_reason;    // the first rejection's reason
   std::int64_t preemptions = 0, steps = 0, chains = 0, calls_all = 0;
+  std::int64_t cut = 0;            // calls in the system when the run's duration ended it (not recorded)
   double end_s = 0;                // the last completion
   double busy_s = 0;               // summed over replicas: time spent in steps
   double step_compute_s = 0, step_hbm_s = 0, step_fabric_s = 0, step_overhead_s = 0;

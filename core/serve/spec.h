@@ -53,6 +53,7 @@ struct Spec {
   int concurrency = 0;          // closed loop: requests in flight
   int requests = 0;             // how many to send (generated arrivals)
   int warmup_requests = 0;      // the first completions, left out of the statistics
+  double duration_s = 0;        // > 0: the run ends there; calls unfinished then are left out (guidellm's max-seconds)
   int seed = 0;
   Lengths input, output;
   int shared_prefix_tokens = 0; // generated requests: a prompt prefix every request shares (system prompt)

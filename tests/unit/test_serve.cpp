@@ -13,6 +13,7 @@
 #include "report/report.h"
 #include "scenario/scenario.h"
 #include "serve/prefix_cache.h"
+#include "serve/requests.h"
 #include "serve/serve.h"
 #include "serve/sessions.h"
 #include "serve/simulator.h"
@@ -199,6 +200,46 @@ TEST_CASE("serve: closed-loop clients keep that many requests in flight", "[serv
   // Little: 8 requests in the system until the last ones drain (they leave and re-enter at once).
   CHECK(r.little_l <= 8);
   CHECK(r.little_l > 7.5);
+}
+
+TEST_CASE("serve: a run's duration sends nothing after it and leaves out what it cuts", "[serve]") {
+  // guidellm 0.1's --max-seconds: a closed loop of 8 clients for 20 s. What happened before the
+  // end is exactly what an unbounded run does then; the calls still running are cut.
+  Scenario s = llama8b({{"arrivals", "closed"}, {"concurrency", 8}, {"requests", 100000}});
+  const hw::System sys = hw::load_system(s.system);
+  const auto m = serve::make_step_model(s, sys);
+  auto run = [&](double duration, int requests) {
+    serve::Spec v = s.serve;
+    v.requests = requests;
+    auto src = serve::generated_source(v, v.rate, 1500, 250);
+    serve::SimConfig c;
+    c.closed_loop = true;
+    c.concurrency = 8;
+    c.duration_s = duration;
+    return serve::simulate(*m, *src, c);
+  };
+  const double D = 20;
+  const serve::SimResult cut = run(D, 100000), all = run(0, 400);
+  REQUIRE(!cut.calls.empty());
+  CHECK(cut.end_s == D);
+  CHECK(cut.cut == 8);  // the closed loop keeps 8 in the system, so 8 are running at the end
+  CHECK(cut.calls_all == std::int64_t(cut.calls.size()) + cut.cut);
+  std::size_t before = 0;
+  for (const auto& r : all.calls) before += r.finish_s < D;
+  REQUIRE(before == cut.calls.size());
+  for (std::size_t i = 0; i < before; ++i) {
+    CHECK(cut.calls[i].finish_s == all.calls[i].finish_s);
+    CHECK(cut.calls[i].first_token_s == all.calls[i].first_token_s);
+    CHECK(cut.calls[i].arrival_s < D);
+  }
+  // Through the scenario: the report counts the cut requests and measures the others.
+  Scenario timed = llama8b({{"arrivals", "closed"}, {"concurrency", 8}, {"requests", 100000}, {"duration", D}});
+  const serve::Result r = served(timed);
+  CHECK(r.requests == cut.calls.size());
+  CHECK(r.cut == 8);
+  CHECK(r.duration_s == D);
+  CHECK(contains(serve::result_to_text(r), "8 cut by the run's end (serve.duration)"));
+  CHECK(contains(error_of([] { llama8b({{"duration", -1}}); }), "serve.duration"));
 }
 
 TEST_CASE("serve: the same scenario gives the same bytes; a different seed gives other requests", "[serve]") {
