@@ -630,6 +630,13 @@ void add_serve_fields(std::vector<Field>& t) {
                       10000000,
                       {"requests", "warm-up requests",
                        "The first requests (by arrival) are served but left out of the statistics.", kServeArrivals}));
+  t.push_back(integer("serve.max_concurrency", [](Scenario& s) -> int& { return s.serve.max_concurrency; }, 0, 0,
+                      1 << 20,
+                      {"requests", "max concurrency",
+                       "0: no cap. Otherwise open-loop arrivals keep at most this many requests in flight: one "
+                       "arriving beyond it waits at the client and is sent, its TTFT counted from then, when one "
+                       "finishes (vllm bench's --max-concurrency; guidellm 0.1 keeps GUIDELLM__MAX_CONCURRENCY - 1).",
+                       kServeArrivals}));
   t.push_back(number("serve.duration", [](Scenario& s) -> double& { return s.serve.duration_s; }, 0.0, 0.0, 1e7,
                      {"s", "run length",
                       "0: the run lasts until every request is served. Otherwise it ends at this time: no request is sent "

@@ -54,6 +54,9 @@ void check_settings(const Scenario& s, bool search) {
       throw InputError(std::string("serve.") + name + ".min",
                        "must not exceed serve." + std::string(name) + ".max (" + std::to_string(l->max) + "), got " +
                            std::to_string(l->min));
+  if (v.arrivals == "closed" && v.max_concurrency > 0)
+    throw InputError("serve.max_concurrency", "caps open-loop arrivals; closed-loop clients keep serve.concurrency (" +
+                                                  std::to_string(v.concurrency) + ") in flight, set that instead");
   if (v.arrivals != "trace" && v.arrivals != "sessions" && v.warmup_requests >= v.requests)
     throw InputError("serve.warmup_requests", "must be less than serve.requests (" + std::to_string(v.requests) +
                                                   "), got " + std::to_string(v.warmup_requests));
@@ -80,6 +83,7 @@ class Runner {
     cfg_.prefix_cache_max_tokens = v.prefix_cache.max_tokens ? *v.prefix_cache.max_tokens : 0;
     cfg_.warmup = v.arrivals == "trace" || v.arrivals == "sessions" ? 0 : v.warmup_requests;
     cfg_.duration_s = v.duration_s;
+    cfg_.max_in_flight = v.arrivals == "closed" ? 0 : v.max_concurrency;
   }
 
   const StepModel& model() const { return *model_; }
@@ -236,6 +240,7 @@ void zero_load(const Runner& run, const Scenario& s, Result& R) {
   cfg.concurrency = 1;
   cfg.warmup = 0;
   cfg.duration_s = 0;
+  cfg.max_in_flight = 0;
   cfg.replicas = 1;
   const SimResult sim = simulate(run.model(), one, cfg);
   if (!sim.calls.empty()) {
@@ -446,7 +451,8 @@ std::string server_key(const Scenario& s) {
   j.erase("name");
   j.erase("compare_system");
   json& v = j["serve"];
-  for (const char* traffic : {"arrivals", "rate", "burstiness", "concurrency", "requests", "warmup_requests", "seed",
+  for (const char* traffic : {"arrivals", "rate", "burstiness", "concurrency", "max_concurrency", "duration", "requests",
+                              "warmup_requests", "seed",
                               "input_tokens", "output_tokens", "shared_prefix_tokens", "router", "harness", "targets",
                               "find_rate", "trace", "sessions"})
     v.erase(traffic);

@@ -157,8 +157,12 @@ class Simulator {
   }
 
   // ---- arrivals and routing ------------------------------------------------------------
-  void arrive(std::int64_t chain_id, int call, double t) {
-    if (!cfg_.closed_loop && call == 0) pull(-1);
+  void arrive(std::int64_t chain_id, int call, double t, bool released = false) {
+    if (!cfg_.closed_loop && call == 0 && !released) pull(-1);
+    if (cfg_.max_in_flight > 0 && in_system_ >= cfg_.max_in_flight) {  // the client holds it until one finishes
+      held_.push_back({chain_id, call});
+      return;
+    }
     Chain& ch = chains_.at(chain_id).chain;
     const Call& c = ch.calls[static_cast<std::size_t>(call)];
     ++in_system_;
@@ -542,6 +546,11 @@ class Simulator {
     const double pause = s.c->pause_after_s;
     free_seq(id);
     --in_system_;
+    if (!held_.empty()) {  // the client sends the oldest held call now
+      const auto [held_chain, held_call] = held_.front();
+      held_.pop_front();
+      arrive(held_chain, held_call, t, true);
+    }
     Chain& ch = chains_.at(chain).chain;
     if (static_cast<std::size_t>(call) + 1 < ch.calls.size()) push(t + pause, Ev::call_arrive, chain, call + 1);
     else chain_done(chain, t);
@@ -576,6 +585,7 @@ class Simulator {
   std::vector<Seq> seqs_;
   std::vector<int> free_;
   std::vector<int> done_;  // end_step's finished sequences (a member: see gap())
+  std::deque<std::pair<std::int64_t, int>> held_;  // calls the client holds back (SimConfig::max_in_flight)
   std::size_t calls_done_ = 0;  // calls finished (measured or not), for SimConfig::on_call_done
   std::unordered_map<std::int64_t, ActiveChain> chains_;
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;

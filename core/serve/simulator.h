@@ -50,6 +50,8 @@ struct SimConfig {
   double prefix_cache_max_tokens = 0;  // 0: no limit but the KV budget
   std::int64_t warmup = 0;             // chains with id < warmup are left out of the statistics
   double duration_s = 0;               // > 0: the run stops at this time; calls unfinished then are not recorded
+  int max_in_flight = 0;               // open loop, > 0: an arrival beyond this many in the system waits at the
+                                       // client and is sent (its arrival) when one finishes
   std::size_t series_bins = 64;
   std::size_t position_bins = 32;
   // Called with the number of calls finished so far, after each one (progress bars); empty: none.

@@ -54,6 +54,7 @@ struct Spec {
   int requests = 0;             // how many to send (generated arrivals)
   int warmup_requests = 0;      // the first completions, left out of the statistics
   double duration_s = 0;        // > 0: the run ends there; calls unfinished then are left out (guidellm's max-seconds)
+  int max_concurrency = 0;      // open-loop arrivals, > 0: at most this many in flight, the rest wait at the client
   int seed = 0;
   Lengths input, output;
   int shared_prefix_tokens = 0; // generated requests: a prompt prefix every request shares (system prompt)

@@ -202,6 +202,28 @@ TEST_CASE("serve: closed-loop clients keep that many requests in flight", "[serv
   CHECK(r.little_l > 7.5);
 }
 
+TEST_CASE("serve: a client's max concurrency holds arrivals back until a request finishes", "[serve]") {
+  // Poisson arrivals far above what one chip serves: uncapped, the queue grows; capped at 4
+  // (vllm bench's --max-concurrency), at most 4 are in the system, each sent when one finishes,
+  // so a request waits at the server a step at most and Little's law holds on what was sent.
+  const json load = {{"arrivals", "poisson"}, {"rate", 50}, {"requests", 200}};
+  json capped = load;
+  capped["max_concurrency"] = 4;
+  const serve::Result free_run = served(llama8b(load)), held = served(llama8b(capped));
+  CHECK(free_run.max_batch > 4);
+  CHECK(held.max_batch <= 4);
+  CHECK(held.requests == 200);
+  CHECK(held.little_l <= 4);
+  CHECK(rel(held.little_l, held.little_lambda_w) < 1e-9);
+  CHECK(held.queue.mean < 0.1 * free_run.queue.mean);  // little waits at the server (a step at most)
+  CHECK(held.ttft.mean < 0.5 * free_run.ttft.mean);  // the wait moved to the client, which TTFT does not count
+  json wide = load;
+  wide["max_concurrency"] = 1000;  // a cap never reached changes nothing
+  CHECK(serve::result_to_text(served(llama8b(wide))) == serve::result_to_text(free_run));
+  CHECK(contains(error_of([] { served(llama8b({{"arrivals", "closed"}, {"max_concurrency", 2}})); }),
+                 "serve.max_concurrency"));
+}
+
 TEST_CASE("serve: a run's duration sends nothing after it and leaves out what it cuts", "[serve]") {
   // guidellm 0.1's --max-seconds: a closed loop of 8 clients for 20 s. What happened before the
   // end is exactly what an unbounded run does then; the calls still running are cut.
