@@ -10,7 +10,8 @@
 # agree: requests/s x latency is 0.99 for Qwen3-32B's batch 2 and at most BATCH_SIZE - 1 in all),
 # run as guidellm 0.1.0 (the version benchmark/vllm/README.md pins) runs it: lengths uniform
 # (its emulated data draws randint(-variance, variance)), each mode for its default
-# --max-seconds of 120 s, requests unfinished then dropped as timed out (serve.duration).
+# --max-seconds of 120 s, requests unfinished then dropped as timed out (serve.duration), the
+# throughput run capped at five times the requests the synchronous run completed.
 # The published numbers below are the folders' vllm-results.csv rows (mean TTFT and ITL, ms):
 # they are a check, not a fit -- nothing here feeds a default.
 #
@@ -58,7 +59,7 @@ RUNS = [
 SEQUENCE_LENGTH = 4096
 CORES_PER_CHIP = 4  # Trainium2 at LNC=2 (PERF.md conventions)
 
-def scenario(model, batch, tp_cores, concurrency):
+def scenario(model, batch, tp_cores, concurrency, requests):
     return {
         "system": "trn2-48xlarge",
         "workload": {
@@ -70,7 +71,7 @@ def scenario(model, batch, tp_cores, concurrency):
         },
         "serve": {
             "arrivals": "closed", "concurrency": concurrency,
-            "requests": 100000, "duration": 120, "warmup_requests": 0,
+            "requests": requests, "duration": 120, "warmup_requests": 0,
             "harness": "guidellm", "max_num_seqs": batch,
             "input_tokens": {"distribution": "uniform", "spread": 150},
             "output_tokens": {"distribution": "uniform", "spread": 20},
@@ -82,17 +83,23 @@ def run(name, s):
     with open(path, "w") as f:
         json.dump(s, f)
     out = subprocess.run([trnsim, "serve", path, "--json"], check=True, capture_output=True, text=True).stdout
-    m = json.loads(out)["serve"]["metrics"]
-    return m["serve_ttft_mean_s"] * 1e3, m["serve_itl_mean_s"] * 1e3
+    j = json.loads(out)["serve"]
+    m = j["metrics"]
+    return (m["serve_ttft_mean_s"] * 1e3, m["serve_itl_mean_s"] * 1e3), j["requests"]["measured"]
 
 errors = {"TTFT": [], "ITL": []}
 print(f"{'run':<40}{'figure':>6}{'published':>12}{'model':>10}{'error':>8}")
 for folder, model, batch, tp, sync, thr in RUNS:
-    # guidellm 0.1.0's throughput mode with GUIDELLM__MAX_CONCURRENCY = N (performance.sh's
-    # users, here the batch) keeps N - 1 requests in flight: its loop waits while
-    # index + 1 - completed >= max_concurrency (scheduler/base.py, _run_async).
-    for mode, conc, published in (("sync", 1, sync), ("throughput", max(1, batch - 1), thr)):
-        got = run(f"{folder}-{mode}", scenario(model, batch, tp, conc))
+    # guidellm 0.1.0's sweep (executor/profile_generator.py, scheduler/base.py): the synchronous
+    # run for 120 s; then the throughput run, capped at five times the requests the synchronous
+    # run completed, with GUIDELLM__MAX_CONCURRENCY = N (performance.sh's users, here the batch)
+    # keeping N - 1 in flight: its loop waits while index + 1 - completed >= max_concurrency.
+    sync_done = None
+    for mode, published in (("sync", sync), ("throughput", thr)):
+        conc, requests = (1, 100000) if mode == "sync" else (max(1, batch - 1), 5 * sync_done)
+        got, done = run(f"{folder}-{mode}", scenario(model, batch, tp, conc, requests))
+        if mode == "sync":
+            sync_done = done
         for fig, p, g in zip(("TTFT", "ITL"), published, got):
             e = (g - p) / p
             errors[fig].append(abs(e))

@@ -122,10 +122,11 @@ const g3 = load("gpt-oss-120b-trn3-gen2.report.json").primary.result, g2 = load(
 expect("C1", row("C1"), g3.inference.output_tokens_per_s.per_chip / g2.inference.output_tokens_per_s.per_chip);
 expect("C2", row("C2"), g2.inference.request_latency_s / g3.inference.request_latency_s);
 expect("C3", row("C3"), g3.economics.tokens_per_s_per_megawatt / g2.economics.tokens_per_s_per_megawatt);
-// The claim sweeps at the calibrated kernel overhead: each system's best point per chip,
-// with and without TPOT <= 10 ms.
+// The claim sweeps at the calibrated kernel overhead (the default the reports list): each
+// system's best point per chip, with and without TPOT <= 10 ms.
+const overhead = g3.assumptions.find((a) => a.name === "efficiency.kernel_overhead_s").value;
 const best = (f, tpot) => fs.readFileSync(path.join(dir, f), "utf8").trim().split("\n").map(JSON.parse)
-  .filter((p) => p.ok && p.point["workload.efficiency.kernel_overhead_s"] === 1.8e-5 && p.primary.tpot_s <= tpot)
+  .filter((p) => p.ok && p.point["workload.efficiency.kernel_overhead_s"] === overhead && p.primary.tpot_s <= tpot)
   .reduce((a, p) => (!a || p.primary.output_tokens_per_s_per_chip > a.primary.output_tokens_per_s_per_chip ? p : a), null).primary;
 const b3 = best("sweep-trn3-gen2.jsonl", 1e9), b2 = best("sweep-trn2-ultraserver.jsonl", 1e9);
 const f3 = best("sweep-trn3-gen2.jsonl", 0.010), f2 = best("sweep-trn2-ultraserver.jsonl", 0.010);

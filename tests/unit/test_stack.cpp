@@ -83,7 +83,7 @@ TEST_CASE("serving stacks load from data with a source on every value", "[stack]
   // Fitted values are named, so the report can list them.
   CHECK(std::find(v.calibrated.begin(), v.calibrated.end(), "runtime.step_host") != v.calibrated.end());
   const price::Stack& x = price::load_stack("nxdi");
-  CHECK(x.moe.kernel_block_s == Approx(97.3e-6));
+  CHECK(x.moe.kernel_block_s == Approx(99.4e-6));
   CHECK(std::find(x.calibrated.begin(), x.calibrated.end(), "moe.kernel_block_time") != x.calibrated.end());
   const price::Stack& o = price::load_stack("optimum-neuron");
   CHECK(o.pad_prefill_to_max);
@@ -165,10 +165,10 @@ TEST_CASE("NxD's PyTorch blockwise fallback where the NKI kernel rejects the sha
   CHECK(fb.gemms == blocks);
   CHECK(fb.kernels == blocks * o.fallback_kernels_per_block);
   // The kernel's fixed time per block goes with the kernel; the PyTorch loop pays its kernels'.
-  kernel.kernel_block_s = 97.3e-6;
-  CHECK(experts(kernel, "gpt-oss-120b", 4, 512, false).fixed_s == blocks * 97.3e-6);
+  kernel.kernel_block_s = 99.4e-6;
+  CHECK(experts(kernel, "gpt-oss-120b", 4, 512, false).fixed_s == blocks * 99.4e-6);
   plan::MoeExecution fallback_timed = o;
-  fallback_timed.kernel_block_s = 97.3e-6;
+  fallback_timed.kernel_block_s = 99.4e-6;
   CHECK(experts(fallback_timed, "gpt-oss-120b", 4, 512, false).fixed_s == 0);
   CHECK(experts(kernel, "gpt-oss-120b", 4, 32, true).fixed_s == 0);  // token generation: no blocks
   CHECK(fb.flops == nki.flops);
