@@ -487,8 +487,10 @@ Result run(const Scenario& s, const Options& o) {
 
   SimConfig main_cfg = run.config();
   if (o.progress) {
-    const std::size_t total =
-        s.serve.arrivals == "trace" || s.serve.arrivals == "sessions" ? 0 : static_cast<std::size_t>(s.serve.requests);
+    // Unknown up front: a trace, agentic sessions, or a run its duration may end first.
+    const std::size_t total = s.serve.arrivals == "trace" || s.serve.arrivals == "sessions" || s.serve.duration_s > 0
+                                  ? 0
+                                  : static_cast<std::size_t>(s.serve.requests);
     main_cfg.on_call_done = [&o, total](std::size_t done) { o.progress(done, total); };
   }
   const SimResult sim = run.simulate_spec(s.serve, main_cfg);
