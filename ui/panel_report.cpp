@@ -66,11 +66,9 @@ void system_block(const char* id, const SystemReport& sr) {
 
 void ops_table(const workload::Result& r) {
   for (const auto& ph : r.phases) {
-    std::string head = ph.name + ": " + fmt::time(ph.time_s - ph.hidden_s) + "  (" + ph.unit +
-                       (ph.hidden_s > 0 ? "; its operators " + fmt::time(ph.time_s) + ", of which " + fmt::time(ph.hidden_s) +
-                                              " of collectives run under compute: " + ph.hidden_by + " stack"
-                                        : "") +
-                       ")";
+    const std::string overlap = workload::phase_overlap_text(ph);
+    std::string head = ph.name + ": " + workload::phase_time_text(ph) + "  (" + ph.unit +
+                       (overlap.empty() ? "" : "; " + overlap) + ")";
     if (!ImGui::TreeNode(ph.name.c_str(), "%s", head.c_str())) continue;
     std::vector<const workload::OpRecord*> ops;
     for (const auto& o : ph.ops) ops.push_back(&o);

@@ -316,14 +316,24 @@ void text_scaling(std::ostringstream& out, const Result& R) {
 
 }
 
+}  // namespace
+
+std::string phase_time_text(const Phase& ph) { return fmt::time(ph.time_s - ph.hidden_s); }
+
+std::string phase_overlap_text(const Phase& ph) {
+  if (!(ph.hidden_s > 0)) return "";
+  return "its operators " + fmt::time(ph.time_s) + ", of which " + fmt::time(ph.hidden_s) +
+         " of collectives run under compute: " + ph.hidden_by + " stack";
+}
+
+namespace {
+
 void text_phases(std::ostringstream& out, const Result& R) {
   for (const auto& ph : R.phases) {
     if (ph.ops.empty()) continue;
-    out << "\n  " << ph.name << ": " << ph.unit << ": " << fmt::time(ph.time_s - ph.hidden_s);
-    if (ph.hidden_s > 0)
-      out << " (its operators " << fmt::time(ph.time_s) << ", of which " << fmt::time(ph.hidden_s)
-          << " of collectives run under compute: " << ph.hidden_by << " stack)";
-    out << "\n";
+    const std::string overlap = phase_overlap_text(ph);
+    out << "\n  " << ph.name << ": " << ph.unit << ": " << phase_time_text(ph)
+        << (overlap.empty() ? "" : " (" + overlap + ")") << "\n";
     out << "    " << shares_line(ph.time_s > 0 ? ph.compute_s / ph.time_s : 0, ph.time_s > 0 ? ph.hbm_s / ph.time_s : 0,
                                  ph.time_s > 0 ? ph.fabric_s / ph.time_s : 0,
                                  ph.time_s > 0 ? ph.overhead_s / ph.time_s : 0)

@@ -95,6 +95,10 @@ void fill_flops(const Evaluation& ev, const plan::TrainingPlan& P, Result& R) {
 // Set while a weak-scaling point is evaluated: that evaluation reports its own step only
 // (its points would be the outer evaluation's smaller ones again).
 thread_local bool in_scaling_point = false;
+struct ScalingPointScope {  // sets in_scaling_point for one nested evaluation, exceptions included
+  ScalingPointScope() { in_scaling_point = true; }
+  ~ScalingPointScope() { in_scaling_point = false; }
+};
 
 // Weak scaling across the UltraServers of the placement: the same per-replica work with 1, 2,
 // 4, ... UltraServers' worth of replicas, each point the whole training evaluated at that
@@ -122,14 +126,8 @@ void fill_scaling(const Evaluation& ev, Result& R) {
       Spec s = ev.spec;
       s.parallelism.dp = pl.dp / domains * n;
       s.training.global_batch = ev.spec.training.global_batch / domains * n;
-      in_scaling_point = true;
-      try {
-        sp.step_time_s = evaluate(s, ev.system).step_time_s;
-      } catch (...) {
-        in_scaling_point = false;
-        throw;
-      }
-      in_scaling_point = false;
+      ScalingPointScope scope;
+      sp.step_time_s = evaluate(s, ev.system).step_time_s;
     }
     sp.tokens_per_s = R.tokens_per_step / domains * n / sp.step_time_s;
     double per_chip = sp.tokens_per_s / sp.chips;

@@ -175,6 +175,11 @@ std::unique_ptr<Pricing> make_pricing(const Spec& spec, const hw::System& system
 
 json result_to_json(const Result& result);       // deterministic
 std::string result_to_text(const Result& result);  // the human report section
+// A phase's time as its heading shows it (what the pass takes: its operators less the
+// collectives run under compute) and, when some are hidden, how: the report and the page
+// print the same words.
+std::string phase_time_text(const Phase& phase);
+std::string phase_overlap_text(const Phase& phase);  // "" when nothing is hidden
 json chrome_trace(const Result& result);         // Chrome trace / Perfetto JSON of result.timeline()
 
 
