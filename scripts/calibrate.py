@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Refit the calibrated efficiencies on the validation rows marked "calibration": true.
+"""Refit the calibrated values on the validation rows marked "calibration": true.
 
 The rows are core/data/validation/*.json (PERF.md measurements only; claims and rows not
 marked are never fitted). Each row's own scenario (a serving run, a profiled step) is
@@ -12,8 +12,15 @@ changes no file: a refit is a reviewed commit that says which rows moved.
   PYTHONPATH=build/native/python /usr/bin/python3 scripts/calibrate.py [--rounds N]
 
 Fitted here: workload.efficiency.compute, workload.efficiency.hbm,
-workload.efficiency.kernel_overhead_s. Not fitted here: the stack files' runtime costs and the
-video efficiencies (their rows and notes say how they were set).
+workload.efficiency.kernel_overhead_s. With --stacks, jointly with them, the serving stacks'
+values whose source reads "calibrated" (core/data/serving/*.json, STACK_PARAMS below; a value
+another stack takes "as" this one moves with it): each candidate set is written to stack files
+in a scratch folder that the rows' scenarios then name. The shipped stack values were each fitted
+on the rows their sources name; the joint fit is a check of them (docs/neuron-execution.md,
+section 6, says what it found). Not fitted here: the video efficiencies and the collective
+launch overhead (their rows, V1/V2 and 12, each fit one value on their own).
+
+  PYTHONPATH=build/native/python /usr/bin/python3 scripts/calibrate.py --stacks [--hold NAME=VALUE ...]
 """
 import argparse
 import copy
@@ -21,6 +28,7 @@ import json
 import math
 import os
 import sys
+import tempfile
 
 import trnsim
 
@@ -31,7 +39,24 @@ PARAMS = {  # field under workload.efficiency: (lower, upper) of the search
     "hbm": (0.3, 1.0),
     "kernel_overhead_s": (1e-6, 1e-4),
 }
+# Stack values fitted with them: name -> ((stack, section, field), ...), bounds. The first
+# location is the calibrated one; the others take it "as" that stack (their sources say so).
+STACK_PARAMS = {
+    "moe.kernel_block_time_us": ((("nxdi", "moe", "kernel_block_time"),
+                                  ("optimum-neuron", "moe", "kernel_block_time")), (1.0, 1000.0)),
+    "context_encoding_collective_overlap": ((("vllm-neuron", "batching", "context_encoding_collective_overlap"),
+                                             ("nxdi", "batching", "context_encoding_collective_overlap"),
+                                             ("optimum-neuron", "batching", "context_encoding_collective_overlap")),
+                                            (0.05, 1.0)),
+    "step_host_ms": ((("vllm-neuron", "runtime", "step_host"), ("optimum-neuron", "runtime", "step_host")),
+                     (0.05, 20.0)),
+    "request_host_ms": ((("vllm-neuron", "runtime", "request_host"), ("optimum-neuron", "runtime", "request_host")),
+                        (0.5, 200.0)),
+    "sampling_ms": ((("optimum-neuron", "runtime", "sampling"),), (0.05, 20.0)),
+}
+STACKS = os.path.join(TOP, "core", "data", "serving")
 SCALE = {"s": 1.0, "ms": 1e3, "us": 1e6, "tok/s": 1.0}
+_scratch = tempfile.mkdtemp(prefix="trnsim-calibrate-")
 
 
 def rows():
@@ -48,11 +73,30 @@ def rows():
     return out
 
 
+def stack_files(values):
+    """The stack files with `values`' stack parameters set: {stack name: path}."""
+    texts = {}
+    for name, (where, _) in STACK_PARAMS.items():
+        for stack, section, field in where:
+            d = texts.setdefault(stack, json.load(open(os.path.join(STACKS, stack + ".json"))))
+            d[section][field]["value"] = values[name]
+    paths = {}
+    for stack, d in texts.items():
+        paths[stack] = os.path.join(_scratch, stack + ".json")
+        with open(paths[stack], "w") as f:
+            json.dump(d, f)
+    return paths
+
+
 def with_values(scenario, values):
     s = copy.deepcopy(scenario)
-    eff = s.setdefault("workload", {}).setdefault("efficiency", {})
-    for k, v in values.items():
-        eff.setdefault(k, v)  # a row that states its own value keeps it
+    w = s.setdefault("workload", {})
+    eff = w.setdefault("efficiency", {})
+    for k in PARAMS:
+        eff.setdefault(k, values[k])  # a row that states its own value keeps it
+    if any(k in values for k in STACK_PARAMS):
+        stack = w.get("stack", "vllm-neuron")  # the field's default
+        w["stack"] = stack_files(values).get(stack, stack)
     return s
 
 
@@ -67,22 +111,39 @@ def model_value(c, values, unit):
     return v * SCALE[unit]
 
 
-def defaults():
-    """The field table's values of the fitted parameters, as the canonical scenario of any run states them."""
+def defaults(stacks=False):
+    """The shipped values of the fitted parameters: the field table's efficiencies (as the
+    canonical scenario of any run states them) and, with `stacks`, the stack files' calibrated values."""
     eff = trnsim.run({"workload": {"model": "Llama-3.1-8B"}})["scenario"]["workload"]["efficiency"]
-    return {k: eff[k] for k in PARAMS}
+    out = {k: eff[k] for k in PARAMS}
+    for name, (where, _) in (STACK_PARAMS.items() if stacks else ()):
+        vals = set()
+        for stack, section, field in where:
+            vals.add(json.load(open(os.path.join(STACKS, stack + ".json")))[section][field]["value"])
+        assert len(vals) == 1, f"{name}: the stacks that take it differ: {where} = {vals}"
+        out[name] = vals.pop()
+    return out
+
+
+def bounds(values):
+    """The search interval of each parameter in `values`."""
+    every = {**PARAMS, **{k: b for k, (_, b) in STACK_PARAMS.items()}}
+    return {k: every[k] for k in values}
 
 
 def loss(rs, values):
     return sum(math.log(model_value(c, values, u) / pub) ** 2 for _, _, pub, u, c in rs)
 
 
-def fit(rs, start, rounds):
+def fit(rs, start, rounds, hold=()):
+    """Coordinate descent from `start` over its parameters, those named in `hold` kept."""
     best = dict(start)
     cur = loss(rs, best)
     step = 0.25  # in log space
     for _ in range(rounds):
-        for k, (lo, hi) in PARAMS.items():
+        for k, (lo, hi) in bounds(start).items():
+            if k in hold:
+                continue
             for direction in (+1, -1):
                 while True:
                     trial = dict(best)
@@ -100,11 +161,24 @@ def fit(rs, start, rounds):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--stacks", action="store_true", help="fit the stacks' calibrated values jointly")
+    ap.add_argument("--hold", action="append", default=[], metavar="NAME=VALUE",
+                    help="keep a parameter at VALUE (repeatable), e.g. hbm=0.856")
     a = ap.parse_args()
     rs = rows()
-    before = defaults()
+    before = defaults(a.stacks)
+    start, hold = dict(before), set()
+    for h in a.hold:
+        name, eq, value = h.partition("=")
+        if not eq or name not in before:
+            ap.error(f"--hold {h}: expected NAME=VALUE with NAME one of {', '.join(before)}")
+        try:
+            start[name] = float(value)
+        except ValueError:
+            ap.error(f"--hold {h}: {value!r} is not a number")
+        hold.add(name)
     print(f"{len(rs)} calibration rows; defaults {before}, loss {loss(rs, before):.4f}")
-    fitted, l = fit(rs, before, a.rounds)
+    fitted, l = fit(rs, start, a.rounds, hold)
     print(f"fitted {json.dumps({k: float(f'{v:.3g}') for k, v in fitted.items()})}, loss {l:.4f}")
     print(f"{'row':5} {'figure':60} {'published':>10} {'before':>10} {'after':>10}")
     for rid, fig, pub, u, c in rs:

@@ -33,3 +33,36 @@ def test_the_defaults_are_a_fit():
     fitted, best = calibrate.fit(rows, defaults, 2)
     assert best <= start
     assert best >= 0.99 * start, f"a refit lowers the loss from {start} to {best}: {fitted}"
+
+
+def test_the_joint_fit_writes_stacks_that_reproduce_the_built_in_ones():
+    # --stacks evaluates each row through stack files written to a scratch folder: at the
+    # shipped values they must give validate's numbers exactly, and every stack that takes a
+    # value "as" another gets the same value written.
+    rows = calibrate.rows()
+    plain, joint = calibrate.defaults(), calibrate.defaults(stacks=True)
+    assert set(joint) == set(plain) | set(calibrate.STACK_PARAMS)
+    for rid, figure, published, unit, c in rows:
+        a, b = calibrate.model_value(c, plain, unit), calibrate.model_value(c, joint, unit)
+        assert abs(a - b) <= 1e-12 * abs(a), (rid, figure, a, b)
+    paths = calibrate.stack_files(dict(joint, sampling_ms=7.5, step_host_ms=0.25))
+    for name, (where, _) in calibrate.STACK_PARAMS.items():
+        want = {"sampling_ms": 7.5, "step_host_ms": 0.25}.get(name, joint[name])
+        for stack, section, field in where:
+            assert json.load(open(paths[stack]))[section][field]["value"] == want, (name, stack)
+
+
+def test_a_stack_value_moves_the_rows_that_run_on_that_stack():
+    # optimum-neuron samples on the host every step (its runtime.sampling): raising it by 2 ms
+    # lengthens row 15's synchronous ITL by about 2 ms (one step per token at one request in
+    # flight) and leaves the vllm-neuron and nxdi rows alone.
+    rows = calibrate.rows()
+    base = calibrate.defaults(stacks=True)
+    more = dict(base, sampling_ms=base["sampling_ms"] + 2.0)
+    for rid, figure, published, unit, c in rows:
+        a, b = calibrate.model_value(c, base, unit), calibrate.model_value(c, more, unit)
+        stack = c["serve"]["workload"].get("stack") if "serve" in c else None
+        if stack != "optimum-neuron":
+            assert a == b, (rid, figure)
+        elif figure.strip() == "synchronous, ITL":
+            assert 1.8 < b - a < 2.2, (a, b)
