@@ -585,9 +585,9 @@ void serve_length_fields(std::vector<Field>& t, const std::string& part, const s
   t.push_back(choice(p + "distribution", [](Scenario& s) -> std::string& { return (s.serve.*L).distribution; }, "fixed",
                      [] { return serve::distribution_names(); },
                      {"", what + " distribution",
-                      "How " + what + " lengths vary: fixed (the mean), uniform (mean +- spread, as guidellm 0.1's "
-                      "1500 +- 150), normal (standard deviation spread), lognormal (mean and standard deviation), "
-                      "exponential.",
+                      "How " + what + " lengths vary: fixed (the mean), uniform (mean +- spread), normal (standard "
+                      "deviation spread; guidellm 0.1's emulated data draws normal(base, sqrt(variance)) clamped to "
+                      "[1, base + 5 variance]), lognormal (mean and standard deviation), exponential.",
                       kServeArrivals}));
   t.push_back(optional_number(p + "mean", [](Scenario& s) -> std::optional<double>& { return (s.serve.*L).mean; }, 1,
                               kMaxTokens,
@@ -600,6 +600,16 @@ void serve_length_fields(std::vector<Field>& t, const std::string& part, const s
                       {"tokens", what + " min", "Shortest " + what + " drawn (draws are clamped).", kServeArrivals}));
   t.push_back(integer(p + "max", [](Scenario& s) -> int& { return (s.serve.*L).max; }, kMaxTokens, 1, kMaxTokens,
                       {"tokens", what + " max", "Longest " + what + " drawn (draws are clamped).", kServeArrivals}));
+  if (part != "output_tokens") return;
+  t.push_back(optional_number(
+      p + "eos_mean", [](Scenario& s) -> std::optional<double>& { return (s.serve.*L).eos_mean; }, 1, kMaxTokens,
+      {"tokens", "output mean as served (EOS)",
+       "Mean output length as served when the model stops at its end-of-sequence token before the drawn length "
+       "(guidellm and vLLM bench send the draw as max_tokens; vLLM stops at EOS unless ignore_eos). Each request "
+       "stops at min(its draw, a geometric stop at a constant per-token rate), the rate solved so the outputs "
+       "average this (assumption: a memoryless stop, the shape the mean alone gives). At most the drawn mean; "
+       "generated arrivals only. null: every request runs to its draw.",
+       kServeArrivals, "", true}));
 }
 
 void add_serve_fields(std::vector<Field>& t) {

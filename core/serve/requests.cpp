@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "common/error.h"
 #include "common/format.h"
@@ -25,7 +26,9 @@ class Generated : public Source {
         mean_input_(mean_input),
         mean_output_(mean_output),
         arrivals_(static_cast<std::uint64_t>(spec.seed) * 2 + 1),
-        lengths_(static_cast<std::uint64_t>(spec.seed) * 2 + 2) {}
+        lengths_(static_cast<std::uint64_t>(spec.seed) * 2 + 2),
+        stops_(block_key(0x454f5353544f5053ull, static_cast<std::uint64_t>(spec.seed))),  // its own stream
+        stop_rate_(eos_stop_rate(spec.output, mean_output)) {}
 
   bool next(Chain& c) override {
     if (sent_ >= spec_.requests) return false;
@@ -35,6 +38,7 @@ class Generated : public Source {
     Call call;
     call.input_tokens = lengths_.length(spec_.input, mean_input_);
     call.output_tokens = lengths_.length(spec_.output, mean_output_);
+    if (stop_rate_ > 0) call.output_tokens = std::min(call.output_tokens, stops_.geometric(1 / stop_rate_));
     const int shared = std::min(spec_.shared_prefix_tokens, call.input_tokens);
     if (shared > 0) call.segments.push_back({shared, kSharedPrefixNs});
     call.segments.push_back({call.input_tokens, request_ns(static_cast<std::uint64_t>(spec_.seed), sent_), false});
@@ -46,10 +50,15 @@ class Generated : public Source {
   std::string describe() const override {
     const std::string& a = spec_.arrivals;
     std::string what = std::to_string(spec_.requests) + " requests, ";
-    if (a == "closed") return what + "closed loop with " + std::to_string(spec_.concurrency) + " in flight";
-    if (a == "burst") return what + "all sent at t = 0";
-    return what + a + " arrivals at " + fmt::general(rate_, 6) + " per second" +
-           (a == "gamma" ? " (burstiness " + fmt::general(spec_.burstiness, 4) + ")" : "");
+    if (a == "closed") what += "closed loop with " + std::to_string(spec_.concurrency) + " in flight";
+    else if (a == "burst") what += "all sent at t = 0";
+    else
+      what += a + " arrivals at " + fmt::general(rate_, 6) + " per second" +
+              (a == "gamma" ? " (burstiness " + fmt::general(spec_.burstiness, 4) + ")" : "");
+    if (stop_rate_ > 0)
+      what += "; outputs stop at EOS at " + fmt::general(stop_rate_, 3) + " per token (" +
+              fmt::general(*spec_.output.eos_mean, 6) + " of " + fmt::general(mean_output_, 6) + " tokens served on average)";
+    return what;
   }
 
  private:
@@ -67,7 +76,8 @@ class Generated : public Source {
 
   Spec spec_;
   double rate_, mean_input_, mean_output_;
-  Sampler arrivals_, lengths_;
+  Sampler arrivals_, lengths_, stops_;
+  double stop_rate_;
   std::int64_t sent_ = 0;
   double t_ = 0;
 };
@@ -144,6 +154,32 @@ int Sampler::length(const Lengths& l, double mean) {
 }
 
 double mean_length(const Lengths& l, double workload_tokens) { return l.mean ? *l.mean : workload_tokens; }
+
+double served_mean_length(const Lengths& l, double workload_tokens) {
+  return l.eos_mean ? *l.eos_mean : mean_length(l, workload_tokens);
+}
+
+double eos_stop_rate(const Lengths& l, double drawn_mean) {
+  if (!l.eos_mean) return 0;
+  Sampler draws(0x6c656e67746873ull);  // fixed: the same draws for every scenario
+  std::vector<double> m(2048);
+  double sum = 0;
+  for (double& x : m) sum += (x = draws.length(l, drawn_mean));
+  const double target = *l.eos_mean;
+  if (target >= sum / m.size()) return 0;
+  auto served = [&](double h) {  // E[min(M, G)] at stop rate h
+    const double log_keep = mx::det_log(1 - h);
+    double t = 0;
+    for (double x : m) t += (1 - mx::det_exp(x * log_keep)) / h;
+    return t / m.size();
+  };
+  double lo = 0, hi = 1;  // served() falls from the drawn mean (h -> 0) to 1 (h -> 1)
+  for (int i = 0; i < 60; ++i) {
+    const double h = (lo + hi) / 2;
+    (served(h) > target ? lo : hi) = h;
+  }
+  return (lo + hi) / 2;
+}
 
 const std::vector<std::string>& distribution_names() {
   static const std::vector<std::string> v = {"fixed", "uniform", "normal", "lognormal", "exponential"};

@@ -78,6 +78,14 @@ class Sampler {
 
 // The mean of a length distribution: its mean, or the workload's length when null.
 double mean_length(const Lengths& l, double workload_tokens);
+// The mean length as served: eos_mean when set (outputs that may stop at EOS), else mean_length.
+double served_mean_length(const Lengths& l, double workload_tokens);
+// Stopping at EOS (Lengths::eos_mean): a constant per-token stop rate h, so that a request
+// drawn at length M (its max_tokens) stops at min(M, G), G geometric with rate h; h is solved
+// (bisection) so that the mean of min(M, G) over the distribution -- E[(1 - (1 - h)^M) / h],
+// taken over 2048 deterministic draws -- is eos_mean. 0 when eos_mean is unset or reaches the
+// drawn mean. Deterministic (the library's own exp and log), so every build solves the same h.
+double eos_stop_rate(const Lengths& l, double drawn_mean);
 const std::vector<std::string>& distribution_names();
 const std::vector<std::string>& arrival_names();
 

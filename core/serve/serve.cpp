@@ -54,6 +54,17 @@ void check_settings(const Scenario& s, bool search) {
       throw InputError(std::string("serve.") + name + ".min",
                        "must not exceed serve." + std::string(name) + ".max (" + std::to_string(l->max) + "), got " +
                            std::to_string(l->min));
+  if (v.output.eos_mean) {
+    if (v.arrivals == "trace" || v.arrivals == "sessions")
+      throw InputError("serve.output_tokens.eos_mean", "applies to generated requests (their drawn lengths are the "
+                                                       "max_tokens EOS cuts short); arrivals '" + v.arrivals +
+                                                       "' give each call's output length, unset it");
+    const double drawn = mean_length(v.output, s.workload.inference.output_tokens);
+    if (*v.output.eos_mean > drawn)
+      throw InputError("serve.output_tokens.eos_mean",
+                       "a stop at EOS only shortens outputs: must be at most the drawn mean (" + fmt::general(drawn, 6) +
+                           " tokens), got " + fmt::general(*v.output.eos_mean, 6));
+  }
   if (v.arrivals == "closed" && v.max_concurrency > 0)
     throw InputError("serve.max_concurrency", "caps open-loop arrivals; closed-loop clients keep serve.concurrency (" +
                                                   std::to_string(v.concurrency) + ") in flight, set that instead");

@@ -16,6 +16,9 @@ struct Lengths {
   std::optional<double> mean;
   double spread = 0;          // uniform: half-width (mean +- spread); normal, lognormal: standard deviation
   int min = 0, max = 0;       // clamp
+  // Outputs only: the mean length as served when the model stops at its end-of-sequence token
+  // before the drawn length (the draw being the harness's max_tokens). null: each runs to its draw.
+  std::optional<double> eos_mean;
 };
 
 struct PrefixCacheSettings {

@@ -56,7 +56,7 @@ plan::Operator attention_of(std::vector<plan::Operator> ops) {
 std::pair<int, int> reference_lengths(const Scenario& s) {
   const Spec& v = s.serve;
   double in = mean_length(v.input, s.workload.inference.input_tokens);
-  double out = mean_length(v.output, s.workload.inference.output_tokens);
+  double out = served_mean_length(v.output, s.workload.inference.output_tokens);
   if (v.arrivals == "sessions") in = v.sessions.prompt_tokens, out = v.sessions.output_tokens;
   return {std::max(1, static_cast<int>(std::lround(in))), std::max(1, static_cast<int>(std::lround(out)))};
 }
