@@ -4,12 +4,15 @@
 # benchmark/vllm/single-instance/*-trn2 (guidellm, October 2025) -- run through `trnsim serve`
 # with every default untouched. Each scenario is built from its folder's stated settings only:
 # .env (MODEL_ID, BATCH_SIZE, SEQUENCE_LENGTH, TENSOR_PARALLEL_SIZE in logical cores, 4 per
-# Trainium2 chip at LNC=2) and the benchmark's guidellm profile (prompts 1500 +- 150 tokens,
-# outputs 250 +- 20; synchronous = one request at a time, throughput = BATCH_SIZE concurrent
+# Trainium2 chip at LNC=2) and the benchmark's guidellm profile (prompts 1500 tokens, variance 150,
+# outputs 250, variance 20; synchronous = one request at a time, throughput = BATCH_SIZE concurrent
 # users, which guidellm 0.1.0 runs as BATCH_SIZE - 1 requests in flight; the published rows
 # agree: requests/s x latency is 0.99 for Qwen3-32B's batch 2 and at most BATCH_SIZE - 1 in all),
-# run as guidellm 0.1.0 (the version benchmark/vllm/README.md pins) runs it: lengths uniform
-# (its emulated data draws randint(-variance, variance)), each mode for its default
+# run as guidellm 0.1.0 (the version benchmark/vllm/README.md pins) runs it: lengths normal with
+# standard deviation sqrt(variance), clamped to [1, base + 5 variance] (request/emulated.py
+# _sample_tokens), the output draw sent as max_tokens with no ignore_eos, so vLLM stops at EOS
+# (serve.output_tokens.eos_mean: each row's tokens per request as served, its CSV output tok/s
+# over requests/s -- a property of the model's answers, not a timing), each mode for its default
 # --max-seconds of 120 s, requests unfinished then dropped as timed out (serve.duration), the
 # throughput run capped at five times the requests the synchronous run completed.
 # The published numbers below are the folders' vllm-results.csv rows (mean TTFT and ITL, ms):
@@ -66,16 +69,33 @@ ASYNC = {
     "llama4-Scout-trn2": (595.0065893786294, 108.01311540098757),
     "llama4-Maverick-trn2": (1807.9037382489157, 51.82830781503374),
 }
+# The same rows' (requests/s, output tok/s): their ratio is the mean output as served.
+SERVED = {
+    "qwen3-32B-trn2": {"synchronous": (0.11335199395762617, 28.442631099213582), "asynchronous": (0.11361824015989035, 28.16858369502512), "throughput": (0.11363296233261756, 28.303348617924282)},
+    "qwen3-235B-A22B-trn2": {"synchronous": (0.08680537874116302, 18.697878580846513), "asynchronous": (0.11280613877454607, 22.9083235665232), "throughput": (0.12864197191089083, 27.889579510281134)},
+    "qwen3-30B-A3B-trn2": {"synchronous": (0.06699825310004796, 15.903710329623888), "asynchronous": (0.29192602223560987, 68.26064474217803), "throughput": (0.3754487726583897, 89.24417326089923)},
+    "llama4-Scout-trn2": {"synchronous": (0.14624567302790123, 27.950128921626536), "asynchronous": (0.9518388789056491, 191.9825024507019), "throughput": (1.138844859681237, 226.2951727060717)},
+    "llama4-Maverick-trn2": {"synchronous": (0.17384422877293448, 41.435771928028934), "asynchronous": (0.36186532578345104, 86.64951384295635), "throughput": (0.3964185638368351, 93.58851881560686)},
+}
 SEQUENCE_LENGTH = 4096
 CORES_PER_CHIP = 4  # Trainium2 at LNC=2 (PERF.md conventions)
+PROMPT, PROMPT_VAR, OUTPUT, OUTPUT_VAR = 1500, 150, 250, 20  # performance.sh's guidellm --data
 
-def scenario(model, batch, tp_cores, concurrency, requests, rate=None):
+def lengths(folder, mode):
+    """guidellm 0.1.0's emulated lengths; the outputs' EOS mean as served in that CSV row."""
+    rps, tps = SERVED[folder][{"sync": "synchronous", "async": "asynchronous"}.get(mode, mode)]
+    out = {"distribution": "normal", "spread": math.sqrt(OUTPUT_VAR), "max": OUTPUT + 5 * OUTPUT_VAR}
+    if tps / rps < OUTPUT:  # a row averaging the full draw (Qwen3-32B: 250.9) stopped at max_tokens
+        out["eos_mean"] = tps / rps
+    return ({"distribution": "normal", "spread": math.sqrt(PROMPT_VAR), "max": PROMPT + 5 * PROMPT_VAR}, out)
+
+def scenario(model, batch, tp_cores, concurrency, requests, lens, rate=None):
     return {
         "system": "trn2-48xlarge",
         "workload": {
             "model": model,
             "parallelism": {"tp": tp_cores // CORES_PER_CHIP},
-            "inference": {"batch": batch, "input_tokens": 1500, "output_tokens": 250},
+            "inference": {"batch": batch, "input_tokens": PROMPT, "output_tokens": OUTPUT},
             "stack": "optimum-neuron",
             "compiled": {"sequence_length": SEQUENCE_LENGTH},
         },
@@ -83,8 +103,8 @@ def scenario(model, batch, tp_cores, concurrency, requests, rate=None):
                   {"arrivals": "closed", "concurrency": concurrency}) | {
             "requests": requests, "duration": 120, "warmup_requests": 0,
             "harness": "guidellm", "max_num_seqs": batch,
-            "input_tokens": {"distribution": "uniform", "spread": 150},
-            "output_tokens": {"distribution": "uniform", "spread": 20},
+            "input_tokens": lens[0],
+            "output_tokens": lens[1],
         },
     }
 
@@ -110,12 +130,13 @@ for folder, model, batch, tp, sync, thr in RUNS:
     # throughput run's completed requests/s, for 120 s, the same max-concurrency - 1 in flight.
     sync_done = thr_rate = None
     for mode, published in (("sync", sync), ("throughput", thr), ("async", ASYNC[folder])):
+        lens = lengths(folder, mode)
         if mode == "sync":
-            s = scenario(model, batch, tp, 1, 100000)
+            s = scenario(model, batch, tp, 1, 100000, lens)
         elif mode == "throughput":
-            s = scenario(model, batch, tp, max(1, batch - 1), 5 * sync_done)
+            s = scenario(model, batch, tp, max(1, batch - 1), 5 * sync_done, lens)
         else:
-            s = scenario(model, batch, tp, max(1, batch - 1), 100000, rate=thr_rate)
+            s = scenario(model, batch, tp, max(1, batch - 1), 100000, lens, rate=thr_rate)
         got, done, rate = run(f"{folder}-{mode}", s)
         if mode == "sync":
             sync_done = done
