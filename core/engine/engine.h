@@ -84,7 +84,10 @@ struct GemmShape {
   bool quantize_a = true;       // MX: A arrives in BF16 and is quantised on the vector engine
 };
 struct AttentionShape {
-  long seq_q = 2048, seq_kv = 2048, head_dim = 128, heads = 1;
+  // head_dim: the QK^T contraction (above 128, in passes of 128 partitions accumulated in
+  // PSUM); value_dim: the columns of V and the output (0: head_dim), in matmuls of at most the
+  // moving free size. MLA differs: prefill 192 / 128, absorbed decode 576 / 512.
+  long seq_q = 2048, seq_kv = 2048, head_dim = 128, heads = 1, value_dim = 0;
   bool causal = true;
   std::string dtype = "bf16";   // bf16 or fp8 for QK^T and PV
   long tile_kv = 512;

@@ -302,23 +302,25 @@ KernelReport attention(const hw::Chip& chip, const AttentionShape& a) {
   check_dim(a.seq_q, "seq_q");
   check_dim(a.seq_kv, "seq_kv");
   check_dim(a.heads, "heads", 1024);
+  check_dim(a.head_dim, "head_dim", 4096);
+  if (a.value_dim != 0) check_dim(a.value_dim, "value_dim", 4096);
   Builder b(chip);
   const long P = b.core.partitions;
-  if (a.head_dim < 1 || a.head_dim > P)
-    throw InputError("head_dim", "must be between 1 and " + std::to_string(P) + " (one contraction pass), got " +
-                                     std::to_string(a.head_dim));
   if (a.dtype != "bf16" && a.dtype != "fp8") throw InputError("dtype", "attention supports bf16 or fp8, got '" + a.dtype + "'");
   b.need_dtype(a.dtype);
-  const long d = a.head_dim, tq = P;
+  const long d = a.head_dim, dv = a.value_dim ? a.value_dim : a.head_dim, tq = P;
+  const long passes = ceil_div(d, P);                          // QK^T contraction passes
+  const long F = b.core.tensor.max_moving_free;
   const long tkv = a.tile_kv;
-  if (tkv < P || tkv % P != 0 || tkv > b.core.tensor.max_moving_free)
-    throw InputError("tile_kv", "must be a multiple of " + std::to_string(P) + " up to " +
-                                    std::to_string(b.core.tensor.max_moving_free) + ", got " + std::to_string(tkv));
+  if (tkv < P || tkv % P != 0 || tkv > F)
+    throw InputError("tile_kv", "must be a multiple of " + std::to_string(P) + " up to " + std::to_string(F) + ", got " +
+                                    std::to_string(tkv));
   const double el = element_bytes(a.dtype);
-  // SBUF per partition: Q^T, K^T (d partitions), V (kv partitions x d), P and P^T (bf16),
-  // O accumulator and statistics; double-buffered K, V.
-  double sbuf = tq * el + 2.0 * tkv * el + 2.0 * (tkv / P) * d * el + 2.0 * tkv * 2 + 2.0 * (tkv / P) * tq * 2 + d * 4.0 + 16;
-  double psum = 2.0 * tkv * 4 + 2.0 * d * 4 + 2.0 * tq * 4;  // S, O partial, transposes
+  // SBUF per partition: Q^T and K^T (d rows in `passes` partition tiles), V (kv partitions x
+  // dv), P and P^T (bf16), O accumulator and statistics; double-buffered K, V.
+  double sbuf = passes * tq * el + 2.0 * passes * tkv * el + 2.0 * (tkv / P) * dv * el + 2.0 * tkv * 2 +
+                2.0 * (tkv / P) * tq * 2 + dv * 4.0 + 16;
+  double psum = 2.0 * tkv * 4 + 2.0 * std::min(dv, F) * 4 + 2.0 * tq * 4;  // S, O partial, transposes
   if (sbuf > b.sbuf_per_partition())
     throw InputError("tile_kv", "attention tiles need " + kib(sbuf) + " of SBUF per partition; " + chip.display_name + " has " +
                                     kib(b.sbuf_per_partition()));
@@ -339,36 +341,44 @@ KernelReport attention(const hw::Chip& chip, const AttentionShape& a) {
       for (long k0 = 0; k0 < kv_end; k0 += tkv) {
         long kn = std::min(tkv, kv_end - k0);
         int k = b.dma(static_cast<double>(kn) * d * el, deps_of(kv_reader[slot]));
-        int v = b.dma(static_cast<double>(kn) * d * el, deps_of(kv_reader[slot]));
-        // S = Q K^T: contraction d, stationary Q^T [d x qn], moving K^T [d x kn].
-        int s = b.matmul(a.dtype, d, qn, kn, {q, k});
+        int v = b.dma(static_cast<double>(kn) * dv * el, deps_of(kv_reader[slot]));
+        // S = Q K^T: contraction d in passes of P rows accumulated in PSUM, stationary Q^T
+        // [rows x qn], moving K^T [rows x kn].
+        int s = -1;
+        for (long c = 0; c < d; c += P) {
+          std::vector<int> deps = {q, k};
+          if (s >= 0) deps.push_back(s);
+          s = b.matmul(a.dtype, std::min(P, d - c), qn, kn, deps);
+        }
         int masked = s;
         bool diagonal = a.causal && k0 + kn - 1 > q0 + (a.seq_kv - a.seq_q);
         if (diagonal) masked = b.engine_op(kGpsimd, static_cast<double>(qn) * kn, 1, false, {s});  // affine_select
         int mx = b.engine_op(kVector, static_cast<double>(qn) * kn, 1, false, {masked});           // row max
         int ex = b.engine_op(kScalar, static_cast<double>(qn) * kn, 1, false, {mx});               // exp(S - max), row sum
         int corr = b.engine_op(kVector, static_cast<double>(qn) * 2, 2, false, {mx});               // rescale factors
-        // P^T by tensor-engine transposes (128x128 each), copied back to SBUF, then O += P V.
+        // P^T by tensor-engine transposes (128x128 each), copied back to SBUF, then O += P V
+        // (V's columns in matmuls of at most F).
         std::vector<int> pv;
         for (long c = 0; c < kn; c += P) {
           long cn = std::min(P, kn - c);
           int t = b.matmul("bf16", qn, cn, qn, {ex}, false);
           int tc = b.engine_op(kVector, static_cast<double>(cn) * qn, 1, false, {t});
-          pv.push_back(b.matmul(a.dtype, cn, qn, d, {tc, v}));
+          for (long e = 0; e < dv; e += F) pv.push_back(b.matmul(a.dtype, cn, qn, std::min(F, dv - e), {tc, v}));
         }
         std::vector<int> upd_deps = {pv.back(), corr};
         if (o_prev >= 0) upd_deps.push_back(o_prev);
-        o_prev = b.engine_op(kVector, static_cast<double>(qn) * d, 2, false, upd_deps);  // O = O*scale + PV
+        o_prev = b.engine_op(kVector, static_cast<double>(qn) * dv, 2, false, upd_deps);  // O = O*scale + PV
         kv_reader[slot] = pv.back();
         slot ^= 1;
       }
-      int norm = b.engine_op(kVector, static_cast<double>(qn) * d, 2, false, deps_of(o_prev));  // O / l
-      b.dma(static_cast<double>(qn) * d * 2, {norm});
+      int norm = b.engine_op(kVector, static_cast<double>(qn) * dv, 2, false, deps_of(o_prev));  // O / l
+      b.dma(static_cast<double>(qn) * dv * 2, {norm});
     }
   }
   KernelReport r = b.finish("attention", a.dtype);
   r.shape = "heads=" + std::to_string(a.heads) + " seq_q=" + std::to_string(a.seq_q) + " seq_kv=" + std::to_string(a.seq_kv) +
-            " head_dim=" + std::to_string(d) + (a.causal ? " causal" : "");
+            " head_dim=" + std::to_string(d) + (dv != d ? " value_dim=" + std::to_string(dv) : "") +
+            (a.causal ? " causal" : "");
   r.tiling = "tile_q=" + std::to_string(tq) + " tile_kv=" + std::to_string(tkv);
   r.sbuf_bytes_per_partition = sbuf;
   r.psum_bytes_per_partition = psum;

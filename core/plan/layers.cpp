@@ -299,6 +299,7 @@ void mla_attention(const Context& c, const Pass& p, double pairs, double ctx, st
   core.seq_q = p.new_tokens;
   core.seq_kv = decode ? ctx : p.new_tokens;
   core.head_dim = decode ? lat + rope : qk;
+  core.value_dim = decode ? lat : v;  // absorbed decode: P times the latent; prefill: per-head V
   core.heads = p.seqs * hc;
   core.causal = !decode;
   ops.push_back(core);

@@ -81,6 +81,7 @@ struct Operator {
   // attention shape behind an attention kernel, for the engine-level pricer.
   double m = 0, k = 0, n = 0, gemms = 1;
   double seq_q = 0, seq_kv = 0, head_dim = 0, heads = 0;
+  double value_dim = 0;  // V's and the output's columns per head (0: head_dim; MLA differs)
   bool causal = false;
 };
 

@@ -151,11 +151,12 @@ class EnginePricer : public Pricer {
       a.seq_kv = whole(o.seq_kv);
       if (!o.causal) copies = std::max(1.0, o.seq_q / kAttentionSliceQueries);
       a.head_dim = whole(o.head_dim);
+      a.value_dim = o.value_dim > 0 ? whole(o.value_dim) : 0;
       a.heads = whole(o.heads / cores);
       a.causal = o.causal;
       a.dtype = attention_dtype(o.dtype);
-      k = cached(attentions_, {a.seq_q, a.seq_kv, a.head_dim * 1000000 + a.heads * 2 + (a.causal ? 1 : 0)}, a.dtype,
-                 [&] { return engine::attention(system().chip, a); });
+      k = cached(attentions_, {a.seq_q, a.seq_kv, a.head_dim * 1000000 + a.heads * 2 + (a.causal ? 1 : 0)},
+                 a.dtype + "/" + std::to_string(a.value_dim), [&] { return engine::attention(system().chip, a); });
     } else {
       return roofline_kernel(o, r);
     }

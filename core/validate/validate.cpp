@@ -2,6 +2,7 @@
 // as every report (validate.h).
 #include "validate/validate.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -10,6 +11,7 @@
 #include "embedded.h"
 #include "hw/sources.h"
 #include "hw/system.h"
+#include "price/pricer.h"
 #include "price/stack.h"
 #include "report/metrics.h"
 #include "report/report.h"
@@ -36,9 +38,11 @@ double unit_factor(const std::string& unit, const std::string& path) {
 
 class Evaluator {
  public:
+  explicit Evaluator(Options o) : options_(std::move(o)) {}
   Value eval(const json& e, const std::string& path);
 
  private:
+  Scenario scenario(const json& s, const std::string& path) const;
   const Report& report(const json& scenario, const std::string& path);
   Value scenario_value(ObjectReader& r, const std::string& path);
   Value serve_value(ObjectReader& r);
@@ -46,6 +50,7 @@ class Evaluator {
   Value system_value(ObjectReader& r);
   Value best_value(ObjectReader& r, const std::string& path);
   std::vector<Value> operands(const json& list, const std::string& path);
+  Options options_;
   std::map<std::string, Report> reports_;
   std::map<std::string, serve::Result> served_;
 };
@@ -63,8 +68,15 @@ Scenario scenario_of(const json& s, const std::string& path) {
   return sc;
 }
 
-const Report& Evaluator::report(const json& scenario, const std::string& path) {
-  Scenario s = scenario_of(scenario, path);
+// A row's scenario with the run's overrides (Options::pricer).
+Scenario Evaluator::scenario(const json& s, const std::string& path) const {
+  Scenario sc = scenario_of(s, path);
+  if (!options_.pricer.empty()) sc.workload.pricer = options_.pricer;
+  return sc;
+}
+
+const Report& Evaluator::report(const json& scenario_json, const std::string& path) {
+  Scenario s = scenario(scenario_json, path);
   std::string key = scenario_to_string(s);
   auto it = reports_.find(key);
   if (it == reports_.end()) it = reports_.emplace(key, evaluate(s)).first;
@@ -95,7 +107,7 @@ Value Evaluator::scenario_value(ObjectReader& r, const std::string& path) {
 
 // A serving metric of a scenario run through the serving simulator (its harness's definitions).
 Value Evaluator::serve_value(ObjectReader& r) {
-  Scenario s = scenario_of(r.raw("serve"), r.path("serve"));
+  Scenario s = scenario(r.raw("serve"), r.path("serve"));
   const std::string key = scenario_to_string(s);
   auto it = served_.find(key);
   if (it == served_.end()) it = served_.emplace(key, serve::run(s)).first;
@@ -143,7 +155,7 @@ Value Evaluator::system_value(ObjectReader& r) {
 // The point of a small grid that maximizes a metric under optional metric caps.
 Value Evaluator::best_value(ObjectReader& r, const std::string& path) {
   ObjectReader b(r.raw("best"), r.path("best"));
-  Scenario base = scenario_of(b.raw("scenario"), b.path("scenario"));
+  Scenario base = scenario(b.raw("scenario"), b.path("scenario"));
   if (const json* fixed = b.optional_raw("fixed"))
     for (auto it = fixed->begin(); it != fixed->end(); ++it) set_field(base, it.key(), it.value());
   const json& vary = b.raw("vary");
@@ -288,7 +300,12 @@ std::string calibrated_stack_values() {
 
 }  // namespace
 
-std::vector<Row> rows(const std::function<void(std::size_t, std::size_t)>& progress) {
+std::vector<Row> rows(const std::function<void(std::size_t, std::size_t)>& progress, const Options& options) {
+  if (!options.pricer.empty()) {
+    const auto& names = price::pricer_names();
+    if (std::find(names.begin(), names.end(), options.pricer) == names.end())
+      throw InputError("--pricer", "unknown pricer '" + options.pricer + "'; one of: roofline, engine");
+  }
   std::vector<std::pair<std::string, json>> docs;
   std::size_t total = 0;
   for (const auto& key : embedded_keys("data/validation/")) {
@@ -302,7 +319,7 @@ std::vector<Row> rows(const std::function<void(std::size_t, std::size_t)>& progr
     total += list.size();
     docs.emplace_back(file, list);
   }
-  Evaluator ev;
+  Evaluator ev(options);
   std::vector<Row> out;
   for (const auto& [file, list] : docs)
     for (std::size_t i = 0; i < list.size(); ++i) {

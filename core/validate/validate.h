@@ -45,9 +45,15 @@ struct Summary {
   std::vector<std::string> far_rows;  // "id figure" of rows off by more than 50%
 };
 
+// What a validation run changes in every row's scenario. pricer: workload.pricer of each
+// scenario and serving run ("" keeps the rows' own, the roofline by default).
+struct Options {
+  std::string pricer;
+};
+
 // Reads and evaluates every row (InputError naming file and row for a malformed one);
 // `progress(done, total)` is called after each row when given.
-std::vector<Row> rows(const std::function<void(std::size_t, std::size_t)>& progress = {});
+std::vector<Row> rows(const std::function<void(std::size_t, std::size_t)>& progress = {}, const Options& options = {});
 Summary summarize(const std::vector<Row>& rows);
 json to_json(const std::vector<Row>& rows);
 std::string to_text(const std::vector<Row>& rows);  // what `trnsim validate` prints

@@ -153,6 +153,39 @@ if (cal !== "1,12,15,2,3,5,6,7,8,V1,V2") fail(`calibration rows ${cal}`);
 process.exit(bad ? 1 : 0);
 EOF
 
+# --pricer engine prices every row's scenario with the engine-level pricer, MLA included
+# (DeepSeek-V3's head_dim 192 / 576): each serving row as `trnsim serve` of its scenario with
+# workload.pricer engine; an unknown pricer is an error naming the option.
+"$TRNSIM" validate --pricer engine --json > "$tmp/engine.json" 2>/dev/null || fail "validate --pricer engine"
+"$TRNSIM" validate --pricer engine > "$tmp/engine.txt" 2>/dev/null || fail "validate --pricer engine (text)"
+head -1 "$tmp/engine.txt" | grep -q "^pricer: engine for every row" || fail "engine header line"
+node - "$tmp" "$TRNSIM" "$TRNSIM_SOURCE_DIR/core/data/validation/50-serving.json" <<'EOF' || fail "validate --pricer engine rows"
+const fs = require("fs"), { execFileSync } = require("child_process");
+const [dir, trnsim, data] = process.argv.slice(2);
+const out = JSON.parse(fs.readFileSync(`${dir}/engine.json`, "utf8"));
+if (out.pricer !== "engine") { console.error("no pricer key"); process.exit(1); }
+let checked = 0;
+for (const r of JSON.parse(fs.readFileSync(data, "utf8")).rows) {
+  if (!(r.compute.serve && (r.id === "7" || r.id === "6"))) continue;
+  const s = JSON.parse(JSON.stringify(r.compute.serve));
+  s.workload.pricer = "engine";
+  fs.writeFileSync(`${dir}/engine-row.json`, JSON.stringify(s));
+  const got = JSON.parse(execFileSync(trnsim, ["serve", `${dir}/engine-row.json`, "--json"]).toString()).serve.metrics[r.compute.metric];
+  const row = out.rows.find((x) => x.id === r.id && x.figure === r.figure);
+  const scale = { ms: 1e3, "tok/s": 1 }[r.published.unit];
+  if (!row || typeof row.model !== "number" || Math.abs(row.model - got * scale) > 1e-9 * Math.abs(row.model)) {
+    console.error(`row ${r.id} '${r.figure}': validate --pricer engine ${row && row.model}, serve ${got * scale}`);
+    process.exit(1);
+  }
+  ++checked;
+}
+if (checked < 4) { console.error(`only ${checked} rows checked`); process.exit(1); }
+EOF
+rc=0
+"$TRNSIM" validate --pricer nope > /dev/null 2> "$tmp/err.txt" || rc=$?
+[[ $rc == 2 ]] || fail "unknown pricer: exit $rc"
+grep -qF -- "--pricer: unknown pricer 'nope'; one of: roofline, engine" "$tmp/err.txt" || fail "unknown pricer message"
+
 rc=0
 "$TRNSIM" validate extra > /dev/null 2> "$tmp/err.txt" || rc=$?
 [[ $rc == 2 ]] || fail "extra argument: exit $rc"

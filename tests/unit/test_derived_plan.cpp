@@ -61,6 +61,7 @@ void check_plan_op(const plan::Operator& o, const Op& want) {
     CHECK(o.seq_q == exact(want.seq_q));
     CHECK(o.seq_kv == exact(want.seq_kv));
     CHECK(o.head_dim == want.head_dim);
+    CHECK(o.value_dim == want.value_dim);
     CHECK(o.heads == exact(want.heads));
     CHECK(o.causal == want.causal);
   }

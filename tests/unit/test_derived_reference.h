@@ -256,9 +256,10 @@ struct Op {
   std::string coll;        // collective op ("" for kernels)
   double coll_bytes = 0, ranks = 0, stride = 1, ranks_per_chip = 1;
   // The shape an engine-level pricer times: gemms GEMMs of m x k -> n; attention of seq_q
-  // queries over seq_kv keys of head_dim, `heads` times, causal or not.
+  // queries over seq_kv keys of head_dim (values of value_dim, 0: head_dim), `heads` times,
+  // causal or not.
   double m = 0, k = 0, n = 0, gemms = 1;
-  double seq_q = 0, seq_kv = 0, head_dim = 0, heads = 0;
+  double seq_q = 0, seq_kv = 0, head_dim = 0, heads = 0, value_dim = 0;
   bool causal = false;
 };
 
@@ -301,6 +302,7 @@ inline std::vector<Op> layer_ops(const Arch& a, const Placement& p, const Pass& 
     if (s.write_kv) core.hbm += T * (lat + rope) * kvb;
     core.seq_q = s.new_tokens, core.seq_kv = decode ? ctx : s.new_tokens, core.heads = s.seqs * hc, core.causal = !decode;
     core.head_dim = decode ? lat + rope : qk;
+    core.value_dim = decode ? lat : v;  // scores over latent + RoPE key, values over the latent (or per-head V)
     ops.push_back(core);
     ops.push_back(matmul("attn.o_proj", p, T, hc * v, d, hc * v * d, awb, dt));
   } else {

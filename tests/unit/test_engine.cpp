@@ -103,6 +103,32 @@ TEST_CASE("attention uses every engine and reports a bottleneck") {
   CHECK(f.flops == Approx(4.0 * 2048 * 2048 * 128));
 }
 
+TEST_CASE("attention beyond 128 head dimensions contracts in passes (MLA)") {
+  auto t2 = trnsim::hw::load_chip("trainium2");
+  AttentionShape base;
+  base.seq_q = base.seq_kv = 1024;
+  KernelReport r128 = attention(t2, base);
+  // MLA prefill: QK^T over 192 (two passes of 128 rows), P V over 128 columns; the useful
+  // FLOPs are 2 x pairs x (192 + 128), and two passes cost the tensor engine more than one.
+  AttentionShape mla = base;
+  mla.head_dim = 192, mla.value_dim = 128;
+  KernelReport p = attention(t2, mla);
+  CHECK(p.flops / r128.flops == Approx((192.0 + 128) / (128 + 128)).epsilon(1e-9));
+  CHECK(p.busy_s[kTensor] > r128.busy_s[kTensor]);
+  CHECK(p.busy_s[kDma] > r128.busy_s[kDma]);  // K is 1.5x wider
+  CHECK(contains(p.shape, "head_dim=192 value_dim=128"));
+  // Absorbed MLA decode: one query against the latent cache, 576 contracted, 512 out.
+  AttentionShape dec;
+  dec.seq_q = 1, dec.seq_kv = 4096, dec.head_dim = 576, dec.value_dim = 512, dec.causal = false;
+  KernelReport d = attention(t2, dec);
+  CHECK(d.flops == Approx(2.0 * 4096 * (576 + 512)));
+  CHECK(d.sbuf_bytes_per_partition <= d.sbuf_capacity_per_partition);
+  // Value columns default to the head dimension.
+  AttentionShape same = base;
+  same.value_dim = 128;
+  CHECK(attention(t2, same).time_s == r128.time_s);
+}
+
 TEST_CASE("capacity and support errors are clear") {
   auto t2 = trnsim::hw::load_chip("trainium2");
   GemmShape g = gemm_shape(4096, 4096, 65536, "bf16");
@@ -114,8 +140,10 @@ TEST_CASE("capacity and support errors are clear") {
   CHECK(contains(error_of([&] { gemm(t2, gemm_shape(128, 128, 128, "mxfp8")); }), "Trainium2's tensor engine has no native mxfp8"));
   CHECK(contains(error_of([&] { gemm(t2, gemm_shape(0, 128, 128, "bf16")); }), "m: must be between 1"));
   AttentionShape a;
-  a.head_dim = 256;
-  CHECK(contains(error_of([&] { attention(t2, a); }), "head_dim: must be between 1 and 128"));
+  a.head_dim = 8192;
+  CHECK(contains(error_of([&] { attention(t2, a); }), "head_dim: must be between 1 and 4096"));
+  a.head_dim = 128, a.value_dim = -1;
+  CHECK(contains(error_of([&] { attention(t2, a); }), "value_dim: must be between 1 and 4096"));
   // A huge contraction still runs with default tiles (the K dimension is blocked).
   KernelReport big = gemm(t2, gemm_shape(512, 512, 262144, "bf16"));
   CHECK(contains(big.tiling, "tile_k="));
