@@ -44,6 +44,7 @@ families=(
   "engine|^BM_(Engine|Roofline)"
   "scenario|^BM_(ScenarioParse|Workload|LoadSystem)"
   "serving|^BM_Serve(EventLoopConstantStep|SimulatePlain|Run)/"
+  "serve-search|^BM_Serve(AtLoadOnce|FindRate)/"
 )
 if ((smoke)); then
   min_time=0.01 reps=1
@@ -54,6 +55,7 @@ if ((smoke)); then
     "engine|^BM_(EngineAttention|RooflineAttention)4096$"
     "scenario|^BM_(ScenarioParse|WorkloadSweepPoint)$"
     "serving|^BM_Serve(EventLoopConstantStep/100000|Run/10000)$"
+    "serve-search|^BM_ServeAtLoadOnce/"
   )
 fi
 

@@ -107,6 +107,12 @@ const families = [
     rows: () => ["BM_ServeSimulatePlain/100000", "BM_ServeRun/100000", "BM_ServeSimulatePlain/10000", "BM_ServeRun/10000"]
       .map((n) => [n, "BM_ServeEventLoopConstantStep/100000"]),
   },
+  {
+    id: "serve-search", title: "Serving: the rate search",
+    baseline: "one run of the same example at its own rate (BM_ServeAtLoadOnce: examples/serve-at-load-trn3-gen2.json, 4,000 requests)",
+    ratioLabel: "one run", metric: "per_s", unit: "/s",
+    rows: () => [["BM_ServeFindRate/iterations:2", "BM_ServeAtLoadOnce/iterations:3"]],
+  },
 ];
 
 // The WebAssembly counterpart of a native benchmark: the SIMD path is wasm_simd, compared
@@ -247,6 +253,7 @@ const headlines = [
   ["engine", /^BM_EngineGemm4096Bf16$/, "engine model: 4096^3 BF16 GEMM on a NeuronCore (vs roofline)", ""],
   ["serving", /^BM_ServeRun\/100000$/, "trnsim serve of 100,000 requests: priced steps and the report (vs the event loop alone)", "< 1 s"],
   ["serving", /^BM_ServeRun\/10000$/, "the same with 10,000 requests (what the page runs; WebAssembly column)", "< 100 ms in the page"],
+  ["serve-search", /^BM_ServeFindRate\//, "rate search: highest rate meeting the targets, Trn3 serving-at-load example (vs one run of it)", "< 10 s"],
   ["scenario", /^BM_WorkloadSweepPoint$/, "one sweep point: parse, both systems, evaluate, JSON (vs parse)", "10,000 points < 1 min on 2 cores"],
 ];
 

@@ -103,7 +103,17 @@ static void BM_ServeRun(benchmark::State& state) {
 }
 BENCHMARK(BM_ServeRun)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond);
 
-// The rate search on the bundled Trn3 serving-at-load example (4,000 requests per probe).
+// The rate search on the bundled Trn3 serving-at-load example (4,000 requests per probe),
+// judged against one run of the same example at its own rate (BM_ServeAtLoadOnce).
+static void BM_ServeAtLoadOnce(benchmark::State& state) {
+  Scenario s = parse_scenario(*find_embedded("examples/serve-at-load-trn3-gen2.json"), "example");
+  for (auto _ : state) {
+    serve::Result r = serve::run(s);
+    benchmark::DoNotOptimize(r.ttft.p50);
+  }
+}
+BENCHMARK(BM_ServeAtLoadOnce)->Unit(benchmark::kMillisecond)->Iterations(3);
+
 static void BM_ServeFindRate(benchmark::State& state) {
   Scenario s = parse_scenario(*find_embedded("examples/serve-at-load-trn3-gen2.json"), "example");
   set_field(s, "serve.find_rate", true);
