@@ -349,7 +349,7 @@ Summary summarize(const std::vector<Row>& rows) {
   return s;
 }
 
-json to_json(const std::vector<Row>& rows) {
+json to_json(const std::vector<Row>& rows, const Options& options) {
   json arr = json::array();
   for (const auto& r : rows) {
     json j = {{"id", r.id}, {"source", r.source}, {"figure", r.figure}, {"unit", r.unit}, {"published", r.published}};
@@ -361,6 +361,7 @@ json to_json(const std::vector<Row>& rows) {
   }
   Summary s = summarize(rows);
   json out;
+  if (!options.pricer.empty()) out["pricer"] = options.pricer;
   out["rows"] = arr;
   out["summary"] = {{"modeled", s.modeled},
                     {"within_25_percent", s.within_25_percent},
@@ -384,10 +385,13 @@ std::string error_text(const Row& r) {
   return buf;
 }
 
-std::string to_text(const std::vector<Row>& rows) {
+std::string to_text(const std::vector<Row>& rows, const Options& options) {
   using fmt::lpad;
   auto pad = [](const std::string& s, std::size_t w) { return s.size() >= w ? s + " " : s + std::string(w - s.size(), ' '); };
   std::string o =
+      (options.pricer.empty() ? std::string()
+                              : "pricer: " + options.pricer +
+                                    " for every row (workload.pricer; the calibrated defaults were fitted on the roofline)\n") +
       "trnsim validate: the model against published Trainium2/Trainium3 figures (PERF.md, FACTS.md)\n"
       "Measurements are Neuron benchmarks on trn2.48xlarge (TP counts logical cores: TP64 = 16 chips at LNC=2).\n"
       "Rows marked cal calibrated the defaults " + calibrated_defaults() + ";\n"

@@ -55,8 +55,9 @@ struct Options {
 // `progress(done, total)` is called after each row when given.
 std::vector<Row> rows(const std::function<void(std::size_t, std::size_t)>& progress = {}, const Options& options = {});
 Summary summarize(const std::vector<Row>& rows);
-json to_json(const std::vector<Row>& rows);
-std::string to_text(const std::vector<Row>& rows);  // what `trnsim validate` prints
+// `options`: the run's (its pricer is named at the top of both when set).
+json to_json(const std::vector<Row>& rows, const Options& options = {});
+std::string to_text(const std::vector<Row>& rows, const Options& options = {});  // what `trnsim validate` prints
 // A row's published or modeled value in its unit ("19.60 ms", "1.63x") and its error
 // ("+12%", "-" when not modeled): the texts `trnsim validate` and the Validation panel show.
 std::string value_text(double value, const std::string& unit);

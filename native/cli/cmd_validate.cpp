@@ -19,16 +19,8 @@ int run_validate(const std::vector<std::string>& raw, trnsim::cli::Io& io) {
   std::vector<trnsim::validate::Row> rows =
       trnsim::validate::rows([&](std::size_t done, std::size_t) { progress.update(done); }, options);
   progress.finish();
-  if (args.flag("json")) {
-    trnsim::json j = trnsim::validate::to_json(rows);
-    if (!options.pricer.empty()) j["pricer"] = options.pricer;
-    io.out << j.dump(2) << "\n";
-  } else {
-    if (!options.pricer.empty())
-      io.out << "pricer: " << options.pricer << " for every row (workload.pricer; the calibrated defaults were fitted "
-             << "on the roofline)\n";
-    io.out << trnsim::validate::to_text(rows);
-  }
+  if (args.flag("json")) io.out << trnsim::validate::to_json(rows, options).dump(2) << "\n";
+  else io.out << trnsim::validate::to_text(rows, options);
   return 0;
 }
 

@@ -440,13 +440,16 @@ PYBIND11_MODULE(_trnsim, m) {
       .def_readwrite("full", &trnsim::sweep::Sweep::full)
       .def_readonly("paths", &trnsim::sweep::Sweep::paths);
   m.def("validate_json",
-        [](std::optional<py::function> progress) {
+        [](std::optional<py::function> progress, const std::string& pricer) {
+          trnsim::validate::Options options;
+          options.pricer = pricer;
           std::vector<trnsim::validate::Row> rows;
-          if (progress) rows = trnsim::validate::rows([&](std::size_t done, std::size_t total) { (*progress)(done, total); });
-          else rows = trnsim::validate::rows();
-          return trnsim::validate::to_json(rows).dump(2) + "\n";
+          if (progress)
+            rows = trnsim::validate::rows([&](std::size_t done, std::size_t total) { (*progress)(done, total); }, options);
+          else rows = trnsim::validate::rows({}, options);
+          return trnsim::validate::to_json(rows, options).dump(2) + "\n";
         },
-        arg("progress") = py::none());
+        arg("progress") = py::none(), arg("pricer") = "");
   m.def("sweep_parse", &sweep_parse, arg("text"), arg("what"), arg("base_text"));
   m.def("sweep_point", &sweep_point, arg("sweep"), arg("index"));
   m.def("sweep_shard_range", &trnsim::sweep::shard_range, arg("points"), arg("shard"), arg("shards"));

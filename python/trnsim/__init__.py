@@ -172,16 +172,18 @@ def collective(system: str, op: str, bytes: float, *, algo: str = "auto", backen
     return _trnsim.collective(_os.fspath(system), op, float(bytes), algo, backend, int(ranks), int(stride))
 
 
-def validate(callback: Optional[Callable[[int, int], None]] = None) -> Dict[str, Any]:
+def validate(callback: Optional[Callable[[int, int], None]] = None, *, pricer: str = "") -> Dict[str, Any]:
     """The model against every published Trainium figure: what ``trnsim validate --json`` prints.
 
     Returns ``{"rows": [...], "summary": {...}}``; each row has ``id``, ``source``, ``figure``,
     ``unit``, ``published``, ``model`` (None where the figure is not modelled), ``error``
     ((model - published) / published), ``calibration`` (the row calibrated a default) and
     ``note``. The rows are data (core/data/validation/*.json). ``callback(done, total)`` is
-    called after each row.
+    called after each row. ``pricer`` ("roofline" or "engine"; "" keeps each row's own) prices
+    every row with that pricer, as ``trnsim validate --pricer`` does (the result then names it
+    under ``"pricer"``); an unknown name raises InputError naming ``--pricer``.
     """
-    return _json.loads(_trnsim.validate_json(callback))
+    return _json.loads(_trnsim.validate_json(callback, pricer))
 
 
 def sweep(sweep: Union[Mapping[str, Any], str, "_os.PathLike[str]"], *, jobs: int = 1,

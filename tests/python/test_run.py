@@ -98,3 +98,12 @@ def test_validate_equals_the_cli():
     assert got == json.loads(want)
     assert seen and seen[-1][0] == seen[-1][1] == len(got["rows"])
     assert [d for d, _ in seen] == list(range(1, len(got["rows"]) + 1))
+
+
+def test_validate_with_the_engine_pricer_equals_the_cli():
+    want = json.loads(cli("validate", "--pricer", "engine", "--json").stdout)
+    got = trnsim.validate(pricer="engine")
+    assert got == want and got["pricer"] == "engine"
+    with pytest.raises(trnsim.InputError) as e:
+        trnsim.validate(pricer="nope")
+    assert e.value.field == "--pricer" and "one of: roofline, engine" in str(e.value)
