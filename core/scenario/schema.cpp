@@ -420,7 +420,7 @@ void add_video_fields(std::vector<Field>& t) {
 void add_assumptions_fields(std::vector<Field>& t) {
   {
     Field f = number("workload.efficiency.compute", [](Scenario& s) -> double& { return s.workload.efficiency.compute; },
-                     0.545, 0.01, 1.0,
+                     0.516, 0.01, 1.0,
                      {"", "matmul efficiency", "Achievable fraction of the tensor-engine peak for matmuls.",
                       kAssumptions});
     f.calibrated = "calibrated on Trainium2 prompt processing through the serving simulator (PERF rows 1, 3, 6, 7 and 15 "
@@ -433,7 +433,7 @@ void add_assumptions_fields(std::vector<Field>& t) {
                      {"", "attention efficiency", "Achievable fraction of peak for the attention kernels (an assumption).",
                       kAssumptions}));
   {
-    Field f = number("workload.efficiency.hbm", [](Scenario& s) -> double& { return s.workload.efficiency.hbm; }, 0.869,
+    Field f = number("workload.efficiency.hbm", [](Scenario& s) -> double& { return s.workload.efficiency.hbm; }, 0.879,
                      0.01, 1.0, {"", "HBM efficiency", "Achievable fraction of the HBM bandwidth.", kAssumptions});
     f.calibrated = "calibrated on Trainium2 decode through the serving simulator (PERF rows 1, 3, 5, 6, 7, 8 and 15 "
                    "TPOT/ITL); same on Trainium3";

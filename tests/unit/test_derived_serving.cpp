@@ -177,7 +177,8 @@ TEST_CASE("speculative decoding in trnsim run: the draft, the verify pass and th
 
 TEST_CASE("serving: a step pays one graph launch per graph it runs, the host step and sampling once", "[derived]") {
   const json stack = data_file("data/serving/optimum-neuron.json");
-  REQUIRE(stack.at("batching").at("prefill_alone").at("value") == false);  // decodes and a prompt share a step
+  // `both` is a step of decodes and a prompt: the optimum-neuron runner of October 2025 never
+  // forms one (prefill_alone), its later runner does; a step's price is the same either way.
   const json& rt = stack.at("runtime");
   const double launch = seconds(rt.at("graph_launch")), per_step = seconds(rt.at("step_host")) + seconds(rt.at("sampling"));
   const json w = {{"model", "Llama-3.1-8B"},
