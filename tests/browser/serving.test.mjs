@@ -66,6 +66,24 @@ await withPage(async ({ page, base, outside, consoleErrors }) => {
   console.log(`# serving 10,000 requests in the page: ${t.cold_ms.toFixed(1)} ms with a new step model, ` +
               `${t.warm_ms.toFixed(1)} ms with it warm (target < 100 ms)`);
   check(t.cold_ms > 0 && t.warm_ms > 0, "the page serves 10,000 requests");
+
+  // guidellm 0.1's lengths with outputs stopping at EOS (serve.output_tokens.eos_mean): the
+  // page's report equals the CLI's, and says how the outputs stop.
+  const eos = path.join(tmp, "eos.json");
+  fs.writeFileSync(eos, JSON.stringify({
+    system: "trn2-48xlarge", compare_system: "",
+    workload: { model: "Llama-3.1-8B", stack: "optimum-neuron", inference: { batch: 8, input_tokens: 1500, output_tokens: 250 },
+                compiled: { sequence_length: 4096 } },
+    serve: { arrivals: "closed", concurrency: 7, requests: 300, warmup_requests: 0, harness: "guidellm", max_num_seqs: 8,
+             input_tokens: { distribution: "normal", spread: 12.247, max: 2250 },
+             output_tokens: { distribution: "normal", spread: 4.472, max: 350, eos_mean: 200 } },
+  }));
+  const eosLink = cli("link", "encode", eos).trim();
+  await page.evaluate((h) => { location.hash = h; }, eosLink.slice(eosLink.indexOf("#")));
+  await frames(page, 3);
+  const eosReport = await page.evaluate(() => window.trnsim.serve());
+  check(eosReport === cli("serve", "--json", eos), "EOS stops: the page's serving report equals trnsim serve --json");
+  check(JSON.parse(eosReport).serve.source.includes("outputs stop at EOS"), "EOS stops: the report says how outputs stop");
   fs.rmSync(tmp, { recursive: true, force: true });
 
   check(outside.length === 0, `no request left the site (${outside.slice(0, 3).join(", ")})`);
