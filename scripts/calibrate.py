@@ -23,10 +23,12 @@ launch overhead (their rows, V1/V2 and 12, each fit one value on their own).
   PYTHONPATH=build/native/python /usr/bin/python3 scripts/calibrate.py --stacks [--hold NAME=VALUE ...]
 """
 import argparse
+import atexit
 import copy
 import json
 import math
 import os
+import shutil
 import sys
 import tempfile
 
@@ -56,7 +58,8 @@ STACK_PARAMS = {
 }
 STACKS = os.path.join(TOP, "core", "data", "serving")
 SCALE = {"s": 1.0, "ms": 1e3, "us": 1e6, "tok/s": 1.0}
-_scratch = tempfile.mkdtemp(prefix="trnsim-calibrate-")
+_scratch = tempfile.mkdtemp(prefix="trnsim-calibrate-")  # the candidate stack files; removed at exit
+atexit.register(shutil.rmtree, _scratch, True)
 
 
 def rows():
