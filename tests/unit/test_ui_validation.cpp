@@ -57,3 +57,13 @@ TEST_CASE("the Validation table is validate::rows with its texts, filtered and s
   const auto desc = validation_order(t.rows, all, ValidationColumn::error, false);
   CHECK(std::fabs(t.rows[desc.front()].error()) >= std::fabs(t.rows[by_error.front()].error()));
 }
+
+TEST_CASE("a validation run's pricer is named at the top of its text and in its JSON") {
+  validate::Options engine;
+  engine.pricer = "engine";
+  const std::string text = validate::to_text({}, engine);
+  CHECK(text.rfind("pricer: engine for every row (workload.pricer; the calibrated defaults were fitted on the roofline)\n", 0) == 0);
+  CHECK(validate::to_json({}, engine).at("pricer") == "engine");
+  CHECK(validate::to_text({}).rfind("trnsim validate:", 0) == 0);
+  CHECK(!validate::to_json({}).contains("pricer"));
+}
