@@ -191,10 +191,18 @@ const std::vector<std::string>& pricer_names() {
   return names;
 }
 
+void check_pricer_name(const std::string& name, const std::string& field) {
+  const auto& names = pricer_names();
+  if (std::find(names.begin(), names.end(), name) != names.end()) return;
+  std::string list;
+  for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+  throw InputError(field, "unknown pricer '" + name + "'; one of: " + list);
+}
+
 std::unique_ptr<Pricer> make_pricer(const std::string& name, const hw::System& system, const Settings& settings) {
+  check_pricer_name(name, "workload.pricer");
   if (name == "roofline") return std::make_unique<RooflinePricer>(system, settings);
-  if (name == "engine") return std::make_unique<EnginePricer>(system, settings);
-  throw InputError("workload.pricer", "unknown pricer '" + name + "'; one of: roofline, engine");
+  return std::make_unique<EnginePricer>(system, settings);
 }
 
 }  // namespace trnsim::price

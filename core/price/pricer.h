@@ -87,6 +87,8 @@ class Pricer {
 double warmed_compute_s(const hw::TensorEngineSpec& te, double full_rate_s);
 
 const std::vector<std::string>& pricer_names();  // "roofline", "engine"
+// An InputError naming `field` unless `name` is one of pricer_names().
+void check_pricer_name(const std::string& name, const std::string& field);
 // InputError naming workload.pricer for an unknown name.
 std::unique_ptr<Pricer> make_pricer(const std::string& name, const hw::System& system, const Settings& settings);
 

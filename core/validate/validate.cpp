@@ -301,11 +301,7 @@ std::string calibrated_stack_values() {
 }  // namespace
 
 std::vector<Row> rows(const std::function<void(std::size_t, std::size_t)>& progress, const Options& options) {
-  if (!options.pricer.empty()) {
-    const auto& names = price::pricer_names();
-    if (std::find(names.begin(), names.end(), options.pricer) == names.end())
-      throw InputError("--pricer", "unknown pricer '" + options.pricer + "'; one of: roofline, engine");
-  }
+  if (!options.pricer.empty()) price::check_pricer_name(options.pricer, "--pricer");
   std::vector<std::pair<std::string, json>> docs;
   std::size_t total = 0;
   for (const auto& key : embedded_keys("data/validation/")) {
