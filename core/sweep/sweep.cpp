@@ -3,6 +3,7 @@
 
 #include "report/metrics.h"
 #include "report/report.h"
+#include "scenario/schema.h"
 
 namespace trnsim::sweep {
 
@@ -55,6 +56,11 @@ Sweep parse_sweep(const json& j, const std::function<std::string(const std::stri
   } catch (const InputError& e) {
     throw InputError("sweep.base", e.what());
   }
+  // null in a grid list: the base scenario's own value of that field (its default unless the
+  // base sets it), resolved here so each point's line shows the value it ran with.
+  for (std::size_t k = 0; k < s.paths.size(); ++k)
+    for (json& v : s.values[k])
+      if (v.is_null()) v = get_field(s.base, s.paths[k]);
   // A grid value the field refuses at point 0 is the sweep's error, not a point's.
   json point0 = point_values(s, 0);
   try {

@@ -9,6 +9,9 @@
 //               "workload.inference.batch": [1, 4, 16, 64] },
 //     "output": "summary" | "full" }
 // Points are the Cartesian product in the grid's key order, the last key varying fastest.
+// A null in a list is the base scenario's own value of that field (its default unless the base
+// sets it), so a grid can hold "as shipped" beside alternatives without copying a number that
+// would go stale when the default is recalibrated; points show the value they ran with.
 // A point that cannot run (does not fit, bad placement, a value the field refuses) is a
 // line with "ok": false and the error; a grid path that is not a scenario field, and a
 // first point that is not a valid scenario, are errors of the sweep itself.

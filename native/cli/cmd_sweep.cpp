@@ -149,6 +149,7 @@ TRNSIM_COMMAND("sweep", "evaluate a grid over scenario fields (JSON Lines out; -
                "               \"output\": \"summary\" (default) or \"full\"}\n"
                "              e.g. \"grid\": {\"system\": [\"trn3-gen2-ultraserver\", \"trn2-ultraserver\"],\n"
                "                             \"workload.inference.batch\": [1, 16, 64]}\n"
+               "              null in a list: the base's own value of that field (its default unless set)\n"
                "  Prints one JSON line per point, in index order: {index, point, ok, primary, compare}\n"
                "  (or {index, point, ok: false, error}); the last grid key varies fastest.\n"
                "  --jobs N     evaluate on N threads (output order unchanged)\n"

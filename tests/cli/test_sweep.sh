@@ -49,6 +49,23 @@ grep -q '"report":{"trnsim":' "$tmp/full.jsonl" || fail "--full"
 echo '{"base": "examples/default.json", "grid": {"workload.inference.output_tokens": [2, 3]}}' > "$tmp/emb.json"
 (cd "$tmp" && "$TRNSIM" sweep emb.json --no-progress > emb.jsonl) || fail "embedded base"
 [[ $(wc -l < "$tmp/emb.jsonl") == 2 ]] || fail "embedded base: 2 points"
+# null in a grid list is the base's own value: its point shows that value and equals the point
+# that names it (here the calibrated default kernel overhead, whatever it is at this commit).
+default_overhead=$("$TRNSIM" run --json examples/default.json | node -e '
+  const r = JSON.parse(require("fs").readFileSync(0, "utf8"));
+  console.log(JSON.stringify(r.scenario.workload.efficiency.kernel_overhead_s));')
+echo "{\"base\": \"examples/default.json\", \"grid\": {\"workload.efficiency.kernel_overhead_s\": [null, $default_overhead, 0]}}" > "$tmp/null.json"
+(cd "$tmp" && "$TRNSIM" sweep null.json --no-progress > null.jsonl) || fail "a null grid value"
+node - "$tmp/null.jsonl" "$default_overhead" <<'EOF2' || fail "a null grid value is the base's value"
+const lines = require("fs").readFileSync(process.argv[2], "utf8").trim().split("\n").map(JSON.parse);
+const want = JSON.parse(process.argv[3]);
+const key = "workload.efficiency.kernel_overhead_s";
+if (lines.length !== 3) throw new Error(`3 points, got ${lines.length}`);
+if (lines[0].point[key] !== want) throw new Error(`point 0 shows ${lines[0].point[key]}, want ${want}`);
+const strip = (l) => JSON.stringify({ ...l, index: 0 });
+if (strip(lines[0]) !== strip(lines[1])) throw new Error("the null point differs from the point naming the default");
+if (strip(lines[0]) === strip(lines[2])) throw new Error("overhead 0 should differ from the default");
+EOF2
 
 expect_error() {  # expected message fragment, then arguments
   local want=$1 rc=0; shift
