@@ -54,7 +54,7 @@ STACK_PARAMS = {
                      (0.05, 20.0)),
     "request_host_ms": ((("vllm-neuron", "runtime", "request_host"), ("optimum-neuron", "runtime", "request_host")),
                         (0.5, 200.0)),
-    "sampling_ms": ((("optimum-neuron", "runtime", "sampling"),), (0.05, 20.0)),
+    "step_extra_ms": ((("optimum-neuron", "runtime", "step_extra"),), (0.05, 20.0)),
 }
 STACKS = os.path.join(TOP, "core", "data", "serving")
 SCALE = {"s": 1.0, "ms": 1e3, "us": 1e6, "tok/s": 1.0}

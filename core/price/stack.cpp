@@ -124,7 +124,11 @@ Stack parse_stack(const json& j, const std::string& origin) {
     RuntimeCosts& t = s.runtime;
     t.graph_launch_s = rd.seconds(c, "graph_launch");
     t.step_host_s = rd.seconds(c, "step_host");
-    t.sampling_s = rd.seconds(c, "sampling");
+    // "sampling" is step_extra's name before December 2026 (it held optimum-neuron's plugin cost,
+    // which is not sampling: its exports sample on device); stack files using it still load.
+    if (c.has("sampling") && c.has("step_extra"))
+      throw InputError(c.path("sampling"), "the old name of step_extra: give one of the two");
+    t.step_extra_s = rd.seconds(c, c.has("sampling") ? "sampling" : "step_extra");
     t.request_host_s = rd.seconds(c, "request_host");
     c.finish();
   }

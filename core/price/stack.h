@@ -34,7 +34,8 @@ struct Buckets {
 struct RuntimeCosts {
   double graph_launch_s = 0;  // per compiled-graph execution (NEFF start and return)
   double step_host_s = 0;     // per engine step on the host: scheduling, inputs, outputs
-  double sampling_s = 0;      // per engine step: sampling outside the graph (0 with on-device sampling)
+  double step_extra_s = 0;    // per engine step beyond step_host: host sampling where the graph does
+                              // not sample, a serving plugin's own work (stack key step_extra)
   double request_host_s = 0;  // per request: tokenize, admit, detokenize, stream (HTTP)
 };
 

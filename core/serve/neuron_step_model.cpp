@@ -169,7 +169,7 @@ StepTime NeuronStepModel::step(const Batch& batch) const {
   }
   if (graphs == 0) return total;
   const price::RuntimeCosts& rt = stack_.runtime;
-  const double runtime = graphs * rt.graph_launch_s + rt.step_host_s + rt.sampling_s;
+  const double runtime = graphs * rt.graph_launch_s + rt.step_host_s + rt.step_extra_s;
   total.time_s += runtime;
   total.overhead_s += runtime;
   if (batch.decode_contexts.empty()) total.padded_batch = static_cast<int>(batch.prefills.size());

@@ -45,20 +45,20 @@ def test_the_joint_fit_writes_stacks_that_reproduce_the_built_in_ones():
     for rid, figure, published, unit, c in rows:
         a, b = calibrate.model_value(c, plain, unit), calibrate.model_value(c, joint, unit)
         assert abs(a - b) <= 1e-12 * abs(a), (rid, figure, a, b)
-    paths = calibrate.stack_files(dict(joint, sampling_ms=7.5, step_host_ms=0.25))
+    paths = calibrate.stack_files(dict(joint, step_extra_ms=7.5, step_host_ms=0.25))
     for name, (where, _) in calibrate.STACK_PARAMS.items():
-        want = {"sampling_ms": 7.5, "step_host_ms": 0.25}.get(name, joint[name])
+        want = {"step_extra_ms": 7.5, "step_host_ms": 0.25}.get(name, joint[name])
         for stack, section, field in where:
             assert json.load(open(paths[stack]))[section][field]["value"] == want, (name, stack)
 
 
 def test_a_stack_value_moves_the_rows_that_run_on_that_stack():
-    # optimum-neuron samples on the host every step (its runtime.sampling): raising it by 2 ms
+    # optimum-neuron pays its own cost every step (its runtime.step_extra): raising it by 2 ms
     # lengthens row 15's synchronous ITL by about 2 ms (one step per token at one request in
     # flight) and leaves the vllm-neuron and nxdi rows alone.
     rows = calibrate.rows()
     base = calibrate.defaults(stacks=True)
-    more = dict(base, sampling_ms=base["sampling_ms"] + 2.0)
+    more = dict(base, step_extra_ms=base["step_extra_ms"] + 2.0)
     for rid, figure, published, unit, c in rows:
         a, b = calibrate.model_value(c, base, unit), calibrate.model_value(c, more, unit)
         stack = c["serve"]["workload"].get("stack") if "serve" in c else None

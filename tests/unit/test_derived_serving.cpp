@@ -89,7 +89,7 @@ void check_zero_load_neuron(const std::string& model, int tp, const std::string&
   const json stack = data_file("data/serving/vllm-neuron.json");
   const json& rt = stack.at("runtime");
   const double launch = seconds(rt.at("graph_launch")), host_step = seconds(rt.at("step_host")),
-               sampling = seconds(rt.at("sampling")), request_host = seconds(rt.at("request_host"));
+               sampling = seconds(rt.at("step_extra")), request_host = seconds(rt.at("request_host"));
   REQUIRE(stack.at("batching").at("prefill_alone").at("value") == true);  // a step prefills alone
   const int ce_min = static_cast<int>(value(stack.at("buckets").at("min_context_encoding")));
   const int tg_min = static_cast<int>(value(stack.at("buckets").at("min_token_generation")));
@@ -175,12 +175,12 @@ TEST_CASE("speculative decoding in trnsim run: the draft, the verify pass and th
   CHECK(inf.at("request_latency_s").get<double>() == exact(in.batch * (ttft_target + ttft_draft) + (in.output - 1) / tokens * cycle));
 }
 
-TEST_CASE("serving: a step pays one graph launch per graph it runs, the host step and sampling once", "[derived]") {
+TEST_CASE("serving: a step pays one graph launch per graph it runs, the host step and the step extra once", "[derived]") {
   const json stack = data_file("data/serving/optimum-neuron.json");
   // `both` is a step of decodes and a prompt: the optimum-neuron runner of October 2025 never
   // forms one (prefill_alone), its later runner does; a step's price is the same either way.
   const json& rt = stack.at("runtime");
-  const double launch = seconds(rt.at("graph_launch")), per_step = seconds(rt.at("step_host")) + seconds(rt.at("sampling"));
+  const double launch = seconds(rt.at("graph_launch")), per_step = seconds(rt.at("step_host")) + seconds(rt.at("step_extra"));
   const json w = {{"model", "Llama-3.1-8B"},
                   {"inference", {{"batch", 4}, {"input_tokens", 1000}, {"output_tokens", 100}}},
                   {"stack", "optimum-neuron"},

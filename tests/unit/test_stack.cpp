@@ -285,3 +285,26 @@ TEST_CASE("a stack file edited while the process runs is read again", "[stack]")
   CHECK(&price::load_stack(path.string()) == &second);  // unchanged text: the cached stack
   std::filesystem::remove(path);
 }
+
+TEST_CASE("runtime.step_extra's old name, sampling, still loads; both at once is an error", "[stack]") {
+  // Stack files written before the rename keep working with the same value; giving the old
+  // and the new name together names the old one.
+  const auto path = std::filesystem::temp_directory_path() / ("trnsim-stack-old-" + std::to_string(::getpid()) + ".json");
+  const std::string text = *find_embedded("data/serving/optimum-neuron.json");
+  const std::string key = "\"step_extra\": {";
+  const auto at = text.find(key);
+  REQUIRE(at != std::string::npos);
+  std::string old = text;
+  old.replace(at, key.size(), "\"sampling\": {");
+  old.replace(old.find("\"name\": \"optimum-neuron\""), 24, "\"name\": \"old-optimum\"");
+  std::ofstream(path) << old;
+  const price::Stack& o = price::load_stack(path.string());
+  CHECK(o.runtime.step_extra_s == price::load_stack("optimum-neuron").runtime.step_extra_s);
+  CHECK(o.runtime.step_extra_s > 0);
+  std::string both = text;
+  both.replace(at, key.size(), "\"sampling\": {\"value\": 1, \"unit\": \"ms\", \"source\": \"x\"}, " + key);
+  both.replace(both.find("\"name\": \"optimum-neuron\""), 24, "\"name\": \"both-optimum\"");
+  std::ofstream(path) << both;
+  CHECK(contains(error_of([&] { price::load_stack(path.string()); }), "runtime.sampling: the old name of step_extra"));
+  std::filesystem::remove(path);
+}
