@@ -88,6 +88,12 @@ struct AttentionShape {
   // PSUM); value_dim: the columns of V and the output (0: head_dim), in matmuls of at most the
   // moving free size. MLA differs: prefill 192 / 128, absorbed decode 576 / 512.
   long seq_q = 2048, seq_kv = 2048, head_dim = 128, heads = 1, value_dim = 0;
+  // kv_heads: the K/V heads those query heads read (0: heads, one each). Not causal (decode,
+  // speculation's verify), the heads / kv_heads query heads sharing a K/V head are rows of one
+  // query tile against it, its K and V read once -- NKI's decode kernel (attention_tkg) takes
+  // Q as [d, batch x heads x active tokens] against each sequence's K/V; GQA groups, and MLA's
+  // absorbed decode where every head reads the one latent. Causal prefill keeps a tile per head.
+  long kv_heads = 0;
   bool causal = true;
   std::string dtype = "bf16";   // bf16 or fp8 for QK^T and PV
   long tile_kv = 512;

@@ -304,6 +304,12 @@ KernelReport attention(const hw::Chip& chip, const AttentionShape& a) {
   check_dim(a.heads, "heads", 1024);
   check_dim(a.head_dim, "head_dim", 4096);
   if (a.value_dim != 0) check_dim(a.value_dim, "value_dim", 4096);
+  if (a.kv_heads != 0) check_dim(a.kv_heads, "kv_heads", 1024);
+  if (a.kv_heads != 0 && a.heads % a.kv_heads != 0)
+    throw InputError("kv_heads", "must divide heads (" + std::to_string(a.heads) + "), got " + std::to_string(a.kv_heads));
+  // Not causal: each K/V head's query heads become rows of its query tiles (engine.h).
+  const long group = a.kv_heads != 0 && !a.causal ? a.heads / a.kv_heads : 1;
+  const long heads = a.heads / group, seq_q = a.seq_q * group;
   Builder b(chip);
   const long P = b.core.partitions;
   if (a.dtype != "bf16" && a.dtype != "fp8") throw InputError("dtype", "attention supports bf16 or fp8, got '" + a.dtype + "'");
@@ -330,13 +336,13 @@ KernelReport attention(const hw::Chip& chip, const AttentionShape& a) {
   int kv_reader[2] = {-1, -1};
   int slot = 0;
   auto deps_of = [](int x) { return x >= 0 ? std::vector<int>{x} : std::vector<int>{}; };
-  for (long h = 0; h < a.heads; ++h) {
-    for (long q0 = 0; q0 < a.seq_q; q0 += tq) {
-      long qn = std::min(tq, a.seq_q - q0);
+  for (long h = 0; h < heads; ++h) {
+    for (long q0 = 0; q0 < seq_q; q0 += tq) {
+      long qn = std::min(tq, seq_q - q0);
       int q = b.dma(static_cast<double>(qn) * d * el, {});
       int o_prev = -1;  // last update of the O accumulator
       // Causal: query i sees keys <= i (queries aligned to the end of the keys).
-      long q_last = q0 + qn - 1 + (a.seq_kv - a.seq_q);
+      long q_last = q0 + qn - 1 + (a.seq_kv - seq_q);
       long kv_end = a.causal ? std::min(a.seq_kv, q_last + 1) : a.seq_kv;
       for (long k0 = 0; k0 < kv_end; k0 += tkv) {
         long kn = std::min(tkv, kv_end - k0);
@@ -351,7 +357,7 @@ KernelReport attention(const hw::Chip& chip, const AttentionShape& a) {
           s = b.matmul(a.dtype, std::min(P, d - c), qn, kn, deps);
         }
         int masked = s;
-        bool diagonal = a.causal && k0 + kn - 1 > q0 + (a.seq_kv - a.seq_q);
+        bool diagonal = a.causal && k0 + kn - 1 > q0 + (a.seq_kv - seq_q);
         if (diagonal) masked = b.engine_op(kGpsimd, static_cast<double>(qn) * kn, 1, false, {s});  // affine_select
         int mx = b.engine_op(kVector, static_cast<double>(qn) * kn, 1, false, {masked});           // row max
         int ex = b.engine_op(kScalar, static_cast<double>(qn) * kn, 1, false, {mx});               // exp(S - max), row sum
@@ -378,7 +384,7 @@ KernelReport attention(const hw::Chip& chip, const AttentionShape& a) {
   KernelReport r = b.finish("attention", a.dtype);
   r.shape = "heads=" + std::to_string(a.heads) + " seq_q=" + std::to_string(a.seq_q) + " seq_kv=" + std::to_string(a.seq_kv) +
             " head_dim=" + std::to_string(d) + (dv != d ? " value_dim=" + std::to_string(dv) : "") +
-            (a.causal ? " causal" : "");
+            (a.kv_heads != 0 ? " kv_heads=" + std::to_string(a.kv_heads) : "") + (a.causal ? " causal" : "");
   r.tiling = "tile_q=" + std::to_string(tq) + " tile_kv=" + std::to_string(tkv);
   r.sbuf_bytes_per_partition = sbuf;
   r.psum_bytes_per_partition = psum;

@@ -301,6 +301,7 @@ void mla_attention(const Context& c, const Pass& p, double pairs, double ctx, st
   core.head_dim = decode ? lat + rope : qk;
   core.value_dim = decode ? lat : v;  // absorbed decode: P times the latent; prefill: per-head V
   core.heads = p.seqs * hc;
+  core.kv_heads = decode ? p.seqs : core.heads;  // absorbed decode: every head reads the sequence's one latent
   core.causal = !decode;
   ops.push_back(core);
   ops.push_back(matmul_op(c, "attn.o_proj", T, hc * v, d, hc * v * d, c.dt.awb, dt));
@@ -328,6 +329,7 @@ void gqa_attention(const Context& c, const Pass& p, Mixer mixer, double pairs, d
   core.seq_kv = decode ? ctx : span;
   core.head_dim = hd;
   core.heads = p.seqs * hc * (decode ? 1 : p.new_tokens / span);
+  core.kv_heads = core.heads * c.pl.kvh_chip / hc;  // per chip, after Neuron's KV replication over the ranks
   core.causal = !decode;
   ops.push_back(core);
   ops.push_back(matmul_op(c, "attn.o_proj", T, q, d, q * d + (m.attention_output_bias ? d : 0), c.dt.awb, dt));

@@ -82,6 +82,7 @@ struct Operator {
   double m = 0, k = 0, n = 0, gemms = 1;
   double seq_q = 0, seq_kv = 0, head_dim = 0, heads = 0;
   double value_dim = 0;  // V's and the output's columns per head (0: head_dim; MLA differs)
+  double kv_heads = 0;   // the K/V heads those `heads` read (GQA groups share one; MLA decode one latent per sequence)
   bool causal = false;
 };
 

@@ -153,10 +153,14 @@ class EnginePricer : public Pricer {
       a.head_dim = whole(o.head_dim);
       a.value_dim = o.value_dim > 0 ? whole(o.value_dim) : 0;
       a.heads = whole(o.heads / cores);
+      // The query heads per K/V head (GQA, MLA decode), kept whole on one core's share.
+      const long group = o.kv_heads > 0 ? std::max(1L, static_cast<long>(o.heads / o.kv_heads + 1e-9)) : 1;
+      a.kv_heads = a.heads % group == 0 ? a.heads / group : 0;
       a.causal = o.causal;
       a.dtype = attention_dtype(o.dtype);
       k = cached(attentions_, {a.seq_q, a.seq_kv, a.head_dim * 1000000 + a.heads * 2 + (a.causal ? 1 : 0)},
-                 a.dtype + "/" + std::to_string(a.value_dim), [&] { return engine::attention(system().chip, a); });
+                 a.dtype + "/" + std::to_string(a.value_dim) + "/" + std::to_string(a.kv_heads),
+                 [&] { return engine::attention(system().chip, a); });
     } else {
       return roofline_kernel(o, r);
     }

@@ -20,7 +20,7 @@ long parse_long(const std::string& text, const std::string& field) {
 int run_kernel(const std::vector<std::string>& raw, trnsim::cli::Io& io) {
   trnsim::cli::Args args(raw,
                          {"chip", "op", "dtype", "m", "n", "k", "tile-m", "tile-n", "tile-k", "seq-q", "seq-kv", "head-dim",
-                          "value-dim", "heads", "tile-kv"},
+                          "value-dim", "heads", "kv-heads", "tile-kv"},
                          {"json", "no-causal", "prequantized"});
   args.expect_positional({});
   auto chip_name = args.value("chip");
@@ -33,7 +33,7 @@ int run_kernel(const std::vector<std::string>& raw, trnsim::cli::Io& io) {
   };
   trnsim::engine::KernelReport r;
   if (op == "gemm") {
-    for (const char* o : {"seq-q", "seq-kv", "head-dim", "value-dim", "heads", "tile-kv"})
+    for (const char* o : {"seq-q", "seq-kv", "head-dim", "value-dim", "heads", "kv-heads", "tile-kv"})
       if (args.value(o)) throw InputError(std::string("--") + o, "applies to --op attention only");
     if (args.flag("no-causal")) throw InputError("--no-causal", "applies to --op attention only");
     trnsim::engine::GemmShape g;
@@ -55,6 +55,7 @@ int run_kernel(const std::vector<std::string>& raw, trnsim::cli::Io& io) {
     a.head_dim = num("head-dim", 128);
     a.value_dim = num("value-dim", 0);
     a.heads = num("heads", 1);
+    a.kv_heads = num("kv-heads", 0);
     a.tile_kv = num("tile-kv", 512);
     a.causal = !args.flag("no-causal");
     a.dtype = args.value_or("dtype", "bf16");
@@ -81,7 +82,8 @@ TRNSIM_COMMAND("kernel", "engine-level timing of a GEMM or attention block on on
                "  --op attention  --seq-q S --seq-kv S --head-dim D --value-dim V --heads H --tile-kv T\n"
                "               (default 2048/2048/128/D/1/512; D above 128 contracts in passes of 128;\n"
                "               MLA: --head-dim 192 --value-dim 128 prefill, 576 / 512 absorbed decode),\n"
-               "               causal unless --no-causal; --dtype bf16|fp8\n"
+               "               causal unless --no-causal; --dtype bf16|fp8; --kv-heads K: the K/V heads\n"
+               "               (GQA; default H): with --no-causal each one's H/K query heads share its tiles\n"
                "Prints per-engine busy time, the bottleneck, and the roofline of one core for comparison.\n"
                "Exit codes: 0 ok, 2 bad input (a tile that does not fit SBUF/PSUM, unsupported dtype).\n",
                run_kernel);

@@ -38,6 +38,15 @@ expect_error "of SBUF per partition; Trainium2 has 224 KiB" --chip trainium2 --m
 expect_error "of PSUM per partition" --chip trainium2 --m 128 --n 8192 --k 128 --tile-n 8192 --tile-m 128 --tile-k 128
 expect_error "no native mxfp8" --chip trainium2 --dtype mxfp8
 expect_error "unknown kernel 'conv'" --chip trainium2 --op conv
+expect_error "kv_heads: must divide heads (32), got 5" --chip trainium2 --op attention --seq-q 1 --heads 32 --kv-heads 5 --no-causal
+expect_error "applies to --op attention only" --chip trainium2 --op gemm --kv-heads 8
+# GQA decode: the four query heads of each K/V head share its tiles, a quarter of the DMA time.
+"$TRNSIM" kernel --chip trainium2 --op attention --seq-q 1 --seq-kv 4096 --heads 32 --no-causal --json > "$tmp/mha.json"
+"$TRNSIM" kernel --chip trainium2 --op attention --seq-q 1 --seq-kv 4096 --heads 32 --kv-heads 8 --no-causal --json > "$tmp/gqa.json"
+node -e 'const f = (p) => JSON.parse(require("fs").readFileSync(p, "utf8"));
+  const m = f(process.argv[1]), g = f(process.argv[2]);
+  if (!(g.busy_s.dma < 0.3 * m.busy_s.dma)) throw new Error(`GQA dma ${g.busy_s.dma} vs ${m.busy_s.dma}`);
+  if (!g.shape.includes("kv_heads=8")) throw new Error(g.shape);' "$tmp/mha.json" "$tmp/gqa.json" || fail "GQA decode attention"
 expect_error "applies to --op attention only" --chip trainium2 --op gemm --seq-q 128
 expect_error "--chip: missing" --op gemm
 expect_error "did you mean 'trainium3'" --chip traiunium3

@@ -129,6 +129,35 @@ TEST_CASE("attention beyond 128 head dimensions contracts in passes (MLA)") {
   CHECK(attention(t2, same).time_s == r128.time_s);
 }
 
+TEST_CASE("decode attention: the query heads sharing a K/V head share its tiles (GQA, attention_tkg)") {
+  auto t2 = trnsim::hw::load_chip("trainium2");
+  // Eight sequences of four query heads on one K/V head each (Llama-3.1-8B's group on a rank),
+  // one new token against 4096 cached.
+  AttentionShape mha;
+  mha.seq_q = 1, mha.seq_kv = 4096, mha.heads = 32, mha.causal = false;
+  AttentionShape gqa = mha;
+  gqa.kv_heads = 8;
+  const KernelReport m = attention(t2, mha), g = attention(t2, gqa);
+  // Same useful work; K and V read once per K/V head instead of once per query head.
+  CHECK(g.flops == Approx(m.flops).epsilon(1e-12));
+  CHECK(g.hbm_bytes / m.hbm_bytes == Approx(0.25).epsilon(0.01));
+  CHECK(g.time_s < m.time_s / 3);
+  // It is the shape of kv_heads heads with the group's queries as rows of one tile.
+  AttentionShape rows = mha;
+  rows.heads = 8, rows.seq_q = 4;
+  CHECK(attention(t2, rows).time_s == Approx(g.time_s).epsilon(1e-12));
+  CHECK(contains(g.shape, "heads=32 seq_q=1 seq_kv=4096 head_dim=128 kv_heads=8"));
+  // Causal prefill keeps one query tile per head: kv_heads changes nothing there.
+  AttentionShape pre;
+  pre.seq_q = pre.seq_kv = 1024, pre.heads = 4;
+  AttentionShape pre_gqa = pre;
+  pre_gqa.kv_heads = 1;
+  CHECK(attention(t2, pre_gqa).time_s == attention(t2, pre).time_s);
+  AttentionShape bad = gqa;
+  bad.kv_heads = 5;
+  CHECK(contains(error_of([&] { attention(t2, bad); }), "kv_heads: must divide heads (32), got 5"));
+}
+
 TEST_CASE("capacity and support errors are clear") {
   auto t2 = trnsim::hw::load_chip("trainium2");
   GemmShape g = gemm_shape(4096, 4096, 65536, "bf16");

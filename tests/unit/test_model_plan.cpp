@@ -178,6 +178,11 @@ TEST_CASE("plan: heads are padded to tp as Neuron does, and the report says what
   CHECK(qkv.n == 3 * 128 + 2 * 128);
   const auto& core = op_named(P.prefill.per_type[0], "attn.core");
   CHECK(core.flops == 2.0 * (1000.0 * 1001 / 2) * 3 * 2 * 128);
+  // The engine-level shape knows which query heads share a K/V head: 3 per replicated one.
+  CHECK(core.kv_heads == core.heads / 3);
+  const auto& dec = op_named(P.decode.per_type[0], "attn.core");
+  CHECK(dec.heads == P.decode_pass.seqs * 3);
+  CHECK(dec.kv_heads == P.decode_pass.seqs);
   // End to end: TP16 on a Trn3 UltraServer runs (issue 15: it used to be refused) and warns.
   // (Ranks are chips under the plain stack; the Neuron stacks shard over 4 ranks per chip.)
   json w = {{"kind", "inference"}, {"model", "Llama-4-Scout-17B-16E-Instruct"}, {"parallelism", {{"tp", 16}}},
