@@ -21,6 +21,11 @@ section 6, says what it found). Not fitted here: the video efficiencies and the 
 launch overhead (their rows, V1/V2 and 12, each fit one value on their own).
 
   PYTHONPATH=build/native/python /usr/bin/python3 scripts/calibrate.py --stacks [--hold NAME=VALUE ...]
+
+--pricer engine fits the same values with every row priced by the engine-level NeuronCore
+model (workload.pricer; a row stating its own pricer keeps it). The engine times GEMMs and
+attention itself, so of the three efficiencies it mostly moves the kernel overhead; the shipped
+defaults stay the roofline's fit (docs/hardware.md, section 5, reports the engine's).
 """
 import argparse
 import atexit
@@ -91,9 +96,14 @@ def stack_files(values):
     return paths
 
 
+PRICER = None  # --pricer: every row's workload.pricer unless the row states one
+
+
 def with_values(scenario, values):
     s = copy.deepcopy(scenario)
     w = s.setdefault("workload", {})
+    if PRICER:
+        w.setdefault("pricer", PRICER)
     eff = w.setdefault("efficiency", {})
     for k in PARAMS:
         eff.setdefault(k, values[k])  # a row that states its own value keeps it
@@ -167,7 +177,10 @@ def main():
     ap.add_argument("--stacks", action="store_true", help="fit the stacks' calibrated values jointly")
     ap.add_argument("--hold", action="append", default=[], metavar="NAME=VALUE",
                     help="keep a parameter at VALUE (repeatable), e.g. hbm=0.856")
+    ap.add_argument("--pricer", choices=("roofline", "engine"), help="price every row with this pricer")
     a = ap.parse_args()
+    global PRICER
+    PRICER = a.pricer
     rs = rows()
     before = defaults(a.stacks)
     start, hold = dict(before), set()

@@ -66,3 +66,18 @@ def test_a_stack_value_moves_the_rows_that_run_on_that_stack():
             assert a == b, (rid, figure)
         elif figure.strip() == "synchronous, ITL":
             assert 1.8 < b - a < 2.2, (a, b)
+
+
+def test_pricer_engine_prices_every_row_as_validate_pricer_engine():
+    # --pricer engine: each row's scenario takes workload.pricer = engine, so its values are
+    # validate --pricer engine's (the engine's own fit is reported, never shipped).
+    report = json.loads(cli("validate", "--json", "--pricer", "engine").stdout)["rows"]
+    defaults = calibrate.defaults()
+    calibrate.PRICER = "engine"
+    try:
+        for rid, figure, published, unit, c in calibrate.rows():
+            r = next(x for x in report if x["id"] == rid and x["figure"] == figure)
+            got = calibrate.model_value(c, defaults, unit)
+            assert abs(got - r["model"]) <= 1e-9 * abs(r["model"]), (rid, figure, got, r["model"])
+    finally:
+        calibrate.PRICER = None
