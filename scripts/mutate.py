@@ -156,11 +156,12 @@ def main():
     print(f"mutate: scratch copy {src}", flush=True)
     copy_tree(src)
     env = dict(os.environ)
-    env.setdefault("CMAKE_CXX_COMPILER_LAUNCHER", "ccache")
-    env.setdefault("CMAKE_C_COMPILER_LAUNCHER", "ccache")
-    env["CCACHE_BASEDIR"] = scratch
-    if "CCACHE_DIR" not in env and os.path.isdir("/work/.ccache"):
-        env["CCACHE_DIR"] = "/work/.ccache"
+    if shutil.which("ccache"):  # a rebuild per mutant is cheaper through it; set up or not, it is optional
+        env.setdefault("CMAKE_CXX_COMPILER_LAUNCHER", "ccache")
+        env.setdefault("CMAKE_C_COMPILER_LAUNCHER", "ccache")
+        env["CCACHE_BASEDIR"] = scratch
+        if "CCACHE_DIR" not in env and os.path.isdir("/work/.ccache"):
+            env["CCACHE_DIR"] = "/work/.ccache"
     base_log = os.path.join(logs, "baseline.log")
     build_cmd = ["cmake", "--build", build, "--target"] + TARGETS
     t0 = time.time()
