@@ -376,4 +376,17 @@ void App::draw() {
   ImGui::End();
 }
 
+std::string App::panel_state_json(const std::string& name) const {
+  for (const auto& p : panels_)
+    if (name == p->name()) return p->state_json();
+  return "null";
+}
+
+bool App::animating() const {
+  if (now_ms() - copied_at_ms_ < 3000) return true;
+  for (const auto& p : panels_)  // only the tab on screen does its work
+    if (p->busy() && current_panel_ == p->name()) return true;
+  return false;
+}
+
 }  // namespace trnsim::ui

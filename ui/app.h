@@ -32,6 +32,12 @@ class Panel {
   virtual ~Panel() = default;
   virtual const char* name() const = 0;  // tab label
   virtual void draw(class App& app) = 0;
+  // What the panel holds beyond the scenario and the report, as JSON, for the page's
+  // window.trnsim.panelState(name) ("null": nothing; the Validation panel: its rows).
+  virtual std::string state_json() const { return "null"; }
+  // True while the panel has work it does a piece per frame (the Validation panel's rows):
+  // the page then keeps drawing frames instead of idling until the next event.
+  virtual bool busy() const { return false; }
 };
 
 // The view tabs register themselves, one line at the end of each panel file:
@@ -105,6 +111,8 @@ class App {
   void show_panel(const std::string& name);  // selects a tab ("Fabric", ...)
   std::vector<std::string> panel_names() const;
   const std::string& current_panel() const { return current_panel_; }
+  // Panel::state_json() of the tab named `name` ("null" when there is none).
+  std::string panel_state_json(const std::string& name) const;
 
   // ---- timing (shown in the toolbar, read by the browser tests) ------------------
   double last_evaluate_ms() const { return last_evaluate_ms_; }
@@ -115,7 +123,7 @@ class App {
   double time_evaluate(int repeats);  // mean ms of evaluate(scenario()) over `repeats`
   double now_ms() const;
   // True while something on screen changes without input (the "Link copied" notice).
-  bool animating() const { return now_ms() - copied_at_ms_ < 3000; }
+  bool animating() const;  // a toast fading, or a panel busy (Panel::busy): keep drawing
 
   // ---- platform hooks (set by main_web.cpp / main_gui.cpp) -----------------------
   // The scenario changed through the UI. `new_entry`: the first change of an interaction

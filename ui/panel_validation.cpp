@@ -3,8 +3,11 @@
 // prints (ui/view/validation_view.h): id, figure, published value, the model's value, the
 // error, the source (hover: the document behind its key, core/data/sources.json), whether
 // the row calibrated a default, and the note. Filter by text, calibration rows or modeled
-// rows; click a header to sort. The rows are evaluated once, the first time the tab opens
-// (they do not depend on the scenario).
+// rows; click a header to sort. The rows do not depend on the scenario: they are evaluated
+// the first time the tab opens, and again when the pricer changes (roofline, as `trnsim
+// validate`; engine, as `trnsim validate --pricer engine`), a few rows per frame
+// (ValidationProgress) with a progress bar, so the engine's run of seconds never freezes the
+// page. window.trnsim.validation() returns the panel's rows as `trnsim validate --json`.
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
@@ -35,15 +38,17 @@ class ValidationPanel : public Panel {
  public:
   const char* name() const override { return "Validation"; }
   void draw(App& app) override;
+  std::string state_json() const override { return progress_.to_json().dump(); }
+  bool busy() const override { return progress_.started() && !progress_.done(); }
 
  private:
   void summary_line() const;
   void table();
   void row(const validate::Row& r);
 
-  int frames_ = 0;  // the first frame says what is coming; the second evaluates
-  bool loaded_ = false;
-  ValidationTable table_;
+  void pricer_choice();
+
+  ValidationProgress progress_;
   ValidationFilter filter_;
   ValidationColumn sort_ = ValidationColumn::id;
   bool ascending_ = true;
@@ -52,7 +57,9 @@ class ValidationPanel : public Panel {
 };
 
 void ValidationPanel::summary_line() const {
-  const validate::Summary& s = table_.summary;
+  const validate::Summary& s = progress_.table().summary;
+  if (!progress_.done()) ImGui::TextDisabled("So far (%zu of %zu rows):", progress_.evaluated(), progress_.total());
+  if (!progress_.done()) ImGui::SameLine();
   ImGui::TextWrapped("%d figures modeled: %d within 25%%, %d off by more than 50%%. Uncalibrated measurements within "
                      "25%%: %d of %d. Error = (model - published) / published.",
                      s.modeled, s.within_25_percent, s.off_by_more_than_50_percent,
@@ -110,23 +117,47 @@ void ValidationPanel::table() {
     specs->SpecsDirty = false;
     dirty_ = true;
   }
-  if (dirty_) order_ = validation_order(table_.rows, filter_, sort_, ascending_), dirty_ = false;
-  for (std::size_t i : order_) row(table_.rows[i]);
+  const auto& rows = progress_.table().rows;
+  if (dirty_) order_ = validation_order(rows, filter_, sort_, ascending_), dirty_ = false;
+  for (std::size_t i : order_) row(rows[i]);
   ImGui::EndTable();
   probe("validation:table");
 }
 
+void ValidationPanel::pricer_choice() {
+  // validate::Options::pricer: "" prices each row as its scenario says (the roofline).
+  ImGui::TextUnformatted("pricer");
+  ImGui::SameLine();
+  const std::string current = progress_.pricer();
+  if (ImGui::RadioButton("roofline", current.empty()) && !current.empty()) progress_.start(""), dirty_ = true;
+  probe("validation:pricer:roofline");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", "The default: each operator at max(compute, HBM) of the chip's roofline at the calibrated efficiencies, "
+          "plus its kernel overhead -- `trnsim validate`.");
+  ImGui::SameLine();
+  if (ImGui::RadioButton("engine", current == "engine") && current != "engine") progress_.start("engine"), dirty_ = true;
+  probe("validation:pricer:engine");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", "Every GEMM and attention timed on the engine-level NeuronCore model (core/engine) -- "
+          "`trnsim validate --pricer engine`. A comparison: the calibrated defaults are the roofline's fit.");
+}
+
 void ValidationPanel::draw(App&) {
-  if (!loaded_ && frames_++ < 1) {
-    ImGui::TextDisabled("Evaluating every validation row (core/data/validation/*.json)...");
-    return;
-  }
-  if (!loaded_) table_ = validation_table(), loaded_ = true;
+  if (!progress_.started()) progress_.start("");
+  if (progress_.advance(0.03)) dirty_ = true;  // ~30 ms of rows a frame
   ImGui::TextDisabled("The model against published Trainium2/Trainium3 figures (PERF.md, FACTS.md): the rows of "
                       "core/data/validation/*.json, as `trnsim validate` prints them.");
+  const ValidationTable& table_ = progress_.table();
   if (!table_.error.empty()) {
     error_text(table_.error);
     return;
+  }
+  pricer_choice();
+  if (!progress_.done()) {
+    ImGui::SameLine();
+    const float f = progress_.total() ? float(progress_.evaluated()) / float(progress_.total()) : 0.0f;
+    const std::string label = "evaluating row " + std::to_string(progress_.evaluated() + 1) + " of " +
+                              std::to_string(progress_.total());
+    ImGui::ProgressBar(f, ImVec2(320, 0), label.c_str());
+    probe("validation:progress");
   }
   summary_line();
   ImGui::SetNextItemWidth(260);
@@ -139,7 +170,7 @@ void ValidationPanel::draw(App&) {
   dirty_ |= ImGui::Checkbox("modeled only", &filter_.modeled_only);
   ImGui::SameLine();
   if (dirty_) order_ = validation_order(table_.rows, filter_, sort_, ascending_), dirty_ = false;
-  ImGui::TextDisabled("%zu of %zu rows", order_.size(), table_.rows.size());
+  ImGui::TextDisabled("%zu of %zu rows", order_.size(), progress_.total());
   probe("validation:count");
   table();
 }

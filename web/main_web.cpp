@@ -16,6 +16,9 @@
 //                                     apply_ms_median, apply_ms_max (edit -> report and link, last 64)}
 //   window.trnsim.timeEvaluate(n) -> mean milliseconds of evaluate(scenario) over n runs
 //   window.trnsim.serve()         -> the serving report JSON of the scenario, as `trnsim serve --json`
+//   window.trnsim.panelState(tab) -> what a tab holds beyond the scenario (Panel::state_json): the
+//                                    Validation tab's rows as `trnsim validate --json [--pricer P]`
+//                                    prints them, with done / evaluated / total
 //   window.trnsim.timeServe(n)    -> {cold_ms, warm_ms}: the scenario served with n requests, with a new
 //                                    step model and again with it warm (the Serving panel's code)
 //   window.trnsim.lastCopied      -> the text last put on the clipboard ("Copy link", Ctrl+C)
@@ -139,6 +142,7 @@ EM_JS(void, js_install_api, (), {
   api.stats = function() { return JSON.parse(UTF8ToString(Module._trnsim_stats())); };
   api.timeEvaluate = function(n) { return Module._trnsim_time_evaluate(n | 0); };
   api.serve = str(Module._trnsim_serve_json);
+  api.panelState = function(name) { return JSON.parse(withString(Module._trnsim_panel_state, name)); };
   api.timeServe = function(n) { return JSON.parse(UTF8ToString(Module._trnsim_time_serve(n | 0))); };
   window.trnsimPaste = function(text) { withString(Module._trnsim_paste, text); };
   api.ready = true;
@@ -201,6 +205,11 @@ EMSCRIPTEN_KEEPALIVE const char* trnsim_stats() {
 
 EMSCRIPTEN_KEEPALIVE double trnsim_time_evaluate(int n) { return g_app->time_evaluate(n); }
 
+EMSCRIPTEN_KEEPALIVE const char* trnsim_panel_state(const char* name) {
+  g_out = g_app->panel_state_json(name);
+  return g_out.c_str();
+}
+
 EMSCRIPTEN_KEEPALIVE const char* trnsim_serve_json() {
   try {
     g_out = trnsim::serve::result_to_json(trnsim::serve::run(g_app->scenario())).dump(2) + "\n";
@@ -258,7 +267,8 @@ static void frame() {
     if (cw != w || ch != h) SDL_SetWindowSize(g_window, w, h), wake();
   }
   ++g_frames;
-  if (g_wake <= 0 && !g_app->animating() && !ImGui::GetIO().WantTextInput) return;
+  if (g_app->animating()) wake();  // and a few frames after it ends, so the last state settles
+  if (g_wake <= 0 && !ImGui::GetIO().WantTextInput) return;
   --g_wake;
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplSDL2_NewFrame();

@@ -300,10 +300,16 @@ std::string calibrated_stack_values() {
 
 }  // namespace
 
-std::vector<Row> rows(const std::function<void(std::size_t, std::size_t)>& progress, const Options& options) {
+struct Run::State {
+  explicit State(const Options& o) : ev(o) {}
+  std::vector<std::pair<std::string, json>> docs;  // file, its rows
+  std::size_t doc = 0, row = 0;                    // the next row to evaluate
+  Evaluator ev;
+};
+
+Run::Run(const Options& options) : options_(options) {
   if (!options.pricer.empty()) price::check_pricer_name(options.pricer, "--pricer");
-  std::vector<std::pair<std::string, json>> docs;
-  std::size_t total = 0;
+  state_ = std::make_unique<State>(options);
   for (const auto& key : embedded_keys("data/validation/")) {
     const std::string file = "core/" + key;
     json doc = parse_json_text(*find_embedded(key), file);
@@ -312,17 +318,32 @@ std::vector<Row> rows(const std::function<void(std::size_t, std::size_t)>& progr
     const json& list = r.raw("rows");
     r.finish();
     if (!list.is_array()) throw InputError(file + ": rows", "expected an array");
-    total += list.size();
-    docs.emplace_back(file, list);
+    total_ += list.size();
+    state_->docs.emplace_back(file, list);
   }
-  Evaluator ev(options);
-  std::vector<Row> out;
-  for (const auto& [file, list] : docs)
-    for (std::size_t i = 0; i < list.size(); ++i) {
-      out.push_back(read_row(ev, list[i], file, index_path(file + ": rows", i)));
-      if (progress) progress(out.size(), total);
-    }
-  return out;
+  rows_.reserve(total_);
+}
+
+Run::~Run() = default;
+Run::Run(Run&&) noexcept = default;
+Run& Run::operator=(Run&&) noexcept = default;
+
+void Run::step() {
+  State& s = *state_;
+  while (s.doc < s.docs.size() && s.row >= s.docs[s.doc].second.size()) ++s.doc, s.row = 0;
+  if (s.doc == s.docs.size()) return;
+  const auto& [file, list] = s.docs[s.doc];
+  rows_.push_back(read_row(s.ev, list[s.row], file, index_path(file + ": rows", s.row)));
+  ++s.row;
+}
+
+std::vector<Row> rows(const std::function<void(std::size_t, std::size_t)>& progress, const Options& options) {
+  Run run(options);
+  while (!run.done()) {
+    run.step();
+    if (progress) progress(run.evaluated(), run.total());
+  }
+  return run.rows();
 }
 
 Summary summarize(const std::vector<Row>& rows) {

@@ -18,6 +18,7 @@
 // validate`, the playground's Validation panel and the README's table show the same rows.
 #pragma once
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,30 @@ struct Options {
 // Reads and evaluates every row (InputError naming file and row for a malformed one);
 // `progress(done, total)` is called after each row when given.
 std::vector<Row> rows(const std::function<void(std::size_t, std::size_t)>& progress = {}, const Options& options = {});
+
+// The same evaluation a row at a time, for a caller that must stay responsive: the page's
+// Validation panel evaluates rows between frames, so the engine pricer's run (seconds) never
+// freezes the tab. rows() is a Run stepped to its end; the rows are the same.
+class Run {
+ public:
+  explicit Run(const Options& options = {});  // reads every file (InputError as rows())
+  ~Run();
+  Run(Run&&) noexcept;
+  Run& operator=(Run&&) noexcept;
+  bool done() const { return rows_.size() == total_; }
+  std::size_t evaluated() const { return rows_.size(); }
+  std::size_t total() const { return total_; }
+  void step();  // evaluates the next row (InputError naming file and row); nothing when done
+  const std::vector<Row>& rows() const { return rows_; }
+  const Options& options() const { return options_; }
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+  Options options_;
+  std::vector<Row> rows_;
+  std::size_t total_ = 0;
+};
 Summary summarize(const std::vector<Row>& rows);
 // `options`: the run's (its pricer is named at the top of both when set).
 json to_json(const std::vector<Row>& rows, const Options& options = {});

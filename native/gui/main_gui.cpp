@@ -200,8 +200,8 @@ int main(int argc, char** argv) {
       if (event.type == SDL_WINDOWEVENT && event.window.event == SDL_WINDOWEVENT_CLOSE) running = false;
       had = true;
     }
-    if (had) wake = 4;
-    if (opt.frames < 0 && wake <= 0 && !app.animating() && !ImGui::GetIO().WantTextInput) continue;
+    if (had || app.animating()) wake = 4;  // animating: and a few frames after it ends
+    if (opt.frames < 0 && wake <= 0 && !ImGui::GetIO().WantTextInput) continue;
     --wake;
     if (opt.cycle_panels && opt.frames > 0 && !panels.empty()) {
       long per = std::max<long>(2, opt.frames / static_cast<long>(panels.size()));

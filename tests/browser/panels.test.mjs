@@ -6,7 +6,8 @@
 // the Fabric panel switches to another scale-up domain; the timeline zooms with the
 // wheel, pans by dragging and fits again with "Fit"; the MX lab's "use" buttons change
 // the scenario (and its report stays the CLI's); the Compare panel lists what differs
-// after an edit; the Validation panel shows the table and filters it.
+// after an edit; the Validation panel shows the table, filters it, and prices it on either
+// pricer without freezing the page.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -66,6 +67,35 @@ await withPage(async ({ page, base, consoleErrors }) => {
   check((await pixelsChanged(page, tableShot, await page.screenshot({ clip: clipOf(table) }))) > 0.01,
         "typing a filter narrows the Validation table");
   await screenshot(page, "panel-validation-filtered");
+  // The pricer: rows arrive a few per frame; on the roofline they are `trnsim validate
+  // --json`'s, on the engine `trnsim validate --pricer engine --json`'s, and the page keeps
+  // drawing frames while the engine's (seconds of work) come in.
+  const settled = async () => {
+    for (let i = 0; i < 2000; i++) {
+      const s = await page.evaluate(() => window.trnsim.panelState("Validation"));
+      if (s.done) return s;
+      await frames(page, 1);
+    }
+    throw new Error("the Validation panel never finished evaluating");
+  };
+  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+  const roofline = await settled();
+  check(!("pricer" in roofline) && same(roofline.rows, JSON.parse(cli("validate", "--json")).rows),
+        "the Validation panel's rows are `trnsim validate --json`'s");
+  const framesBefore = (await page.evaluate(() => window.trnsim.stats())).frames;
+  await clickItem(page, "validation:pricer:engine");
+  await frames(page, 2);
+  check((await itemRect(page, "validation:progress")) !== null, "the engine's run shows a progress bar");
+  await screenshot(page, "panel-validation-engine-running");
+  const engine = await settled();
+  const framesDuring = (await page.evaluate(() => window.trnsim.stats())).frames - framesBefore;
+  check(engine.pricer === "engine" && same(engine.rows, JSON.parse(cli("validate", "--json", "--pricer", "engine")).rows),
+        "on the engine pricer the panel's rows are `trnsim validate --pricer engine --json`'s");
+  check(framesDuring > 10, `the page kept drawing while the engine's rows were evaluated (${framesDuring} frames)`);
+  check((await itemRect(page, "validation:progress")) === null, "the progress bar goes when the run is done");
+  await screenshot(page, "panel-validation-engine");
+  await clickItem(page, "validation:pricer:roofline");
+  check(same((await settled()).rows, roofline.rows), "back on the roofline, the rows are the roofline's again");
 
   // Fabric: both sides drawn; hovering shows a tooltip.
   await showPanel(page, "Fabric");

@@ -67,3 +67,52 @@ TEST_CASE("a validation run's pricer is named at the top of its text and in its 
   CHECK(validate::to_text({}).rfind("trnsim validate:", 0) == 0);
   CHECK(!validate::to_json({}).contains("pricer"));
 }
+
+TEST_CASE("the panel evaluates the rows a few at a time, to validate::rows' values, on either pricer") {
+  const auto rows = validate::rows();
+  ValidationProgress p;
+  CHECK(!p.started());
+  p.start("");
+  REQUIRE(p.table().error.empty());
+  CHECK(p.total() == rows.size());
+  CHECK(p.evaluated() == 0);
+  CHECK(!p.done());
+  // A zero budget still evaluates one row per call: a frame always makes progress.
+  REQUIRE(p.advance(0));
+  CHECK(p.evaluated() == 1);
+  CHECK(!p.done());
+  const json partial = p.to_json();
+  CHECK(partial.at("done") == false);
+  CHECK(partial.at("evaluated") == 1);
+  CHECK(partial.at("rows").size() == 1);
+  while (!p.done()) p.advance(0.05);
+  CHECK(!p.advance(0.05));  // nothing left
+  REQUIRE(p.table().rows.size() == rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    CHECK(p.table().rows[i].figure == rows[i].figure);
+    if (rows[i].modeled) CHECK(p.table().rows[i].model == rows[i].model);
+  }
+  CHECK(p.table().summary.within_25_percent == validate::summarize(rows).within_25_percent);
+  CHECK(p.to_json().at("rows") == validate::to_json(rows).at("rows"));
+  // The engine pricer: validate::Run with that option (its first rows: the whole run is
+  // test_validate's, and seconds under the sanitizers), and its name in the JSON.
+  p.start("engine");
+  CHECK(p.evaluated() == 0);
+  while (p.evaluated() < 10) p.advance(0);
+  validate::Options engine;
+  engine.pricer = "engine";
+  validate::Run run(engine);
+  while (run.evaluated() < 10) run.step();
+  const json j = p.to_json();
+  CHECK(j.at("pricer") == "engine");
+  CHECK(j.at("done") == false);
+  CHECK(j.at("rows") == validate::to_json(run.rows(), engine).at("rows"));
+  bool differs = false;  // the pricer took effect
+  for (std::size_t i = 0; i < 10; ++i) differs = differs || (rows[i].modeled && p.table().rows[i].model != rows[i].model);
+  CHECK(differs);
+  // A pricer that does not exist is the table's error, and the run is over.
+  p.start("fast");
+  CHECK(p.table().error.find("unknown pricer 'fast'") != std::string::npos);
+  CHECK(p.done());
+  CHECK(!p.advance(1));
+}

@@ -1,6 +1,7 @@
 #include "ui/view/validation_view.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cctype>
 #include <cmath>
 
@@ -24,6 +25,48 @@ ValidationTable validation_table() {
     t.error = e.what();
   }
   return t;
+}
+
+void ValidationProgress::start(const std::string& pricer) {
+  started_ = true;
+  pricer_ = pricer;
+  table_ = ValidationTable{};
+  run_.reset();
+  try {
+    validate::Options o;
+    o.pricer = pricer;
+    run_ = std::make_unique<validate::Run>(o);
+  } catch (const InputError& e) {
+    table_.error = e.what();
+  }
+}
+
+bool ValidationProgress::advance(double budget_s) {
+  if (!run_ || run_->done()) return false;
+  const auto t0 = std::chrono::steady_clock::now();
+  try {
+    do {
+      run_->step();
+    } while (!run_->done() && std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() < budget_s);
+  } catch (const InputError& e) {
+    table_.error = e.what();
+    run_.reset();
+    return true;
+  }
+  table_.rows = run_->rows();
+  table_.summary = validate::summarize(table_.rows);
+  return true;
+}
+
+json ValidationProgress::to_json() const {
+  validate::Options o;
+  o.pricer = pricer_;
+  json j = validate::to_json(table_.rows, o);
+  j["done"] = done();
+  j["evaluated"] = evaluated();
+  j["total"] = total();
+  if (!table_.error.empty()) j["error"] = table_.error;
+  return j;
 }
 
 std::string cell_text(const validate::Row& r, ValidationColumn c) {

@@ -3,6 +3,7 @@
 // rows `trnsim validate` prints, with its texts (validate::value_text, error_text) --
 // filtered and sorted for display. No ImGui (tests/unit/test_ui_view.cpp).
 #pragma once
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,32 @@ struct ValidationTable {
 };
 // Evaluates every row (what `trnsim validate` does).
 ValidationTable validation_table();
+
+// The panel's evaluation a row at a time (validate::Run), a time budget per frame, so a long
+// run -- the engine pricer's takes seconds -- leaves the page responsive. The pricer is
+// `trnsim validate --pricer`'s: "" or "roofline" for the rows' own, "engine".
+class ValidationProgress {
+ public:
+  void start(const std::string& pricer);  // (re)starts; a bad name is the table's error
+  // Evaluates rows for up to `budget_s` seconds of wall time (at least one row); true when
+  // the table changed. Nothing once done or failed.
+  bool advance(double budget_s);
+  bool started() const { return started_; }
+  bool done() const { return started_ && (!run_ || run_->done()); }
+  std::size_t evaluated() const { return table_.rows.size(); }
+  std::size_t total() const { return run_ ? run_->total() : table_.rows.size(); }
+  const std::string& pricer() const { return pricer_; }
+  const ValidationTable& table() const { return table_; }  // the rows so far and their summary
+  // What `trnsim validate --json [--pricer P]` prints for the rows so far, with "done",
+  // "evaluated" and "total" (the page's window.trnsim.validation()).
+  json to_json() const;
+
+ private:
+  bool started_ = false;
+  std::string pricer_;
+  std::unique_ptr<validate::Run> run_;
+  ValidationTable table_;
+};
 
 // The text of a cell.
 std::string cell_text(const validate::Row& row, ValidationColumn column);
