@@ -7,7 +7,7 @@
 // the first time the tab opens, and again when the pricer changes (roofline, as `trnsim
 // validate`; engine, as `trnsim validate --pricer engine`), a few rows per frame
 // (ValidationProgress) with a progress bar, so the engine's run of seconds never freezes the
-// page. window.trnsim.validation() returns the panel's rows as `trnsim validate --json`.
+// page. window.trnsim.panelState("Validation") returns the panel's rows as `trnsim validate --json`.
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
@@ -145,12 +145,12 @@ void ValidationPanel::draw(App&) {
   if (progress_.advance(0.03)) dirty_ = true;  // ~30 ms of rows a frame
   ImGui::TextDisabled("The model against published Trainium2/Trainium3 figures (PERF.md, FACTS.md): the rows of "
                       "core/data/validation/*.json, as `trnsim validate` prints them.");
-  const ValidationTable& table_ = progress_.table();
-  if (!table_.error.empty()) {
-    error_text(table_.error);
+  pricer_choice();  // before any error, so a run that failed can be left for the other pricer
+  const ValidationTable& t = progress_.table();
+  if (!t.error.empty()) {
+    error_text(t.error);
     return;
   }
-  pricer_choice();
   if (!progress_.done()) {
     ImGui::SameLine();
     const float f = progress_.total() ? float(progress_.evaluated()) / float(progress_.total()) : 0.0f;
@@ -169,7 +169,7 @@ void ValidationPanel::draw(App&) {
   ImGui::SameLine();
   dirty_ |= ImGui::Checkbox("modeled only", &filter_.modeled_only);
   ImGui::SameLine();
-  if (dirty_) order_ = validation_order(table_.rows, filter_, sort_, ascending_), dirty_ = false;
+  if (dirty_) order_ = validation_order(t.rows, filter_, sort_, ascending_), dirty_ = false;
   ImGui::TextDisabled("%zu of %zu rows", order_.size(), progress_.total());
   probe("validation:count");
   table();

@@ -16,17 +16,6 @@ const std::vector<ValidationColumnInfo>& validation_columns() {
   return cols;
 }
 
-ValidationTable validation_table() {
-  ValidationTable t;
-  try {
-    t.rows = validate::rows();
-    t.summary = validate::summarize(t.rows);
-  } catch (const InputError& e) {
-    t.error = e.what();
-  }
-  return t;
-}
-
 void ValidationProgress::start(const std::string& pricer) {
   started_ = true;
   pricer_ = pricer;

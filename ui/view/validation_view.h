@@ -30,9 +30,6 @@ struct ValidationTable {
   validate::Summary summary;
   std::string error;                // a malformed data file (InputError text)
 };
-// Evaluates every row (what `trnsim validate` does).
-ValidationTable validation_table();
-
 // The panel's evaluation a row at a time (validate::Run), a time budget per frame, so a long
 // run -- the engine pricer's takes seconds -- leaves the page responsive. The pricer is
 // `trnsim validate --pricer`'s: "" or "roofline" for the rows' own, "engine".
