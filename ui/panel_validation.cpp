@@ -14,6 +14,7 @@
 #include <cmath>
 
 #include "hw/sources.h"
+#include "price/pricer.h"
 #include "ui/app.h"
 #include "ui/view/validation_view.h"
 #include "ui/widgets.h"
@@ -125,19 +126,25 @@ void ValidationPanel::table() {
 }
 
 void ValidationPanel::pricer_choice() {
-  // validate::Options::pricer: "" prices each row as its scenario says (the roofline).
+  // One button per pricer (price::pricer_names(), the default first). The default's run is
+  // validate::Options::pricer "": each row as its scenario says, what `trnsim validate` runs.
   ImGui::TextUnformatted("pricer");
-  ImGui::SameLine();
-  const std::string current = progress_.pricer();
-  if (ImGui::RadioButton("roofline", current.empty()) && !current.empty()) progress_.start(""), dirty_ = true;
-  probe("validation:pricer:roofline");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", "The default: each operator at max(compute, HBM) of the chip's roofline at the calibrated efficiencies, "
-          "plus its kernel overhead -- `trnsim validate`.");
-  ImGui::SameLine();
-  if (ImGui::RadioButton("engine", current == "engine") && current != "engine") progress_.start("engine"), dirty_ = true;
-  probe("validation:pricer:engine");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", "Every GEMM and attention timed on the engine-level NeuronCore model (core/engine) -- "
-          "`trnsim validate --pricer engine`. A comparison: the calibrated defaults are the roofline's fit.");
+  const auto& names = price::pricer_names();
+  for (const std::string& name : names) {
+    const std::string option = name == names.front() ? "" : name;
+    ImGui::SameLine();
+    if (ImGui::RadioButton(name.c_str(), progress_.pricer() == option) && progress_.pricer() != option)
+      progress_.start(option), dirty_ = true;
+    probe(("validation:pricer:" + name).c_str());
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s", option.empty() ? "The default: each operator at max(compute, HBM) of the chip's roofline at "
+                                              "the calibrated efficiencies, plus its kernel overhead -- `trnsim validate`."
+                                            : name == "engine"
+                                                  ? "Every GEMM and attention timed on the engine-level NeuronCore model "
+                                                    "(core/engine) -- `trnsim validate --pricer engine`. A comparison: the "
+                                                    "calibrated defaults are the roofline's fit."
+                                                  : ("`trnsim validate --pricer " + name + "`").c_str());
+  }
 }
 
 void ValidationPanel::draw(App&) {

@@ -42,7 +42,8 @@ bool ValidationProgress::advance(double budget_s) {
     run_.reset();
     return true;
   }
-  table_.rows = run_->rows();
+  const auto& rows = run_->rows();  // append the new ones: the earlier rows do not change
+  table_.rows.insert(table_.rows.end(), rows.begin() + static_cast<std::ptrdiff_t>(table_.rows.size()), rows.end());
   table_.summary = validate::summarize(table_.rows);
   return true;
 }

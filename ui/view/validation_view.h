@@ -32,7 +32,8 @@ struct ValidationTable {
 };
 // The panel's evaluation a row at a time (validate::Run), a time budget per frame, so a long
 // run -- the engine pricer's takes seconds -- leaves the page responsive. The pricer is
-// `trnsim validate --pricer`'s: "" or "roofline" for the rows' own, "engine".
+// `trnsim validate --pricer`'s: "" prices each row as its scenario says (the roofline), a name
+// of price::pricer_names() prices every row with that pricer.
 class ValidationProgress {
  public:
   void start(const std::string& pricer);  // (re)starts; a bad name is the table's error
@@ -46,7 +47,7 @@ class ValidationProgress {
   const std::string& pricer() const { return pricer_; }
   const ValidationTable& table() const { return table_; }  // the rows so far and their summary
   // What `trnsim validate --json [--pricer P]` prints for the rows so far, with "done",
-  // "evaluated" and "total" (the page's window.trnsim.validation()).
+  // "evaluated" and "total" (the page's window.trnsim.panelState("Validation")).
   json to_json() const;
 
  private:
