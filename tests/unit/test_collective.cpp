@@ -10,6 +10,9 @@
 #include "collective/collective.h"
 #include "test_support.h"
 
+// A namespace per file: the unit tests build in unity batches (tests/CMakeLists.txt).
+namespace unit_collective {
+
 using test_support::contains;
 using test_support::error_of;
 using trnsim::InputError;
@@ -266,3 +269,5 @@ TEST_CASE("Trn3 UltraServer collectives are faster than Trn2's by the link ratio
   CHECK(r > 2.0);
   CHECK(t3.chip.link_bandwidth_bytes_per_s / t2.chip.link_bandwidth_bytes_per_s == Approx(2.0));
 }
+
+}  // namespace unit_collective

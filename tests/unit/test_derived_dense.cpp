@@ -7,6 +7,9 @@
 
 #include "test_derived_reference.h"
 
+// A namespace per file: the unit tests build in unity batches (tests/CMakeLists.txt).
+namespace unit_derived_dense {
+
 using namespace derived;
 using trnsim::json;
 
@@ -93,3 +96,5 @@ TEST_CASE("weights held per chip include the final norm", "[derived]") {
   CHECK(memory_item(r.result, "weights") == 2 * 128256.0 * 4096 * 2 + 32 * layer * 2 + 4096.0 * 2);
   CHECK(memory_item(r.result, "weights") == held_weight_bytes(a, p));
 }
+
+}  // namespace unit_derived_dense

@@ -31,6 +31,9 @@
 #include "fabric/topology.h"
 #include "hw/system.h"
 
+// A namespace per file: the unit tests build in unity batches (tests/CMakeLists.txt).
+namespace unit_derived_fabric {
+
 using trnsim::json;
 using namespace trnsim::hw;
 
@@ -454,3 +457,5 @@ TEST_CASE("the event backend agrees with the analytic one on a balanced 8-chip-s
           Approx(run(s, "all-gather", 64 * MiB, algo).time_s).epsilon(1e-6));
   }
 }
+
+}  // namespace unit_derived_fabric

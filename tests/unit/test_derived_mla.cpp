@@ -8,6 +8,9 @@
 
 #include "test_derived_reference.h"
 
+// A namespace per file: the unit tests build in unity batches (tests/CMakeLists.txt).
+namespace unit_derived_mla {
+
 using namespace derived;
 using trnsim::json;
 
@@ -79,3 +82,5 @@ TEST_CASE("MLA decode reads the latent once per sequence, not per head", "[deriv
   CHECK(c16.at("hbm_bytes").get<double>() == exact(cache + 8 * per_head + write));
   CHECK(c8.at("flops").get<double>() == exact(2 * c16.at("flops").get<double>()));
 }
+
+}  // namespace unit_derived_mla

@@ -8,6 +8,9 @@
 
 #include "test_derived_reference.h"
 
+// A namespace per file: the unit tests build in unity batches (tests/CMakeLists.txt).
+namespace unit_derived_moe {
+
 using namespace derived;
 using trnsim::json;
 
@@ -105,3 +108,5 @@ TEST_CASE("uniform routing: a token reaches k experts, a batch E (1 - (1 - k/E)^
     if (batch == 1) CHECK(reached == Approx(a.k).epsilon(1e-12));  // one token: exactly its k experts
   }
 }
+
+}  // namespace unit_derived_moe

@@ -15,6 +15,9 @@
 #include "embedded.h"
 #include "test_derived_reference.h"
 
+// A namespace per file: the unit tests build in unity batches (tests/CMakeLists.txt).
+namespace unit_derived_neuron {
+
 using namespace derived;
 using trnsim::json;
 
@@ -207,3 +210,5 @@ TEST_CASE("context-encoding overlap: a collective of d after work w costs d - mi
   CHECK(hidden_in_layer({{false, 3}, {true, 2}, {false, 1}, {true, 4}}, 0.5) == 1 + 1);
   CHECK(hidden_in_layer({{true, 2}, {false, 5}}, 1) == 0);  // nothing before the first collective
 }
+
+}  // namespace unit_derived_neuron

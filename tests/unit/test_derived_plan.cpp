@@ -11,6 +11,9 @@
 #include "test_derived_reference.h"
 #include "workload/spec.h"
 
+// A namespace per file: the unit tests build in unity batches (tests/CMakeLists.txt).
+namespace unit_derived_plan {
+
 using namespace derived;
 using trnsim::json;
 namespace plan = trnsim::plan;
@@ -190,3 +193,5 @@ TEST_CASE("the training plan: backward, recompute, boundary, ZeRO exchanges and 
     }
   }
 }
+
+}  // namespace unit_derived_plan

@@ -18,6 +18,9 @@
 #include "embedded.h"
 #include "test_derived_reference.h"
 
+// A namespace per file: the unit tests build in unity batches (tests/CMakeLists.txt).
+namespace unit_derived_schedule {
+
 using namespace derived;
 using trnsim::json;
 
@@ -461,3 +464,4 @@ TEST_CASE("training on a torus and across UltraServers: strides and an exposed e
   REQUIRE(phase(r.result, "data-parallel").at("time_s").get<double>() * one.overlap > d.slowest_bwd);  // m = 1
 }
 
+}  // namespace unit_derived_schedule

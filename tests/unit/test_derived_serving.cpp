@@ -29,6 +29,9 @@
 #include "serve/serve.h"
 #include "test_derived_reference.h"
 
+// A namespace per file: the unit tests build in unity batches (tests/CMakeLists.txt).
+namespace unit_derived_serving {
+
 using trnsim::json;
 
 namespace {
@@ -206,3 +209,5 @@ TEST_CASE("serving: a step pays one graph launch per graph it runs, the host ste
   CHECK(m.step(both).overhead_s >= 2 * launch + per_step);
   CHECK(m.request_overhead_s() == Approx(seconds(rt.at("request_host"))).epsilon(1e-15));
 }
+
+}  // namespace unit_derived_serving

@@ -8,6 +8,9 @@
 
 #include "test_derived_reference.h"
 
+// A namespace per file: the unit tests build in unity batches (tests/CMakeLists.txt).
+namespace unit_derived_sliding {
+
 using namespace derived;
 using trnsim::json;
 
@@ -60,3 +63,5 @@ TEST_CASE("a sliding layer's decode attention is bounded by the window", "[deriv
   // KV cache per chip: 18 full layers at 5011 tokens, 18 sliding layers at 128.
   CHECK(memory_item(r.result, "kv_cache") == exact((18 * 5011.0 + 18 * 128.0) * 2 * kv * 2));
 }
+
+}  // namespace unit_derived_sliding

@@ -25,6 +25,9 @@
 #include "workload/workload.h"
 #include "test_derived_reference.h"
 
+// A namespace per file: the unit tests build in unity batches (tests/CMakeLists.txt).
+namespace unit_derived_video {
+
 using trnsim::json;
 
 namespace {
@@ -148,3 +151,5 @@ TEST_CASE("video: the denoiser priced at its own efficiency; chip-hours count th
   REQUIRE(r.video.chips_per_replica == 2 * 2);  // Ulysses 2 x the two guidance branches
   CHECK(r.video.video_seconds_per_chip_hour == exact(r.video.duration_s / (r.video.video_s * 4) * 3600));
 }
+
+}  // namespace unit_derived_video

@@ -9,6 +9,9 @@
 #include "hw/system.h"
 #include "test_support.h"
 
+// A namespace per file: the unit tests build in unity batches (tests/CMakeLists.txt).
+namespace unit_engine {
+
 using test_support::contains;
 using test_support::error_of;
 using trnsim::InputError;
@@ -178,3 +181,5 @@ TEST_CASE("capacity and support errors are clear") {
   CHECK(contains(big.tiling, "tile_k="));
   CHECK(big.sbuf_bytes_per_partition <= big.sbuf_capacity_per_partition);
 }
+
+}  // namespace unit_engine

@@ -4,6 +4,9 @@
 #include "common/fields.h"
 #include "test_support.h"
 
+// A namespace per file: the unit tests build in unity batches (tests/CMakeLists.txt).
+namespace unit_fields {
+
 using test_support::error_of;
 using trnsim::InputError;
 using trnsim::json;
@@ -52,3 +55,5 @@ TEST_CASE("JSON syntax errors give the byte offset") {
   std::string msg = error_of([] { trnsim::parse_json_text("{\"a\": }", "scenario.json"); });
   CHECK(msg.rfind("scenario.json: not valid JSON at byte 7", 0) == 0);
 }
+
+}  // namespace unit_fields

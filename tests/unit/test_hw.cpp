@@ -12,6 +12,9 @@
 #include "hw/roofline.h"
 #include "test_support.h"
 
+// A namespace per file: the unit tests build in unity batches (tests/CMakeLists.txt).
+namespace unit_hw {
+
 using test_support::contains;
 using test_support::error_of;
 using trnsim::InputError;
@@ -228,3 +231,5 @@ TEST_CASE("roofline and HBM capacity checks") {
   CHECK(error_of([&] { check_hbm_capacity(c, 120 * GiB, "model", "weights"); }) ==
         "model: weights: need 120 GiB of HBM per chip but a Trainium2 has 96 GiB");
 }
+
+}  // namespace unit_hw

@@ -3,6 +3,9 @@
 
 #include "link/link.h"
 
+// A namespace per file: the unit tests build in unity batches (tests/CMakeLists.txt).
+namespace unit_link {
+
 using trnsim::json;
 
 static std::string link_error(const std::string& link) {
@@ -57,3 +60,5 @@ TEST_CASE("bad links are rejected with a message naming the problem") {
     }
   }
 }
+
+}  // namespace unit_link

@@ -5,6 +5,9 @@
 
 #include "test_model_support.h"
 
+// A namespace per file: the unit tests build in unity batches (tests/CMakeLists.txt).
+namespace unit_model {
+
 using namespace trnsim;
 using namespace trnsim::model;
 using test_model::bundled;
@@ -190,3 +193,5 @@ TEST_CASE("unknown bundled names get the closest one", "[model]") {
     CHECK(std::string(e.what()).find("did you mean 'Llama-3.1-8B'?") != std::string::npos);
   }
 }
+
+}  // namespace unit_model

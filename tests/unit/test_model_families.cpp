@@ -13,6 +13,9 @@
 #include "test_model_support.h"
 #include "test_support.h"
 
+// A namespace per file: the unit tests build in unity batches (tests/CMakeLists.txt).
+namespace unit_model_families {
+
 using namespace trnsim;
 using namespace trnsim::model;
 using test_model::bundled;
@@ -408,3 +411,5 @@ TEST_CASE("Gated DeltaNet: per-token work from its dimensions, no keys attended"
   CHECK(linear_attention_state_elements_touched_per_token(m) == 2.0 * 32 * 128 * 128);
   CHECK(linear_attention_prefill_flops_per_token(m) == linear_attention_core_flops_per_token(m) + 2.0 * 64 * 32 * (128 + 128));
 }
+
+}  // namespace unit_model_families

@@ -13,6 +13,9 @@
 #include "test_support.h"
 #include "workload/workload.h"
 
+// A namespace per file: the unit tests build in unity batches (tests/CMakeLists.txt).
+namespace unit_model_plan {
+
 using namespace trnsim;
 using namespace trnsim::model;
 using test_model::bundled;
@@ -222,3 +225,5 @@ TEST_CASE("every model of issue 15 runs on a Trn2 and a Trn3 UltraServer", "[mod
     }
   }
 }
+
+}  // namespace unit_model_plan

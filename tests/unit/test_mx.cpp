@@ -13,6 +13,9 @@
 #include "common/error.h"
 #include "mx/mx.h"
 
+// A namespace per file: the unit tests build in unity batches (tests/CMakeLists.txt).
+namespace unit_mx {
+
 using namespace trnsim::mx;
 
 namespace {
@@ -490,3 +493,5 @@ TEST_CASE("BF16 inputs quantize like their FP32 values") {
   CHECK(t1.scales == t2.scales);
   CHECK(t1.elements == t2.elements);
 }
+
+}  // namespace unit_mx

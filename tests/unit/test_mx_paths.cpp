@@ -15,6 +15,9 @@
 #include "mx/mx.h"
 #include "mx/mx_internal.h"
 
+// A namespace per file: the unit tests build in unity batches (tests/CMakeLists.txt).
+namespace unit_mx_paths {
+
 using namespace trnsim::mx;
 
 namespace {
@@ -289,3 +292,5 @@ TEST_CASE("paths: quantized real data through GEMM, larger shapes") {
     }
   }
 }
+
+}  // namespace unit_mx_paths

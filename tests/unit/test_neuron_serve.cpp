@@ -10,6 +10,9 @@
 #include "test_support.h"
 #include "workload/speculative.h"
 
+// A namespace per file: the unit tests build in unity batches (tests/CMakeLists.txt).
+namespace unit_neuron_serve {
+
 using namespace trnsim;
 using test_support::contains;
 using test_support::error_of;
@@ -134,3 +137,5 @@ TEST_CASE("neuron: the plain serving stack refuses speculation rather than ignor
                         {{"draft_model", "Llama-3.2-1B"}, {"length", 3}, {"acceptance", 0.8}});
   CHECK(contains(error_of([&] { serve::run(s); }), "workload.speculation.length: the plain serving stack does not run"));
 }
+
+}  // namespace unit_neuron_serve

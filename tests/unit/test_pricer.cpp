@@ -8,6 +8,9 @@
 #include "scenario/scenario.h"
 #include "test_support.h"
 
+// A namespace per file: the unit tests build in unity batches (tests/CMakeLists.txt).
+namespace unit_pricer {
+
 using namespace trnsim;
 
 namespace {
@@ -100,3 +103,5 @@ TEST_CASE("tensor-engine warm-up: a burst starts at half rate and ramps over 3 u
   flat.warmup_ramp_s = 0;
   CHECK(price::warmed_compute_s(flat, 1e-6) == 1e-6);
 }
+
+}  // namespace unit_pricer

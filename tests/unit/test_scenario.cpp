@@ -6,6 +6,9 @@
 #include "link/link.h"
 #include "scenario/scenario.h"
 
+// A namespace per file: the unit tests build in unity batches (tests/CMakeLists.txt).
+namespace unit_scenario {
+
 using trnsim::json;
 
 static std::string scenario_error(const std::string& text) {
@@ -59,3 +62,5 @@ TEST_CASE("bad scenarios name the field and the problem") {
   CHECK(scenario_error("{\"name\": ").rfind("s.json: not valid JSON at byte", 0) == 0);
   CHECK(scenario_error("{\"workload\": {\"kind\": \"infrence\"}}").rfind("workload.kind: ", 0) == 0);
 }
+
+}  // namespace unit_scenario

@@ -11,6 +11,9 @@
 #include "scenario/scenario.h"
 #include "schedule/schedule.h"
 
+// A namespace per file: the unit tests build in unity batches (tests/CMakeLists.txt).
+namespace unit_schedule {
+
 using namespace trnsim;
 using schedule::Lane;
 using schedule::Span;
@@ -140,3 +143,5 @@ TEST_CASE("the inference timeline is the prefill, then decode cycles", "[schedul
   for (const auto& sp : tl.spans) decode |= sp.phase.rfind("decode step 2", 0) == 0;
   CHECK(decode);
 }
+
+}  // namespace unit_schedule

@@ -23,6 +23,9 @@
 #include "serve/traces.h"
 #include "test_support.h"
 
+// A namespace per file: the unit tests build in unity batches (tests/CMakeLists.txt).
+namespace unit_serve {
+
 using namespace trnsim;
 using test_support::contains;
 using test_support::error_of;
@@ -540,3 +543,5 @@ TEST_CASE("serve: every serving metric is in the JSON report where the metric ta
   }
   CHECK(checked >= 20);
 }
+
+}  // namespace unit_serve

@@ -13,6 +13,9 @@
 #include "common/splitmix64.h"
 #include "mx/mx.h"
 
+// A namespace per file: the unit tests build in unity batches (tests/CMakeLists.txt).
+namespace unit_snapshot_mx_hash {
+
 using namespace trnsim::mx;
 
 namespace {
@@ -165,3 +168,5 @@ TEST_CASE("hash: MX bits are the same constant on every path of every build") {
   INFO("error statistics hash " << hex);
   CHECK(st == kStatsHash);
 }
+
+}  // namespace unit_snapshot_mx_hash

@@ -19,6 +19,9 @@
 #include "workload/speculative.h"
 #include "workload/workload.h"
 
+// A namespace per file: the unit tests build in unity batches (tests/CMakeLists.txt).
+namespace unit_stack {
+
 using namespace trnsim;
 using test_support::contains;
 using test_support::error_of;
@@ -308,3 +311,5 @@ TEST_CASE("runtime.step_extra's old name, sampling, still loads; both at once is
   CHECK(contains(error_of([&] { price::load_stack(path.string()); }), "runtime.sampling: the old name of step_extra"));
   std::filesystem::remove(path);
 }
+
+}  // namespace unit_stack

@@ -17,6 +17,9 @@
 #include "model/llm.h"
 #include "sweep/sweep.h"
 
+// A namespace per file: the unit tests build in unity batches (tests/CMakeLists.txt).
+namespace unit_strict_data {
+
 using trnsim::json;
 
 namespace {
@@ -153,3 +156,5 @@ TEST_CASE("Hugging Face configs: unknown keys become warnings naming them, never
     CHECK(e.field() == "hidden_size");
   }
 }
+
+}  // namespace unit_strict_data

@@ -15,6 +15,9 @@
 #include "scenario/scenario.h"
 #include "test_support.h"
 
+// A namespace per file: the unit tests build in unity batches (tests/CMakeLists.txt).
+namespace unit_strict_link {
+
 using test_support::error_of;
 using trnsim::json;
 
@@ -167,3 +170,5 @@ TEST_CASE("a link's scenario is read as strictly as a file", "[strict]") {
   CHECK(error_of([&] { trnsim::scenario_from_json(decoded); }).rfind("workload.economics.carbon: unknown key", 0) ==
         0);  // ... of a scenario the core refuses
 }
+
+}  // namespace unit_strict_link

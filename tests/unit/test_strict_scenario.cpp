@@ -18,6 +18,9 @@
 #include "scenario/scenario.h"
 #include "scenario/schema.h"
 
+// A namespace per file: the unit tests build in unity batches (tests/CMakeLists.txt).
+namespace unit_strict_scenario {
+
 using trnsim::json;
 
 namespace {
@@ -207,3 +210,5 @@ TEST_CASE("a key given twice is refused, naming its path", "[strict]") {
   CHECK(error_field_text(R"({"workload": {"model": "Llama-3.1-8B", "inference": {"batch": 2}, "training": {"global_batch": 8}}})") ==
         "(no error)");
 }
+
+}  // namespace unit_strict_scenario

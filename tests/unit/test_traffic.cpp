@@ -14,6 +14,9 @@
 #include "hw/system.h"
 #include "test_support.h"
 
+// A namespace per file: the unit tests build in unity batches (tests/CMakeLists.txt).
+namespace unit_traffic {
+
 using test_support::contains;
 using test_support::error_of;
 using namespace trnsim;
@@ -246,3 +249,5 @@ TEST_CASE("the system-name grammar round-trips and names its errors") {
   // load_system reads the same grammar: alternatives in any order give the same system.
   CHECK(hw::load_system("trn3-gen2-ultraserver+pcie-switch-view").fabric_spec.shared_chip_port == false);
 }
+
+}  // namespace unit_traffic

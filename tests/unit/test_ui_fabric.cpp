@@ -13,6 +13,9 @@
 #include "test_support.h"
 #include "ui/view/fabric_view.h"
 
+// A namespace per file: the unit tests build in unity batches (tests/CMakeLists.txt).
+namespace unit_ui_fabric {
+
 using namespace trnsim;
 using namespace trnsim::ui;
 using fabric::NodeKind;
@@ -150,3 +153,5 @@ TEST_CASE("the workload's collectives are the requests it priced; a request is t
   fit_request(first->request, rep.primary.system, note);
   CHECK(note.empty());
 }
+
+}  // namespace unit_ui_fabric

@@ -13,6 +13,9 @@
 #include "ui/view/roofline_points.h"
 #include "ui/view/timeline_view.h"
 
+// A namespace per file: the unit tests build in unity batches (tests/CMakeLists.txt).
+namespace unit_ui_report {
+
 using namespace trnsim;
 using namespace trnsim::ui;
 
@@ -122,3 +125,5 @@ TEST_CASE("roofline points: every compute or memory operator at its intensity, a
     CHECK(p.flops_per_s <= p.roof_flops_per_s * (1 + 1e-12));  // overhead only slows it down
   }
 }
+
+}  // namespace unit_ui_report

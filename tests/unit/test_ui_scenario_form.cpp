@@ -11,6 +11,9 @@
 #include "scenario/scenario.h"
 #include "ui/view/scenario_form.h"
 
+// A namespace per file: the unit tests build in unity batches (tests/CMakeLists.txt).
+namespace unit_ui_scenario_form {
+
 using namespace trnsim;
 using namespace trnsim::ui;
 
@@ -117,3 +120,5 @@ TEST_CASE("the system picker lists every built-in system; names are edited throu
   CHECK(with_ultraservers("bad:name:x", 2) == "bad:name:x");  // the grammar refuses it: unchanged
   CHECK(hw::load_system(with_ultraservers("trn3-gen2-ultraserver", 3)).chips == 3 * 144);
 }
+
+}  // namespace unit_ui_scenario_form

@@ -9,6 +9,9 @@
 #include "test_support.h"
 #include "ui/view/serving_view.h"
 
+// A namespace per file: the unit tests build in unity batches (tests/CMakeLists.txt).
+namespace unit_ui_serving {
+
 using namespace trnsim;
 using namespace trnsim::ui;
 
@@ -70,3 +73,5 @@ TEST_CASE("serving view: goodput versus rate is the rate search", "[ui]") {
   for (const auto& r : rows) CHECK(r.cells.size() == 5);
   CHECK_FALSE(serve::headline_figures(*runner.run(small()).result).empty());
 }
+
+}  // namespace unit_ui_serving

@@ -7,6 +7,9 @@
 
 #include "ui/view/validation_view.h"
 
+// A namespace per file: the unit tests build in unity batches (tests/CMakeLists.txt).
+namespace unit_ui_validation {
+
 using namespace trnsim;
 using namespace trnsim::ui;
 
@@ -119,3 +122,5 @@ TEST_CASE("the panel evaluates the rows a few at a time, to validate::rows' valu
   CHECK(p.done());
   CHECK(!p.advance(1));
 }
+
+}  // namespace unit_ui_validation

@@ -18,6 +18,9 @@
 #include "test_support.h"
 #include "workload/workload.h"
 
+// A namespace per file: the unit tests build in unity batches (tests/CMakeLists.txt).
+namespace unit_video {
+
 using namespace trnsim;
 using test_support::contains;
 using test_support::error_of;
@@ -323,3 +326,5 @@ TEST_CASE("video: the scenario's video fields round trip and have defaults", "[v
   CHECK(t.workload.video.steps == 30);
   CHECK(contains(error_of([&] { set_field(t, "workload.video.steps", 0); }), "workload.video.steps"));
 }
+
+}  // namespace unit_video

@@ -9,6 +9,9 @@
 #include "scenario/scenario.h"
 #include "workload/workload.h"
 
+// A namespace per file: the unit tests build in unity batches (tests/CMakeLists.txt).
+namespace unit_workload {
+
 using namespace trnsim;
 using namespace trnsim::workload;
 
@@ -347,3 +350,5 @@ TEST_CASE("pad_heads: a tp that does not divide the heads is padded, or an error
   w["parallelism"]["pad_heads"] = false;
   CHECK(starts_with(eval_error(trnsim::parse_workload(w), trn3()), "workload.parallelism.tp: must divide the model's 40"));
 }
+
+}  // namespace unit_workload
