@@ -5,7 +5,7 @@
 #      clang-14 with its sanitizer and libFuzzer runtimes for the asan build);
 #   2. a deb-src entry (same mirror as the existing entries) for `apt-get source`;
 #   3. Dear ImGui and SDL2 sources from Debian source packages into third_party/src/;
-#   4. SDL2 built for WebAssembly once, installed to third_party/sdl2-wasm/;
+#   4. SDL2 built for WebAssembly once, installed to third_party/sdl2-wasm/ (sdl2_wasm.sh);
 #   5. playwright-core from the committed package.json / package-lock.json.
 # Nothing fetched here is committed (third_party/ and node_modules/ are ignored).
 set -euo pipefail
@@ -78,18 +78,11 @@ sdl_dir=$(fetch_source libsdl2 'libsdl2-[0-9]*')
 ln -sfn "$imgui_dir" "$top/third_party/imgui"
 ln -sfn "$sdl_dir" "$top/third_party/sdl2-src"
 
-# SDL2 for WebAssembly, built once (emscripten's own SDL port would download).
-prefix="$top/third_party/sdl2-wasm"
-if [[ ! -f $prefix/lib/libSDL2.a ]]; then
-  say "building SDL2 for WebAssembly (once, about 2 minutes)"
-  export NODE_PATH=/usr/share/nodejs  # emscripten's optimizer needs acorn (TOOLCHAIN.md pitfall 1)
-  rm -rf "$top/third_party/sdl2-wasm-build"
-  emcmake cmake -S "$sdl_dir" -B "$top/third_party/sdl2-wasm-build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DSDL_SHARED=OFF -DSDL_STATIC=ON -DSDL_TEST=OFF -DCMAKE_INSTALL_PREFIX="$prefix" \
-    >"$top/third_party/sdl2-wasm.log" 2>&1 || { tail -30 "$top/third_party/sdl2-wasm.log" >&2; exit 1; }
-  cmake --build "$top/third_party/sdl2-wasm-build" >>"$top/third_party/sdl2-wasm.log" 2>&1 &&
-    cmake --install "$top/third_party/sdl2-wasm-build" >>"$top/third_party/sdl2-wasm.log" 2>&1 ||
-    { tail -30 "$top/third_party/sdl2-wasm.log" >&2; exit 1; }
+# SDL2 for WebAssembly, built once (scripts/sdl2_wasm.sh). --no-sdl2-wasm leaves it to the
+# caller: scripts/build.sh runs it beside the native build, as its configure step (about 3
+# minutes of emcc checks, one at a time) leaves a core free.
+if [[ ${1:-} != --no-sdl2-wasm ]]; then
+  bash "$top/scripts/sdl2_wasm.sh"
 fi
 
 # playwright-core (drives Debian's chromium; never downloads a browser).

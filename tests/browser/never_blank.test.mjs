@@ -1,4 +1,4 @@
-// The page never blanks, whatever link or config it is handed: a few hundred random and
+// The page never blanks, whatever link or config it is handed: over a hundred random and
 // mutated link fragments (random bytes, valid links corrupted / truncated / spliced, other
 // versions, oversized, links of mutated scenarios: wrong types, out-of-range and huge values,
 // unknown keys, deep nesting) and pasted config.json texts. After each, the page shows either
@@ -7,7 +7,7 @@
 // still shows the playground (pixels checked as the other browser tests do). The README's
 // bad-input rows that can arrive as links are checked word for word. The generator is seeded
 // (TRNSIM_BLANK_SEED, printed) so a failure can be replayed; TRNSIM_BLANK_COUNT sets how many
-// fragments (default 200). The canvas is checked after every other fragment (a screenshot
+// fragments (default 120). The canvas is checked after every other fragment (a screenshot
 // costs more than opening a link) and after every README row and pasted config.
 import fs from "node:fs";
 import path from "node:path";
@@ -16,7 +16,7 @@ import {
 } from "./lib.mjs";
 
 const seed = Number(process.env.TRNSIM_BLANK_SEED || 12);
-const count = Number(process.env.TRNSIM_BLANK_COUNT || 200);
+const count = Number(process.env.TRNSIM_BLANK_COUNT || 120);
 console.log(`# seed ${seed}, ${count} fragments`);
 
 // mulberry32: a small seeded generator, so every run (and a failing one) is repeatable.
