@@ -5,8 +5,7 @@
 #      clang-14 with its sanitizer and libFuzzer runtimes for the asan build);
 #   2. a deb-src entry (same mirror as the existing entries) for `apt-get source`;
 #   3. Dear ImGui and SDL2 sources from Debian source packages into third_party/src/;
-#   4. SDL2 built for WebAssembly once, installed to third_party/sdl2-wasm/ (sdl2_wasm.sh);
-#   5. playwright-core from the committed package.json / package-lock.json.
+#   4. playwright-core from the committed package.json / package-lock.json.
 # Nothing fetched here is committed (third_party/ and node_modules/ are ignored).
 set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -77,13 +76,6 @@ imgui_dir=$(fetch_source imgui 'imgui-[0-9]*')
 sdl_dir=$(fetch_source libsdl2 'libsdl2-[0-9]*')
 ln -sfn "$imgui_dir" "$top/third_party/imgui"
 ln -sfn "$sdl_dir" "$top/third_party/sdl2-src"
-
-# SDL2 for WebAssembly, built once (scripts/sdl2_wasm.sh). --no-sdl2-wasm leaves it to the
-# caller: scripts/build.sh runs it beside the native build, as its configure step (about 3
-# minutes of emcc checks, one at a time) leaves a core free.
-if [[ ${1:-} != --no-sdl2-wasm ]]; then
-  bash "$top/scripts/sdl2_wasm.sh"
-fi
 
 # playwright-core (drives Debian's chromium; never downloads a browser).
 if [[ ! -f node_modules/playwright-core/package.json ]] || [[ package-lock.json -nt node_modules/.package-lock.json ]]; then
