@@ -86,6 +86,7 @@ NeuronStepModel::NeuronStepModel(const Scenario& s, const hw::System& system)
   limits_.max_prefill_seqs = stack_.context_encoding_batch;
   limits_.mixed_steps = !stack_.prefill_alone;
   limits_.max_context = shapes_.sequence_length;
+  limits_.max_prompt = *std::max_element(shapes_.context_encoding.begin(), shapes_.context_encoding.end());
   limits_.prefix_caching = shapes_.prefix_caching;
   // The working set of a prompt of the reference length (the compiled graphs' scratchpads for
   // their largest buckets are not counted).

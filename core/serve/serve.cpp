@@ -139,11 +139,17 @@ bool meets(const CallRecord& r, const Targets& t) {
   return true;
 }
 
+// The run's window: first arrival to last completion (SimResult::start_s, end_s).
+double window_s(const SimResult& sim) { return sim.end_s - sim.start_s; }
+
+// Share of the measured requests meeting both targets; a rejected request never gets a first
+// token, so it counts against (DistServe's attainment is over every request sent).
 double attainment(const SimResult& sim, const Targets& t) {
-  if (sim.calls.empty()) return 0;
+  const double n = double(sim.calls.size()) + double(sim.rejected_measured);
+  if (n <= 0) return 0;
   std::size_t ok = 0;
   for (const auto& r : sim.calls) ok += meets(r, t) ? 1 : 0;
-  return double(ok) / double(sim.calls.size());
+  return double(ok) / n;
 }
 
 void latency(const SimResult& sim, const std::string& harness, Result& R) {
@@ -174,7 +180,7 @@ void latency(const SimResult& sim, const std::string& harness, Result& R) {
 }
 
 void occupancy(const SimResult& sim, const Result& base, Result& R) {
-  const double T = sim.end_s > 0 ? sim.end_s : 1;
+  const double T = window_s(sim) > 0 ? window_s(sim) : 1;
   double running = 0, kv = 0, cache = 0;
   for (std::size_t b = 0; b < sim.series.used_bins(); ++b) {
     running += sim.series.sum(b, 0);
@@ -212,8 +218,8 @@ void occupancy(const SimResult& sim, const Result& base, Result& R) {
 }
 
 void throughput(const SimResult& sim, Result& R) {
-  R.duration_s = sim.end_s;
-  const double T = sim.end_s > 0 ? sim.end_s : 1;
+  R.duration_s = window_s(sim);
+  const double T = window_s(sim) > 0 ? window_s(sim) : 1;
   R.requests = sim.calls.size();
   R.request_rate = double(sim.calls_all - sim.rejected - sim.cut) / T;
   R.output_tokens_per_s = sim.output_tokens / T;
@@ -418,7 +424,7 @@ void search_rate(const Runner& run, const Scenario& s, Result& R) {
     RateProbe p{rate, attainment(sim, t), 0};
     std::size_t ok = 0;
     for (const auto& r : sim.calls) ok += meets(r, t) ? 1 : 0;
-    p.goodput_rps = sim.end_s > 0 ? double(ok) / sim.end_s : 0;
+    p.goodput_rps = window_s(sim) > 0 ? double(ok) / window_s(sim) : 0;
     R.probes.push_back(p);
     return p.attainment >= t.fraction;
   };
@@ -518,7 +524,7 @@ Result run(const Scenario& s, const Options& o) {
   {
     std::size_t ok = 0;
     for (const auto& r : sim.calls) ok += meets(r, s.serve.targets) ? 1 : 0;
-    R.goodput_rps = sim.end_s > 0 ? double(ok) / sim.end_s : 0;
+    R.goodput_rps = window_s(sim) > 0 ? double(ok) / window_s(sim) : 0;
   }
   zero_load(run, s, R);
   kv_precisions(run, s, R);

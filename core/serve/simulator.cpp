@@ -59,6 +59,7 @@ struct Replica {
   std::vector<int> running;
   PrefixCache cache;
   double private_bytes = 0;
+  int routed = 0;  // calls routed here still in their host-overhead window (not yet waiting)
   bool busy = false;
   std::vector<Item> items;
   Batch batch;
@@ -100,10 +101,14 @@ class Simulator {
     } else {
       pull(-1);
     }
+    // The run's window opens at the first arrival (a trace's timestamps need not start at 0):
+    // throughput, occupancy and the duration count from there.
+    origin_ = now_ = events_.empty() ? 0 : events_.top().t;
+    res_.start_s = origin_;
     while (!events_.empty()) {
       const Event e = events_.top();
-      if (cfg_.duration_s > 0 && e.t >= cfg_.duration_s) {  // the run's end: what is still running is cut
-        advance(cfg_.duration_s);
+      if (cfg_.duration_s > 0 && e.t >= origin_ + cfg_.duration_s) {  // the run's end: what is still running is cut
+        advance(origin_ + cfg_.duration_s);
         res_.cut = in_system_;
         break;
       }
@@ -135,7 +140,7 @@ class Simulator {
       }
       const double all = budget_ * double(replicas_.size());
       const double v[5] = {running, double(waiting_), held / all, cached / all, 0};
-      res_.series.add_interval(now_, t, v);
+      res_.series.add_interval(now_ - origin_, t - origin_, v);
       res_.in_system_area += double(in_system_) * dt;
       res_.in_queue_area += double(waiting_) * dt;
     }
@@ -172,14 +177,19 @@ class Simulator {
     if (limits_.max_context > 0 && total > limits_.max_context)
       why = "a request of " + std::to_string(static_cast<long long>(total)) + " tokens exceeds the stack's max context of " +
             std::to_string(limits_.max_context);
+    else if (limits_.max_prompt > 0 && c.input_tokens > limits_.max_prompt)
+      why = "a prompt of " + std::to_string(c.input_tokens) +
+            " tokens exceeds the largest compiled context-encoding bucket (" + std::to_string(limits_.max_prompt) + ")";
     else if (kv(round_up(static_cast<int>(std::min<double>(total, INT_MAX / 2)))) > budget_)
       why = "a request of " + std::to_string(static_cast<long long>(total)) +
             " tokens needs more KV cache than a replica has";
     if (!why.empty()) {
       ++res_.rejected;
+      if (chain_id >= cfg_.warmup) ++res_.rejected_measured;
       if (res_.rejected_reason.empty()) res_.rejected_reason = why;
       --in_system_;
       chain_done(chain_id, t);
+      release_held(t);  // its place is free again: the client sends what it holds back
       return;
     }
     const int id = new_seq();
@@ -193,6 +203,7 @@ class Simulator {
     s.target = c.output_tokens;
     s.arrival_s = t;
     s.replica = route(ch);
+    ++replicas_[static_cast<std::size_t>(s.replica)].routed;
     push(t + overhead_s_, Ev::dispatch, id);
   }
 
@@ -204,7 +215,9 @@ class Simulator {
       int best = 0;
       std::size_t load = SIZE_MAX;
       for (int i = 0; i < n; ++i) {
-        const std::size_t l = replicas_[i].waiting.size() + replicas_[i].running.size();
+        // Calls still in their host-overhead window count: they are on their way there.
+        const std::size_t l = replicas_[i].waiting.size() + replicas_[i].running.size() +
+                              static_cast<std::size_t>(replicas_[i].routed);
         if (l < load) load = l, best = i;
       }
       return best;
@@ -216,6 +229,7 @@ class Simulator {
     Seq& s = seqs_[static_cast<std::size_t>(id)];
     s.queue_since = t;
     Replica& r = replicas_[static_cast<std::size_t>(s.replica)];
+    --r.routed;
     r.waiting.push_back(id);
     ++waiting_;
     if (!r.busy) start_step(s.replica, t);
@@ -315,13 +329,37 @@ class Simulator {
     Seq& s = seqs_[static_cast<std::size_t>(id)];
     insert_blocks(r, s, true);
     release_all(r, s);
-    s.prompt_len = s.c->input_tokens + s.emitted;  // recompute the prompt and what it generated
     ++s.preemptions;
     ++res_.preemptions;
     r.running.erase(r.running.begin() + static_cast<std::ptrdiff_t>(index));
+    const int recompute = s.c->input_tokens + s.emitted;  // recompute the prompt and what it generated
+    if (limits_.max_prompt > 0 && recompute > limits_.max_prompt) {
+      drop(id, "a preempted request's recompute of " + std::to_string(recompute) +
+                   " tokens exceeds the largest compiled context-encoding bucket (" + std::to_string(limits_.max_prompt) +
+                   ")");
+      return;
+    }
+    s.prompt_len = recompute;
     r.waiting.push_front(id);
     ++waiting_;
     s.queue_since = now_;
+  }
+
+  // A call the server cannot take further (a recompute no compiled graph holds, as vLLM
+  // ignores a prompt over its limit): it leaves the system with what it had streamed, counted
+  // as rejected; its chain ends.
+  void drop(int id, const std::string& why) {
+    Seq& s = seqs_[static_cast<std::size_t>(id)];
+    ++res_.rejected;
+    if (s.measured) ++res_.rejected_measured;
+    if (res_.rejected_reason.empty()) res_.rejected_reason = why;
+    res_.e2e_s_all += now_ - s.arrival_s;  // its time in the system, for Little's law
+    res_.queue_s_all += s.queue_s;
+    const std::int64_t chain = s.chain;
+    free_seq(id);
+    --in_system_;
+    chain_done(chain, now_);
+    release_held(now_);
   }
 
   void admit(Replica& r, int id) {
@@ -337,14 +375,17 @@ class Simulator {
   int budget_tokens() const { return limits_.max_batched_tokens > 0 ? limits_.max_batched_tokens : INT_MAX; }
   bool prefill_slot(int prefills) const { return limits_.max_prefill_seqs <= 0 || prefills < limits_.max_prefill_seqs; }
 
-  // Running sequences in admission order: a decode token each, or the next prompt chunk;
-  // memory for each, preempting from the back. Returns false if anything was preempted.
-  bool schedule_running(Replica& r, int& budget, int& prefills, bool decodes_only) {
+  enum class Only : std::uint8_t { all, decodes };
+
+  // Running sequences in admission order: a decode token each, or the next prompt chunk (of
+  // `only` those); memory for each, preempting from the back. Returns false if anything was
+  // preempted.
+  bool schedule_running(Replica& r, int& budget, int& prefills, Only only) {
     bool preempted = false;
     for (std::size_t i = 0; i < r.running.size() && budget > 0;) {
       Seq& s = seqs_[static_cast<std::size_t>(r.running[i])];
       const bool decode = s.computed >= s.prompt_len;
-      if (decodes_only && !decode) {
+      if (only == Only::decodes && !decode) {
         ++i;
         continue;
       }
@@ -408,7 +449,7 @@ class Simulator {
     r.batch.clear();
     int budget = budget_tokens(), prefills = 0;
     if (limits_.mixed_steps) {
-      if (schedule_running(r, budget, prefills, false))
+      if (schedule_running(r, budget, prefills, Only::all))
         while (admit_head(r, budget, prefills, false)) {
         }
       return;
@@ -418,7 +459,7 @@ class Simulator {
     }
     if (!r.items.empty()) return;
     budget = budget_tokens();
-    schedule_running(r, budget, prefills, true);
+    schedule_running(r, budget, prefills, Only::decodes);
   }
 
   void start_step(int ri, double t) {
@@ -506,7 +547,7 @@ class Simulator {
     for (int id : done) finish(r, id, t);
     res_.output_tokens += step_tokens_;
     const double tokens[5] = {0, 0, 0, 0, step_tokens_};
-    res_.series.add_point(t, tokens);
+    res_.series.add_point(t - origin_, tokens);
     step_tokens_ = 0;
     start_step(ri, t);
   }
@@ -546,14 +587,23 @@ class Simulator {
     const double pause = s.c->pause_after_s;
     free_seq(id);
     --in_system_;
-    if (!held_.empty()) {  // the client sends the oldest held call now
+    release_held(t);
+    Chain& ch = chains_.at(chain).chain;
+    if (static_cast<std::size_t>(call) + 1 < ch.calls.size()) push(t + pause, Ev::call_arrive, chain, call + 1);
+    else chain_done(chain, t);
+  }
+
+  // The client sends its oldest held calls while the cap allows (SimConfig::max_in_flight); a
+  // loop, not a recursion, when a sent call is rejected at once and frees its place again.
+  void release_held(double t) {
+    if (releasing_) return;
+    releasing_ = true;
+    while (!held_.empty() && (cfg_.max_in_flight <= 0 || in_system_ < cfg_.max_in_flight)) {
       const auto [held_chain, held_call] = held_.front();
       held_.pop_front();
       arrive(held_chain, held_call, t, true);
     }
-    Chain& ch = chains_.at(chain).chain;
-    if (static_cast<std::size_t>(call) + 1 < ch.calls.size()) push(t + pause, Ev::call_arrive, chain, call + 1);
-    else chain_done(chain, t);
+    releasing_ = false;
   }
 
   void chain_done(std::int64_t chain, double t) {
@@ -586,11 +636,12 @@ class Simulator {
   std::vector<int> free_;
   std::vector<int> done_;  // end_step's finished sequences (a member: see gap())
   std::deque<std::pair<std::int64_t, int>> held_;  // calls the client holds back (SimConfig::max_in_flight)
+  bool releasing_ = false;                          // release_held() is running
   std::size_t calls_done_ = 0;  // calls finished (measured or not), for SimConfig::on_call_done
   std::unordered_map<std::int64_t, ActiveChain> chains_;
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
   std::uint64_t order_ = 0, rr_ = 0;
-  double now_ = 0, step_tokens_ = 0;
+  double now_ = 0, origin_ = 0, step_tokens_ = 0;
   std::int64_t in_system_ = 0, waiting_ = 0;
   SimResult res_;
 };

@@ -19,12 +19,16 @@
 //    evicts unreferenced cached blocks (least recently used first), then preempts the most
 //    recently admitted running sequence (recompute: it returns to the head of the queue and
 //    later prefills its prompt and the tokens it had generated; its prefix may still be cached).
-//  - a request needing more KV than the whole budget, or longer than the stack's max context,
-//    is rejected (counted, not served).
+//  - a request needing more KV than the whole budget, longer than the stack's max context, or
+//    with a prompt over the largest compiled context-encoding bucket (Limits::max_prompt), is
+//    rejected (counted, not served); so is a preempted one whose recompute is over that bucket
+//    (it ends with what it had streamed).
+//  - the run's window opens at the first arrival (throughput, occupancy, serve.duration).
 //  - agentic chains: a call's next call is released when it finishes plus its pause (tool
 //    execution, user think time); closed-loop clients send their next request when one finishes.
 //  - the router sends each released call to a replica: round robin, the least loaded (fewest
-//    requests waiting or running), or session affinity (a session's calls to one replica).
+//    requests waiting, running or on their way there in the host-overhead window), or session
+//    affinity (a session's calls to one replica).
 // NOT modeled: prefill/decode disaggregation, KV offload to host memory, priorities, request
 // cancellation, network time between client and server, stragglers, pipeline micro-batching.
 #pragma once
@@ -75,10 +79,12 @@ struct SimResult {
   std::vector<CallRecord> calls;  // in finishing order; warm-up chains excluded
   std::vector<std::pair<double, std::uint32_t>> token_gaps;  // (gap between consecutive tokens, how many)
   std::int64_t rejected = 0;
+  std::int64_t rejected_measured = 0;  // of them, calls of measured (not warm-up) chains
   std::string rejected_reason;    // the first rejection's reason
   std::int64_t preemptions = 0, steps = 0, chains = 0, calls_all = 0;
   std::int64_t cut = 0;            // calls in the system when the run's duration ended it (not recorded)
-  double end_s = 0;                // the last completion
+  double start_s = 0;              // the first arrival: the run's window opens here
+  double end_s = 0;                // the last completion (or the duration's end)
   double busy_s = 0;               // summed over replicas: time spent in steps
   double step_compute_s = 0, step_hbm_s = 0, step_fabric_s = 0, step_overhead_s = 0;
   double output_tokens = 0, prompt_tokens = 0, cached_prompt_tokens = 0, computed_prefill_tokens = 0;

@@ -8,6 +8,7 @@
 
 #include "common/error.h"
 #include "common/fields.h"
+#include "common/format.h"
 
 namespace trnsim::serve {
 
@@ -84,8 +85,10 @@ class TraceSource : public Source {
     c.id = count_;
     parse(line, c);
     if (c.arrival_s < last_arrival_)
-      throw InputError(where(time_column()), "arrival time " + std::to_string(c.arrival_s / trace_.time_scale) +
-                                                 " is earlier than the line before's; sort the trace by arrival");
+      throw InputError(where(time_column()), "arrives at " + fmt::general(c.arrival_s / trace_.time_scale, 9) +
+                                                 " s, before the line before's " +
+                                                 fmt::general(last_arrival_ / trace_.time_scale, 9) +
+                                                 " s; sort the trace by arrival");
     last_arrival_ = c.arrival_s;
     ++count_;
     return true;

@@ -138,4 +138,42 @@ TEST_CASE("neuron: the plain serving stack refuses speculation rather than ignor
   CHECK(contains(error_of([&] { serve::run(s); }), "workload.speculation.length: the plain serving stack does not run"));
 }
 
+TEST_CASE("neuron: a prompt over the largest context-encoding bucket is rejected, and so is a recompute", "[serve]") {
+  // max_context_length 2048 of a 32768-token sequence: a 3000-token prompt has no graph; the
+  // run goes on and counts it.
+  const char* trace = "arrived_at,num_prefill_tokens,num_decode_tokens\n0,1000,100\n0.1,3000,100\n";
+  const serve::Result r = serve::run(scenario("vllm-neuron", {{"sequence_length", 32768}, {"max_context_length", 2048}},
+                                              {{"arrivals", "trace"}, {"trace", {{"text", trace}}}}));
+  CHECK(r.requests == 1);
+  CHECK(r.rejected == 1);
+  CHECK(contains(r.rejected_reason, "a prompt of 3000 tokens exceeds the largest compiled context-encoding bucket (2048)"));
+  // 64 answers of 20,000 tokens outgrow one chip's KV budget (the block layout, prefix caching
+  // on): the preempted ones would recompute 2000 + what they streamed, over 2048 -- they end
+  // there, counted, and the books still balance.
+  json load = {{"arrivals", "burst"}, {"requests", 64}, {"max_num_seqs", 64}, {"prefix_cache", {{"enabled", true}}},
+               {"input_tokens", {{"mean", 2000}}}, {"output_tokens", {{"mean", 20000}}}};
+  const serve::Result p =
+      serve::run(scenario("vllm-neuron", {{"sequence_length", 32768}, {"max_context_length", 2048}}, load));
+  CHECK(p.preemptions > 0);
+  CHECK(p.rejected == p.preemptions);
+  CHECK(p.requests + p.rejected == 64);
+  CHECK(contains(p.rejected_reason, "a preempted request's recompute of"));
+  CHECK(p.little_l == Approx(p.little_lambda_w).epsilon(1e-9));
+}
+
+TEST_CASE("neuron: the least-loaded router counts the calls still on their way to a replica", "[serve]") {
+  // A burst over two replicas: every call spends the stack's host overhead before it reaches
+  // its replica's queue. Counted there, the calls alternate as round robin sends them; not
+  // counted, they would all go to the first replica.
+  auto at = [](const char* router) {
+    json j = scenario_to_json(scenario("vllm-neuron", {{"sequence_length", 4096}},
+                                       {{"arrivals", "burst"}, {"requests", 32}, {"router", router}}));
+    j["workload"]["parallelism"]["dp"] = 2;
+    return serve::run(scenario_from_json(j));
+  };
+  const serve::Result rr = at("round_robin"), ll = at("least_loaded");
+  CHECK(ll.request_rate == Approx(rr.request_rate).epsilon(1e-12));
+  CHECK(ll.ttft.mean == Approx(rr.ttft.mean).epsilon(1e-12));
+}
+
 }  // namespace unit_neuron_serve

@@ -544,4 +544,34 @@ TEST_CASE("serve: every serving metric is in the JSON report where the metric ta
   CHECK(checked >= 20);
 }
 
+TEST_CASE("serve: the run's window opens at the first arrival", "[serve]") {
+  // The same three requests, their timestamps 1000 s later: throughput, occupancy and
+  // Little's law read the same.
+  auto at = [](double t0) {
+    std::ostringstream csv;
+    csv << "arrived_at,num_prefill_tokens,num_decode_tokens\n";
+    for (int i = 0; i < 3; ++i) csv << t0 + 0.5 * i << ",1000,100\n";
+    return served(llama8b({{"arrivals", "trace"}, {"trace", {{"text", csv.str()}}}}));
+  };
+  const serve::Result a = at(0), b = at(1000);
+  CHECK(b.duration_s == Approx(a.duration_s).epsilon(1e-9));
+  CHECK(b.request_rate == Approx(a.request_rate).epsilon(1e-9));
+  CHECK(b.output_tokens_per_s == Approx(a.output_tokens_per_s).epsilon(1e-9));
+  CHECK(b.mean_batch == Approx(a.mean_batch).epsilon(1e-9));
+  CHECK(b.little_l == Approx(a.little_l).epsilon(1e-9));
+  CHECK(b.ttft.mean == Approx(a.ttft.mean).epsilon(1e-9));
+}
+
+TEST_CASE("serve: a rejected request frees its place under max concurrency and counts against goodput", "[serve]") {
+  // One at a time; the second request (2,000,000 tokens) needs more KV than the chip has. The
+  // client sends the third when it is rejected, and the fourth after that.
+  const char* trace = "arrived_at,num_prefill_tokens,num_decode_tokens\n0,1000,100\n0.01,2000000,100\n"
+                      "0.02,1000,100\n0.03,1000,100\n";
+  const serve::Result r = served(llama8b(
+      {{"arrivals", "trace"}, {"trace", {{"text", trace}}}, {"max_concurrency", 1}, {"targets", {{"ttft_s", 10}}}}));
+  CHECK(r.requests == 3);
+  CHECK(r.rejected == 1);
+  CHECK(r.attainment == Approx(0.75));  // three of the four sent met the target; the rejected one did not
+}
+
 }  // namespace unit_serve
