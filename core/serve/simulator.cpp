@@ -15,7 +15,7 @@ namespace trnsim::serve {
 
 namespace {
 
-enum class Ev : std::uint8_t { call_arrive, dispatch, step_end };
+enum class Ev : std::uint8_t { call_arrive, dispatch, step_end, release_held };
 
 constexpr int kPositionSample = 16;  // the position series samples every 16th token (a power of 2)
 
@@ -116,6 +116,7 @@ class Simulator {
       advance(e.t);
       if (e.kind == Ev::call_arrive) arrive(e.a, e.b, e.t);
       else if (e.kind == Ev::dispatch) dispatch(static_cast<int>(e.a), e.t);
+      else if (e.kind == Ev::release_held) release_held(e.t);
       else end_step(static_cast<int>(e.a), e.t);
     }
     res_.end_s = now_;
@@ -359,7 +360,9 @@ class Simulator {
     free_seq(id);
     --in_system_;
     chain_done(chain, now_);
-    release_held(now_);
+    // Its place is free: the client sends what it holds back -- as an event, since a call
+    // arriving now would take a new Seq while the scheduler still holds references into seqs_.
+    if (!held_.empty()) push(now_, Ev::release_held, 0);
   }
 
   void admit(Replica& r, int id) {

@@ -159,6 +159,13 @@ TEST_CASE("neuron: a prompt over the largest context-encoding bucket is rejected
   CHECK(p.requests + p.rejected == 64);
   CHECK(contains(p.rejected_reason, "a preempted request's recompute of"));
   CHECK(p.little_l == Approx(p.little_lambda_w).epsilon(1e-9));
+  // With the client holding calls back, each request that ends that way frees its place.
+  load["requests"] = 96;
+  load["max_concurrency"] = 64;
+  const serve::Result h =
+      serve::run(scenario("vllm-neuron", {{"sequence_length", 32768}, {"max_context_length", 2048}}, load));
+  CHECK(h.rejected > 0);
+  CHECK(h.requests + h.rejected == 96);
 }
 
 TEST_CASE("neuron: the least-loaded router counts the calls still on their way to a replica", "[serve]") {
