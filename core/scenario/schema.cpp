@@ -651,8 +651,8 @@ void add_serve_fields(std::vector<Field>& t) {
                      {"s", "run length",
                       "0: the run lasts until every request is served. Otherwise it ends this long after the first "
                       "arrival: no request is sent from then on, and requests not finished by then are left out of the "
-                      "statistics (guidellm 0.1's "
-                      "--max-seconds, default 120 s, drops them as timed out); serve.requests still caps the count.",
+                      "statistics (guidellm 0.1's --max-seconds, default 120 s, drops them as timed out); "
+                      "serve.requests still caps the count.",
                       kServeArrivals}));
   t.push_back(integer("serve.seed", [](Scenario& s) -> int& { return s.serve.seed; }, 1, 0, 2147483647,
                       {"", "seed", "Seeds arrivals, lengths and sessions: the same seed gives the same requests.",
@@ -703,9 +703,8 @@ void add_serve_fields(std::vector<Field>& t) {
   t.push_back(choice("serve.router", [](Scenario& s) -> std::string& { return s.serve.router; }, "round_robin",
                      fixed({"round_robin", "least_loaded", "session_affinity"}),
                      {"", "router",
-                      "How requests are spread over the dp replicas: round robin, the least loaded (requests waiting, running "
-                      "or on their way there), or every call of a "
-                      "session to the same replica.",
+                      "How requests are spread over the dp replicas: round robin, the least loaded (requests "
+                      "waiting, running or on their way there), or every call of a session to the same replica.",
                       kServeServer}));
   t.push_back(choice("serve.harness", [](Scenario& s) -> std::string& { return s.serve.harness; }, "vllm-bench",
                      fixed({"vllm-bench", "guidellm", "llmperf"}),

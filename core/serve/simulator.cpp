@@ -378,17 +378,14 @@ class Simulator {
   int budget_tokens() const { return limits_.max_batched_tokens > 0 ? limits_.max_batched_tokens : INT_MAX; }
   bool prefill_slot(int prefills) const { return limits_.max_prefill_seqs <= 0 || prefills < limits_.max_prefill_seqs; }
 
-  enum class Only : std::uint8_t { all, decodes };
-
-  // Running sequences in admission order: a decode token each, or the next prompt chunk (of
-  // `only` those); memory for each, preempting from the back. Returns false if anything was
-  // preempted.
-  bool schedule_running(Replica& r, int& budget, int& prefills, Only only) {
+  // Running sequences in admission order: a decode token each, or the next prompt chunk;
+  // memory for each, preempting from the back. Returns false if anything was preempted.
+  bool schedule_running(Replica& r, int& budget, int& prefills, bool decodes_only) {
     bool preempted = false;
     for (std::size_t i = 0; i < r.running.size() && budget > 0;) {
       Seq& s = seqs_[static_cast<std::size_t>(r.running[i])];
       const bool decode = s.computed >= s.prompt_len;
-      if (only == Only::decodes && !decode) {
+      if (decodes_only && !decode) {
         ++i;
         continue;
       }
@@ -452,7 +449,7 @@ class Simulator {
     r.batch.clear();
     int budget = budget_tokens(), prefills = 0;
     if (limits_.mixed_steps) {
-      if (schedule_running(r, budget, prefills, Only::all))
+      if (schedule_running(r, budget, prefills, false))
         while (admit_head(r, budget, prefills, false)) {
         }
       return;
@@ -462,7 +459,7 @@ class Simulator {
     }
     if (!r.items.empty()) return;
     budget = budget_tokens();
-    schedule_running(r, budget, prefills, Only::decodes);
+    schedule_running(r, budget, prefills, true);
   }
 
   void start_step(int ri, double t) {

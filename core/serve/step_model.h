@@ -65,8 +65,8 @@ struct Limits {
   bool mixed_steps = true;
   int max_context = 0;  // longest sequence, prompt + output (max-model-len); 0: no limit
   // Longest prompt one prefill takes (a Neuron server's largest context-encoding bucket,
-  // max_context_length); 0: no limit. A longer request is rejected; a recompute after a
-  // preemption (prompt + generated tokens) longer than it prefills in pieces of at most this.
+  // max_context_length); 0: no limit. A longer request is rejected, and a preempted one whose
+  // recompute (prompt + generated tokens) is longer ends there (simulator.h).
   int max_prompt = 0;
   bool prefix_caching = true;  // the stack can reuse cached prefixes (serve.prefix_cache applies)
 };
