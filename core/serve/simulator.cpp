@@ -185,9 +185,7 @@ class Simulator {
       why = "a request of " + std::to_string(static_cast<long long>(total)) +
             " tokens needs more KV cache than a replica has";
     if (!why.empty()) {
-      ++res_.rejected;
-      if (chain_id >= cfg_.warmup) ++res_.rejected_measured;
-      if (res_.rejected_reason.empty()) res_.rejected_reason = why;
+      count_rejected(chain_id >= cfg_.warmup, why);
       --in_system_;
       chain_done(chain_id, t);
       release_held(t);  // its place is free again: the client sends what it holds back
@@ -346,14 +344,19 @@ class Simulator {
     s.queue_since = now_;
   }
 
+  // A rejected call in the books: counted (apart for measured chains), the first reason kept.
+  void count_rejected(bool measured, const std::string& why) {
+    ++res_.rejected;
+    if (measured) ++res_.rejected_measured;
+    if (res_.rejected_reason.empty()) res_.rejected_reason = why;
+  }
+
   // A call the server cannot take further (a recompute no compiled graph holds, as vLLM
   // ignores a prompt over its limit): it leaves the system with what it had streamed, counted
   // as rejected; its chain ends.
   void drop(int id, const std::string& why) {
     Seq& s = seqs_[static_cast<std::size_t>(id)];
-    ++res_.rejected;
-    if (s.measured) ++res_.rejected_measured;
-    if (res_.rejected_reason.empty()) res_.rejected_reason = why;
+    count_rejected(s.measured, why);
     res_.e2e_s_all += now_ - s.arrival_s;  // its time in the system, for Little's law
     res_.queue_s_all += s.queue_s;
     const std::int64_t chain = s.chain;
