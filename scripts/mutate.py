@@ -165,7 +165,8 @@ def main():
     base_log = os.path.join(logs, "baseline.log")
     build_cmd = ["cmake", "--build", build, "--target"] + TARGETS
     t0 = time.time()
-    if run(["cmake", "--preset", "native"], src, base_log, env) != 0 or run(build_cmd, src, base_log, env) != 0:
+    # Files one by one (no unity batches): a mutant then rebuilds its own file, not its batch.
+    if run(["cmake", "--preset", "native", "-DTRNSIM_UNITY_BUILD=OFF"], src, base_log, env) != 0 or run(build_cmd, src, base_log, env) != 0:
         print(f"mutate: the unmutated tree does not build; see {base_log}")
         return 2
     exclude = "|".join(re.escape(x) for x in EXCLUDED)

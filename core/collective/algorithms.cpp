@@ -15,7 +15,6 @@ namespace {
 constexpr double kMeshMax = 1048576.0;        // S13: Mesh below 1 MB
 constexpr double kRdhMax = 56.0 * 1048576.0;  // S13: RDH 1-56 MB, KangaRing above
 
-bool pow2(long x) { return x > 0 && (x & (x - 1)) == 0; }
 long floor_pow2(long x) {
   long p = 1;
   while (p * 2 <= x) p *= 2;

@@ -34,8 +34,6 @@ const char* symmetry_name(Symmetry s) {
   return "?";
 }
 
-static bool pow2(long x) { return x > 0 && (x & (x - 1)) == 0; }
-
 Selection select_flows(const Step& step, const RankMap& map, bool allow_translation) {
   Selection sel;
   long n = map.ranks;

@@ -117,4 +117,7 @@ long max_flows_per_rank(const Step& step, long ranks);
 // Number of subgroups of the step (ranks / S).
 long subgroups(const Step& step, long ranks);
 
+// x is a power of two (the recursive-halving/doubling algorithms and XOR patterns need one).
+inline bool pow2(long x) { return x > 0 && (x & (x - 1)) == 0; }
+
 }  // namespace trnsim::collective

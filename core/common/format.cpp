@@ -105,4 +105,10 @@ std::string value(const std::string& unit, double v) {
 std::string pad(const std::string& s, std::size_t w) { return s.size() >= w ? s : s + std::string(w - s.size(), ' '); }
 std::string lpad(const std::string& s, std::size_t w) { return s.size() >= w ? s : std::string(w - s.size(), ' ') + s; }
 
+std::string join(const std::vector<std::string>& items, const std::string& sep) {
+  std::string s;
+  for (std::size_t i = 0; i < items.size(); ++i) s += (i ? sep : std::string()) + items[i];
+  return s;
+}
+
 }  // namespace trnsim::fmt

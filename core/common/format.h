@@ -5,6 +5,7 @@
 // unit strings (core/report/metrics.h).
 #pragma once
 #include <string>
+#include <vector>
 
 namespace trnsim::fmt {
 
@@ -32,5 +33,8 @@ std::string value(const std::string& unit, double v);
 
 std::string pad(const std::string& s, std::size_t width);   // left-aligned in width
 std::string lpad(const std::string& s, std::size_t width);  // right-aligned in width
+
+// The items with `sep` between them: "a, b, c" (error messages listing what is supported).
+std::string join(const std::vector<std::string>& items, const std::string& sep = ", ");
 
 }  // namespace trnsim::fmt

@@ -91,12 +91,12 @@ bool is_single_group(const std::string& key, const json& v) {
   return group_keys.count(key) && v.is_number() && v.get<double>() == 1.0;
 }
 
+}  // namespace
+
 std::string short_dump(const json& v) {
   std::string s = v.dump();
   return s.size() > 40 ? s.substr(0, 40) + "..." : s;
 }
-
-}  // namespace
 
 bool is_empty_value(const json& v) {
   return v.is_null() || (v.is_boolean() && !v.get<bool>()) || (v.is_array() && v.empty()) ||

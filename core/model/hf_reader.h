@@ -55,4 +55,7 @@ class HfReader {
 // True for null, false, [], {} (a key that is present but switches nothing on).
 bool is_empty_value(const json& v);
 
+// A value as JSON text, cut to 40 characters ("..." after), for warnings and errors.
+std::string short_dump(const json& v);
+
 }  // namespace trnsim::model

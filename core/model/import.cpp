@@ -6,6 +6,7 @@
 #include <map>
 
 #include "common/limits.h"
+#include "common/format.h"
 #include "model/family.h"
 
 namespace trnsim::model {
@@ -36,12 +37,6 @@ const std::vector<std::string>& tower_keys() {
   return keys;
 }
 
-std::string join(const std::vector<std::string>& v) {
-  std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
-  return s;
-}
-
 // The supported type closest to `word`: by edit distance, else the longest shared prefix.
 std::string closest_type(const std::string& word, const std::vector<std::string>& types) {
   std::string hint = closest_name(word, types);
@@ -61,9 +56,9 @@ std::string closest_type(const std::string& word, const std::vector<std::string>
   std::string hint = closest_type(type, all);
   throw InputError(r.path("model_type"), "unsupported model_type '" + type + "'" +
                                              (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
-                                             "; supported decoder-only families: " + join(supported_model_types()) +
+                                             "; supported decoder-only families: " + fmt::join(supported_model_types()) +
                                              "; multimodal wrappers (their text_config is priced): " +
-                                             join(supported_wrapper_types()));
+                                             fmt::join(supported_wrapper_types()));
 }
 
 void refuse_unsupported(HfReader& r) {
@@ -277,11 +272,11 @@ ModelConfig import_any(HfReader& r, const std::string& name) {
   const Family& f = family_or_throw(r, type);
   for (const auto& key : tower_keys())
     if (const json* v = r.get(key); v && !is_empty_value(*v))
-      throw InputError(r.path(key), "unsupported: a tower outside a multimodal wrapper (" + join(supported_wrapper_types()) +
+      throw InputError(r.path(key), "unsupported: a tower outside a multimodal wrapper (" + fmt::join(supported_wrapper_types()) +
                                         ") is not modeled");
   if (const json* v = r.get("text_config"); v && !is_empty_value(*v))
     throw InputError(r.path("text_config"), "unsupported: model_type '" + type + "' is not a multimodal wrapper (" +
-                                                join(supported_wrapper_types()) + "); pass its text_config object instead");
+                                                fmt::join(supported_wrapper_types()) + "); pass its text_config object instead");
   return import_language_model(r, f, name, true);
 }
 

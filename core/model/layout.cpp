@@ -14,6 +14,7 @@
 #include <map>
 #include <set>
 
+#include "common/format.h"
 #include "model/family.h"
 
 namespace trnsim::model {
@@ -112,12 +113,6 @@ bool allows(const Family& f, const std::string& layer_type) {
   return std::find(f.layer_types.begin(), f.layer_types.end(), layer_type) != f.layer_types.end();
 }
 
-std::string join(const std::vector<std::string>& v) {
-  std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
-  return s;
-}
-
 // The families that may use a layer type, for error messages.
 std::string families_with(const std::string& layer_type) {
   std::vector<std::string> types;
@@ -125,7 +120,7 @@ std::string families_with(const std::string& layer_type) {
     const Family* f = find_family(t);
     if (f && allows(*f, layer_type)) types.push_back(t);
   }
-  return join(types);
+  return fmt::join(types);
 }
 
 Mixer mixer_of(const std::string& s) {
@@ -146,7 +141,7 @@ void parse_layer_types(HfReader& r, const Family& f, ModelConfig& m) {
     if (!allows(f, s)) {
       std::string elsewhere = families_with(s);
       throw InputError(index_path(lp, i), "unsupported layer type '" + s + "' for model_type '" + f.type +
-                                              "' (modeled: " + join(f.layer_types) + ")" +
+                                              "' (modeled: " + fmt::join(f.layer_types) + ")" +
                                               (elsewhere.empty() ? "" : "; '" + s + "' is modeled for " + elsewhere));
     }
     m.layer_specs[i].mixer = mixer_of(s);
@@ -367,7 +362,7 @@ std::string moe_families() {
   std::vector<std::string> types;
   for (const auto& t : supported_model_types())
     if (find_family(t)->experts == ExpertUse::required) types.push_back(t);
-  return join(types);
+  return fmt::join(types);
 }
 
 // Layer indices from a JSON list (mlp_only_layers, moe_layers).

@@ -7,7 +7,9 @@
 #include <map>
 #include <set>
 
+#include "common/format.h"
 #include "embedded.h"
+#include "model/hf_reader.h"
 #include "model/llm.h"
 
 namespace trnsim::model {
@@ -19,11 +21,6 @@ namespace {
 bool empty_value(const json& v) {
   return v.is_null() || (v.is_boolean() && !v.get<bool>()) || (v.is_array() && v.empty()) ||
          (v.is_object() && v.empty());
-}
-
-std::string short_dump(const json& v) {
-  std::string s = v.dump();
-  return s.size() > 40 ? s.substr(0, 40) + "..." : s;
 }
 
 // Reads one config object: typed reads name the field; keys read, ignored, unmodeled (warned
@@ -113,12 +110,6 @@ class ConfigReader {
   std::set<std::string> used_;
 };
 
-std::string list_of(const std::vector<std::string>& v) {
-  std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
-  return s;
-}
-
 std::string class_name(ConfigReader& r, const std::vector<std::string>& supported) {
   const std::string c = r.text("_class_name", "");
   if (c.empty()) throw InputError(r.at("_class_name"), "missing (required: which diffusers class this config is)");
@@ -126,7 +117,7 @@ std::string class_name(ConfigReader& r, const std::vector<std::string>& supporte
     std::string hint = closest_name(c, supported);
     throw InputError(r.at("_class_name"), "unsupported class '" + c + "'" +
                                               (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
-                                              "; modeled: " + list_of(supported));
+                                              "; modeled: " + fmt::join(supported));
   }
   return c;
 }
@@ -472,7 +463,7 @@ TextEncoderConfig read_text_encoder(const json& j, const std::string& path, cons
     std::string hint = closest_name(e.model_type, types);
     throw InputError(field_path(path, "model_type"), "unsupported text encoder '" + e.model_type + "'" +
                                                          (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
-                                                         "; modeled: " + list_of(types));
+                                                         "; modeled: " + fmt::join(types));
   }
   ConfigReader r(j, path, role, out);
   r.text("model_type", "");
@@ -624,7 +615,7 @@ VideoModelConfig import_video_config(const json& bundle, const std::string& path
 
 std::vector<std::string> bundled_video_model_names() { return embedded_json_stems("examples/models/video/"); }
 
-std::string bundled_video_model_list() { return list_of(bundled_video_model_names()); }
+std::string bundled_video_model_list() { return fmt::join(bundled_video_model_names()); }
 
 void check_bundled_model_name(const std::string& name, const std::string& field) {
   if (bundled_video_model_text(name)) return;
@@ -634,7 +625,7 @@ void check_bundled_model_name(const std::string& name, const std::string& field)
   for (const auto& n : bundled_video_model_names()) all.push_back(n);
   const std::string hint = model_name_hint(name, all);
   throw InputError(field, "unknown bundled model '" + name + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
-                              "; language models: " + list_of(llms) + "; video models (kind video): " +
+                              "; language models: " + fmt::join(llms) + "; video models (kind video): " +
                               bundled_video_model_list() + " (or give a config object inline)");
 }
 
@@ -657,7 +648,7 @@ std::shared_ptr<const VideoModelConfig> bundled_video_model(const std::string& n
   const auto names = bundled_video_model_names();
   const std::string hint = model_name_hint(name, names);
   throw InputError(field, "unknown bundled video model '" + name + "'" +
-                              (hint.empty() ? "" : " (did you mean '" + hint + "'?)") + "; bundled: " + list_of(names));
+                              (hint.empty() ? "" : " (did you mean '" + hint + "'?)") + "; bundled: " + fmt::join(names));
 }
 
 }  // namespace trnsim::model

@@ -14,7 +14,7 @@ using model::ModelConfig;
 
 namespace {
 
-std::vector<Operator> scoped(std::vector<Operator> ops, Scope scope, int type) {
+std::vector<Operator> with_scope(std::vector<Operator> ops, Scope scope, int type) {
   for (auto& o : ops) o.scope = scope, o.layer_type = type;
   return ops;
 }
@@ -146,15 +146,15 @@ TrainingPlan plan_training(const Context& c, const Layout& L, const TrainingSize
       back.push_back(r);
     }
     P.forward.push_back(specs);
-    P.backward.push_back(scoped(back, Scope::layer, type));
+    P.backward.push_back(with_scope(back, Scope::layer, type));
   }
   P.first_forward = f.first;
   P.last_forward = f.last;
-  P.last_backward = scoped(backward(f.last), Scope::last_stage, -1);
-  P.first_backward = scoped(backward(f.first), Scope::first_stage, -1);
+  P.last_backward = with_scope(backward(f.last), Scope::last_stage, -1);
+  P.first_backward = with_scope(backward(f.first), Scope::first_stage, -1);
   if (pl.pp > 1) {
     const double bytes = P.pass.tokens() * m.hidden * kHiddenBytes;
-    P.boundary = scoped({collective_op("pp.send_activations", "permute", bytes, pl.pp, pl.tp * pl.dp),
+    P.boundary = with_scope({collective_op("pp.send_activations", "permute", bytes, pl.pp, pl.tp * pl.dp),
                          collective_op("pp.send_gradients", "permute", bytes, pl.pp, pl.tp * pl.dp)},
                         Scope::boundary, -1);
   }

@@ -40,7 +40,7 @@ struct Registrar {
 #define TRNSIM_CONCAT_INNER(a, b) a##b
 #define TRNSIM_CONCAT(a, b) TRNSIM_CONCAT_INNER(a, b)
 #define TRNSIM_COMMAND(name, summary, usage, fn) \
-  static ::trnsim::cli::Registrar TRNSIM_CONCAT(trnsim_cmd_, __LINE__)({name, summary, usage, fn})
+  static ::trnsim::cli::Registrar TRNSIM_CONCAT(trnsim_cmd_, __COUNTER__)({name, summary, usage, fn})
 
 // Options of one subcommand. `value_options` take a value (--x V or --x=V),
 // `flag_options` take none. Anything else starting with "--" is a usage error

@@ -7,7 +7,7 @@
 
 namespace {
 
-const char* kUsage =
+const char* kLinkUsage =
     "Usage: trnsim link encode SCENARIO.json [--base URL]\n"
     "       trnsim link decode LINK\n\n"
     "encode prints a playground link whose fragment holds the whole scenario (validated\n"
@@ -15,7 +15,7 @@ const char* kUsage =
     "\"-\" (read the link from stdin). The round trip is lossless.\n\n"
     "  --base URL    where the playground is served (default http://127.0.0.1:8080/)\n";
 
-int run(const std::vector<std::string>& raw, trnsim::cli::Io& io) {
+int run_link(const std::vector<std::string>& raw, trnsim::cli::Io& io) {
   trnsim::cli::Args args(raw, {"base"}, {});
   if (args.positional().empty()) throw trnsim::InputError("encode|decode", "missing argument");
   const std::string& action = args.positional()[0];
@@ -41,4 +41,4 @@ int run(const std::vector<std::string>& raw, trnsim::cli::Io& io) {
 
 }  // namespace
 
-TRNSIM_COMMAND("link", "encode a scenario as a playground link, or decode one", kUsage, run);
+TRNSIM_COMMAND("link", "encode a scenario as a playground link, or decode one", kLinkUsage, run_link);

@@ -23,7 +23,7 @@ using trnsim::cli::Args;
 using trnsim::cli::Io;
 namespace mx = trnsim::mx;
 
-const char* kUsage =
+const char* kMxUsage =
     "Usage: trnsim mx quantize --format F [--scale R] [--overflow O] [--flush-subnormals]\n"
     "                          [--input text|f32] [--path P]\n"
     "       trnsim mx dequantize --format F [--path P]\n"
@@ -499,4 +499,4 @@ int run_mx(const std::vector<std::string>& args, Io& io) {
 
 }  // namespace
 
-TRNSIM_COMMAND("mx", "MX numerics: quantize, dequantize, dot, error (stdin -> stdout)", kUsage, run_mx);
+TRNSIM_COMMAND("mx", "MX numerics: quantize, dequantize, dot, error (stdin -> stdout)", kMxUsage, run_mx);

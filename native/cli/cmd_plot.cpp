@@ -22,7 +22,7 @@ namespace {
 using trnsim::InputError;
 namespace plot = trnsim::plot;
 
-const char* kUsage =
+const char* kPlotUsage =
     "Usage: trnsim plot SWEEP.jsonl --x KEY --y KEY [--color KEY] [--kind line|scatter]\n"
     "                   [--pareto] [--log-x] [--log-y] [--title TEXT] [-o OUT.svg]\n\n"
     "Draws the points of a `trnsim sweep` output (\"-\" reads stdin) as an SVG chart, one series\n"
@@ -264,4 +264,4 @@ int run_plot(const std::vector<std::string>& raw_in, trnsim::cli::Io& io) {
 
 }  // namespace
 
-TRNSIM_COMMAND("plot", "draw sweep results as an SVG chart (lines, scatter, Pareto fronts)", kUsage, run_plot);
+TRNSIM_COMMAND("plot", "draw sweep results as an SVG chart (lines, scatter, Pareto fronts)", kPlotUsage, run_plot);

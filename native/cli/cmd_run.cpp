@@ -8,7 +8,7 @@
 
 namespace {
 
-const char* kUsage =
+const char* kRunUsage =
     "Usage: trnsim run SCENARIO.json [--json] [--trace FILE]\n\n"
     "Evaluates a scenario file (\"-\" reads stdin) and prints its report: the system, the\n"
     "workload priced on it, and the comparison system with ratios. Examples are in examples/\n"
@@ -16,7 +16,7 @@ const char* kUsage =
     "  --json        print the report as JSON (identical to the playground's window.trnsim.report())\n"
     "  --trace FILE  also write the timeline as Chrome trace / Perfetto JSON (open in ui.perfetto.dev)\n";
 
-int run(const std::vector<std::string>& raw, trnsim::cli::Io& io) {
+int run_scenario(const std::vector<std::string>& raw, trnsim::cli::Io& io) {
   trnsim::cli::Args args(raw, {"trace"}, {"json"});
   args.expect_positional({"SCENARIO.json"});
   const std::string& path = args.positional()[0];
@@ -31,4 +31,4 @@ int run(const std::vector<std::string>& raw, trnsim::cli::Io& io) {
 
 }  // namespace
 
-TRNSIM_COMMAND("run", "evaluate a scenario file and print its report", kUsage, run);
+TRNSIM_COMMAND("run", "evaluate a scenario file and print its report", kRunUsage, run_scenario);

@@ -12,7 +12,7 @@
 
 namespace {
 
-const char* kUsage =
+const char* kServeUsage =
     "Usage: trnsim serve SCENARIO.json [--json] [--find-rate] [--trace-file FILE]\n\n"
     "Simulates serving the scenario's workload on its system (\"-\" reads stdin): requests arrive as the\n"
     "scenario's \"serve\" object says (Poisson, bursty, constant, a burst, closed-loop clients, agentic\n"
@@ -67,5 +67,5 @@ int serve(const std::vector<std::string>& raw, trnsim::cli::Io& io) {
 
 }  // namespace
 
-TRNSIM_COMMAND("serve", "simulate serving a scenario's requests: latency percentiles, goodput, occupancy", kUsage,
+TRNSIM_COMMAND("serve", "simulate serving a scenario's requests: latency percentiles, goodput, occupancy", kServeUsage,
                serve);

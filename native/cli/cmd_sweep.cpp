@@ -33,7 +33,7 @@ using trnsim::InputError;
 using trnsim::json;
 namespace sw = trnsim::sweep;
 
-std::string dir_of(const std::string& path) {
+std::string folder_of(const std::string& path) {
   auto slash = path.find_last_of('/');
   return slash == std::string::npos ? "" : path.substr(0, slash + 1);
 }
@@ -42,7 +42,7 @@ std::string dir_of(const std::string& path) {
 sw::Sweep read_sweep(const std::string& path, trnsim::cli::Io& io) {
   json j = trnsim::parse_json_text(trnsim::cli::read_file(path, io), path);
   return sw::parse_sweep(j, [&](const std::string& name) {
-    std::string local = (name.empty() || name[0] == '/') ? name : dir_of(path) + name;
+    std::string local = (name.empty() || name[0] == '/') ? name : folder_of(path) + name;
     try {
       return trnsim::cli::read_file(local, io);
     } catch (const InputError&) {

@@ -109,7 +109,7 @@ internal::Benchmark* RegisterBenchmark(const char* name, Fn&& fn, Args&&... args
 #define BENCHMARK_PRIVATE_CONCAT2(a, b) a##b
 #define BENCHMARK_PRIVATE_CONCAT(a, b) BENCHMARK_PRIVATE_CONCAT2(a, b)
 #define BENCHMARK(fn)                                                                          \
-  static ::benchmark::internal::Benchmark* BENCHMARK_PRIVATE_CONCAT(benchmark_reg_, __LINE__) = \
+  static ::benchmark::internal::Benchmark* BENCHMARK_PRIVATE_CONCAT(benchmark_reg_, __COUNTER__) = \
       ::benchmark::internal::add(#fn, fn)
 #define BENCHMARK_MAIN() \
   int main(int argc, char** argv) { return ::benchmark::internal::run_all(argc, argv); }
