@@ -3,14 +3,14 @@
 # natively and under node, CLI tests, native-vs-WebAssembly report parity, browser
 # tests in headless Chromium), then the native suite again under AddressSanitizer +
 # UndefinedBehaviorSanitizer with each fuzz target fuzzed for a bounded time (the asan
-# preset, build/asan; TRNSIM_FUZZ_SECONDS per target, default 20). Exits non-zero on any
+# preset, build/asan; TRNSIM_FUZZ_SECONDS per target, default 10). Exits non-zero on any
 # failure.
 set -uo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$top"
 bash scripts/build.sh || { echo "test: build failed" >&2; exit 1; }
 echo "build: asan (sanitizers and fuzz targets)" >&2
-cmake --preset asan -DTRNSIM_FUZZ_SECONDS="${TRNSIM_FUZZ_SECONDS:-20}" >build/configure-asan.log 2>&1 ||
+cmake --preset asan -DTRNSIM_FUZZ_SECONDS="${TRNSIM_FUZZ_SECONDS:-10}" >build/configure-asan.log 2>&1 ||
   { cat build/configure-asan.log >&2; echo "test: asan configure failed" >&2; exit 1; }
 cmake --build --preset asan || { echo "test: asan build failed" >&2; exit 1; }
 passed=0 failed=0 rc=0
