@@ -5,10 +5,7 @@
 # tests/golden/ and compared by tests/cli/test_snapshot_golden.sh.
 #   bash scripts/golden.sh write   regenerate them (commit the change and say why)
 #   bash scripts/golden.sh check   compare against them (what the test does)
-# TRNSIM names the CLI (default build/native/trnsim). Under TRNSIM_SANITIZED (the asan suite's
-# check) each serving example is simulated once, for its JSON report, not again for its text:
-# under the sanitizers the six simulations are most of the check's time, the text is the same
-# result rendered, and the native check compares both; only the files made are compared.
+# TRNSIM names the CLI (default build/native/trnsim).
 set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$top"
@@ -25,7 +22,7 @@ done
 for f in examples/serve-*.json; do
   s=$(basename "$f" .json)
   "$T" serve "$f" --json >"$out/serve/$s.json"
-  [[ -n ${TRNSIM_SANITIZED:-} && $mode == check ]] || "$T" serve "$f" >"$out/serve/$s.txt"
+  "$T" serve "$f" >"$out/serve/$s.txt"
 done
 for f in examples/sweeps/*.json; do
   "$T" sweep "$f" >"$out/sweep/$(basename "$f" .json).jsonl" 2>/dev/null
@@ -44,12 +41,7 @@ rm -rf "$out/trace"
 case $mode in
   write) rm -rf "$gold"; mkdir -p "$gold"; cp -r "$out"/. "$gold"/; echo "golden: written to $gold" ;;
   check)
-    if [[ -n ${TRNSIM_SANITIZED:-} ]]; then
-      rm -rf "$out.gold"; mkdir -p "$out.gold"
-      (cd "$out" && find . -type f) | while read -r f; do mkdir -p "$out.gold/$(dirname "$f")"; cp "$gold/$f" "$out.gold/$f" 2>/dev/null || true; done
-      gold=$out.gold; trap 'rm -rf "$out" "$out.gold"' EXIT
-    fi
-    if diff -r "$gold" "$out" >"$out.diff" 2>&1; then echo "golden: $(find "$gold" -type f | wc -l) files identical to tests/golden"; rm -f "$out.diff"
-    else echo "golden: outputs differ from tests/golden:"; head -60 "$out.diff"; rm -f "$out.diff"; exit 1; fi ;;
+    if diff -r "$gold" "$out" >"$out.diff" 2>&1; then echo "golden: $(find "$gold" -type f | wc -l) files identical"; rm -f "$out.diff"
+    else echo "golden: outputs differ from $gold:"; head -60 "$out.diff"; rm -f "$out.diff"; exit 1; fi ;;
   *) echo "usage: golden.sh write|check" >&2; exit 2 ;;
 esac
