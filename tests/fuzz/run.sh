@@ -7,7 +7,7 @@
 # run replays it, natively too). Prints the executions reached.
 set -uo pipefail
 : "${FUZZER:?}" "${TARGET:?}" "${SEEDS:?}" "${REGRESSIONS:?}" "${WORK:?}"
-seconds=${TRNSIM_FUZZ_SECONDS:-10}
+seconds=${TRNSIM_FUZZ_SECONDS:?set by ctest from tests/fuzz/CMakeLists.txt}
 mkdir -p "$WORK/corpus" "$WORK/artifacts" "$REGRESSIONS"
 rm -f "$WORK/artifacts"/*
 log="$WORK/fuzz.log"
