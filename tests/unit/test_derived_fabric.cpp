@@ -41,6 +41,7 @@
 #include "embedded.h"
 #include "fabric/topology.h"
 #include "hw/system.h"
+#include "test_derived_reference.h"
 
 // A namespace per file: the unit tests build in unity batches (tests/CMakeLists.txt).
 namespace unit_derived_fabric {
@@ -59,7 +60,7 @@ trnsim::collective::Result run(const System& s, const std::string& op, double by
   return trnsim::collective::run(s, r);
 }
 
-json data_file(const std::string& key) { return json::parse(*trnsim::find_embedded(key)); }
+using derived::data_file;
 
 // A quantity of a data file in SI units (the units the data files use here).
 double si(const json& q) {
@@ -505,10 +506,7 @@ struct DataFabric {
 
 DataFabric data_fabric(const std::string& system_name) {
   const trnsim::hw::SystemName n = trnsim::hw::parse_system_name(system_name);
-  std::string base = n.base;
-  if (trnsim::find_embedded("data/clusters/" + base + ".json"))
-    base = data_file("data/clusters/" + base + ".json").at("ultraserver").get<std::string>();
-  const json d = data_file("data/systems/" + base + ".json"), f = d.at("fabric");
+  const json d = derived::system_data(system_name), f = d.at("fabric");
   auto value = [&](const json& q) { return chosen(q, n.alternatives).at("value"); };
   DataFabric out;
   out.kind = f.at("kind").get<std::string>();
