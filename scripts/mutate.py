@@ -13,7 +13,7 @@ wrong, so a mutant only they catch counts as surviving.
   /usr/bin/python3 scripts/mutate.py                 every mutant (about an hour on 2 cores)
   /usr/bin/python3 scripts/mutate.py --only ID,ID    some mutants
   /usr/bin/python3 scripts/mutate.py --list          list the mutants and whether they apply
-  options: --jobs N (ctest -j, default 2), --timeout S (per test, default 300),
+  options: --jobs N (ctest -j and compile jobs, default 2), --timeout S (per test, default 300),
            --report FILE (markdown table, default build/mutation/report.md; the same
            results as JSON beside it, FILE with .json),
            --keep (leave the scratch copy in /tmp),
@@ -228,7 +228,8 @@ def main():
         if "CCACHE_DIR" not in env and os.path.isdir("/work/.ccache"):
             env["CCACHE_DIR"] = "/work/.ccache"
     base_log = os.path.join(logs, "baseline.log")
-    build_cmd = ["cmake", "--build", build, "--target"] + TARGETS
+    # At most --jobs compile jobs (Ninja's default is the cores + 2: too many on a shared machine).
+    build_cmd = ["cmake", "--build", build, "--parallel", str(args.jobs), "--target"] + TARGETS
     t0 = time.time()
     # Files one by one (no unity batches): a mutant then rebuilds its own file, not its batch.
     if run(["cmake", "--preset", "native", "-DTRNSIM_UNITY_BUILD=OFF"], src, base_log, env) != 0 or run(build_cmd, src, base_log, env) != 0:
@@ -275,7 +276,7 @@ def main():
             # non-snapshot tests (the CLI), then the snapshots.
             # Each stage's failures are kept apart; a stage not run is None.
             r["unit"] = r["cli"] = r["snapshots"] = None
-            if run(["cmake", "--build", build, "--target", "trnsim_tests"], src, log, env) != 0:
+            if run(["cmake", "--build", build, "--parallel", str(args.jobs), "--target", "trnsim_tests"], src, log, env) != 0:
                 r["status"] = "build-error"
             else:
                 r["unit"], _ = ctest(build, log, args.jobs, args.timeout, UNIT, exclude + "|" + SNAPSHOT, junit)
