@@ -511,6 +511,7 @@ Result run(const Scenario& s, const Options& o) {
     main_cfg.on_call_done = [&o, total](std::size_t done) { o.progress(done, total); };
   }
   const SimResult sim = run.simulate_spec(s.serve, main_cfg);
+  if (o.observe) o.observe(sim);
   R.source = sim.source;
   if (!sim.ignored_trace_columns.empty()) {
     std::string cols;

@@ -48,6 +48,9 @@ struct Options {
   // Progress of the main simulation (not the zero-load, KV and rate-search runs): calls
   // finished and the calls expected (0 when unknown: a trace, agentic sessions).
   std::function<void(std::size_t done, std::size_t total)> progress;
+  // Called with the main simulation's own result (every call's record, the KV it held), before
+  // the report condenses it: what the invariant tests (tests/unit/serve/) check. Empty: none.
+  std::function<void(const SimResult&)> observe;
 };
 
 // What a scenario's step model depends on: the canonical scenario without the traffic

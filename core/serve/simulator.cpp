@@ -120,7 +120,10 @@ class Simulator {
       else end_step(static_cast<int>(e.a), e.t);
     }
     res_.end_s = now_;
-    for (const auto& x : replicas_) res_.cache_evictions += x.cache.evictions();
+    for (const auto& x : replicas_) {
+      res_.cache_evictions += x.cache.evictions();
+      res_.kv_held_at_end_bytes += x.held();
+    }
     res_.source = source_.describe();
     res_.ignored_trace_columns = source_.ignored();
     return std::move(res_);
@@ -254,6 +257,7 @@ class Simulator {
     }
     if (free < need - 1e-9 * budget_) return false;
     r.private_bytes += need;
+    res_.peak_kv_used_bytes = std::max(res_.peak_kv_used_bytes, r.used());
     s.alloc = want;
     return true;
   }

@@ -92,6 +92,10 @@ struct SimResult {
   double queue_s_all = 0, e2e_s_all = 0;         // summed over every call (warm-up included), for Little's law
   double kv_budget_bytes = 0;      // per replica, per chip
   double peak_kv_fraction = 0;     // of the budget held by sequences, the highest replica
+  // For the invariant tests (tests/unit/serve/): the most KV one replica ever had allocated
+  // (sequences' blocks and cached ones, per chip; the budget bounds it), and the KV sequences
+  // still held when the run ended (every replica; 0 once the run has drained).
+  double peak_kv_used_bytes = 0, kv_held_at_end_bytes = 0;
   int max_running = 0;
   std::uint64_t cache_evictions = 0;
   // Over time (every replica together): columns running, waiting, KV held by sequences and
