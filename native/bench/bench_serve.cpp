@@ -7,9 +7,10 @@
 
 #include "embedded.h"
 #include "scenario/scenario.h"
-#include "serve/serve.h"
-#include "serve/simulator.h"
-#include "serve/step_model.h"
+#include "report/serving.h"
+#include "serve/requests.h"
+#include "serve/sim/simulator.h"
+#include "serve/stack/step_model.h"
 
 using namespace trnsim;
 
@@ -83,7 +84,7 @@ static void BM_ServeSimulatePlain(benchmark::State& state) {
   const Scenario s = loaded(static_cast<int>(state.range(0)));
   const hw::System sys = hw::load_system(s.system);
   for (auto _ : state) {
-    auto model = serve::make_step_model(s, sys);  // a fresh shape cache every run
+    auto model = serve::make_step_model(sys, s.workload, s.serve);  // a fresh shape cache every run
     auto src = serve::generated_source(s.serve, s.serve.rate, 1500, 250);
     serve::SimResult r = serve::simulate(*model, *src, config(s));
     benchmark::DoNotOptimize(r.end_s);

@@ -8,7 +8,7 @@
 #include "cli.h"
 #include "progress.h"
 #include "scenario/scenario.h"
-#include "serve/serve.h"
+#include "report/serving.h"
 
 namespace {
 

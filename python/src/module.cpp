@@ -35,7 +35,7 @@
 #include "plot_data.h"
 #include "report/report.h"
 #include "scenario/scenario.h"
-#include "serve/serve.h"
+#include "report/serving.h"
 #include "sweep/sweep.h"
 #include "validate/validate.h"
 

@@ -5,7 +5,7 @@
 
 #include "embedded.h"
 #include "scenario/scenario.h"
-#include "serve/serve.h"
+#include "report/serving.h"
 #include "test_support.h"
 #include "ui/view/serving_view.h"
 

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "scenario/scenario.h"
-#include "serve/serve.h"
+#include "report/serving.h"
 
 namespace trnsim::ui {
 
