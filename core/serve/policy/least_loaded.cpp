@@ -11,12 +11,13 @@ namespace {
 
 class LeastLoadedRouter : public Router {
  public:
-  int route(const RoutedCall&, const ReplicaLoads& replicas) override {
+  int route(const RoutedCall&, const std::vector<ReplicaLoad>& replicas) override {
     int best = 0;
     std::size_t load = SIZE_MAX;
-    for (int i = 0; i < replicas.count(); ++i) {
+    for (int i = 0; i < static_cast<int>(replicas.size()); ++i) {
       // Calls still in their host-overhead window count: they are on their way there.
-      const std::size_t l = replicas.waiting(i) + replicas.running(i) + replicas.routed(i);
+      const ReplicaLoad& r = replicas[static_cast<std::size_t>(i)];
+      const std::size_t l = r.waiting + r.running + r.routed;
       if (l < load) load = l, best = i;
     }
     return best;

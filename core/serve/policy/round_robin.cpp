@@ -8,8 +8,8 @@ namespace {
 
 class RoundRobinRouter : public Router {
  public:
-  int route(const RoutedCall&, const ReplicaLoads& replicas) override {
-    return static_cast<int>(next_++ % static_cast<std::uint64_t>(replicas.count()));
+  int route(const RoutedCall&, const std::vector<ReplicaLoad>& replicas) override {
+    return static_cast<int>(next_++ % static_cast<std::uint64_t>(replicas.size()));
   }
 
  private:

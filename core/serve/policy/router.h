@@ -17,8 +17,8 @@ namespace trnsim::serve {
 class Router {
  public:
   virtual ~Router() = default;
-  // The replica, in [0, replicas.count()), for `call` (replicas.count() >= 2).
-  virtual int route(const RoutedCall& call, const ReplicaLoads& replicas) = 0;
+  // The replica, an index of `replicas`, for `call` (at least two replicas).
+  virtual int route(const RoutedCall& call, const std::vector<ReplicaLoad>& replicas) = 0;
 };
 
 using RouterFactory = std::unique_ptr<Router> (*)();

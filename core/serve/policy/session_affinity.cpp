@@ -9,8 +9,8 @@ namespace {
 
 class SessionAffinityRouter : public Router {
  public:
-  int route(const RoutedCall& call, const ReplicaLoads& replicas) override {
-    const int n = replicas.count();
+  int route(const RoutedCall& call, const std::vector<ReplicaLoad>& replicas) override {
+    const int n = static_cast<int>(replicas.size());
     if (call.session) return static_cast<int>(call.chain % n);
     return static_cast<int>(next_++ % static_cast<std::uint64_t>(n));
   }

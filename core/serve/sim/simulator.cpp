@@ -35,7 +35,7 @@ struct ActiveChain {
   Chain chain;
 };
 
-class Simulator final : private ReplicaLoads, private StepBuilder {
+class Simulator final : private StepBuilder {
  public:
   Simulator(const StepModel& model, Source& source, const SimConfig& cfg)
       : model_(model), source_(source), cfg_(cfg), limits_(model.limits()), overhead_s_(model.request_overhead_s()),
@@ -174,14 +174,14 @@ class Simulator final : private ReplicaLoads, private StepBuilder {
     rc.chain = ch.id;
     rc.call = call;
     rc.session = ch.session;
-    return router_->route(rc, *this);
+    loads_.resize(replicas_.size());
+    for (std::size_t i = 0; i < replicas_.size(); ++i) {  // what the router sees
+      loads_[i].waiting = replicas_[i].waiting.size();
+      loads_[i].running = replicas_[i].running.size();
+      loads_[i].routed = static_cast<std::size_t>(replicas_[i].routed);
+    }
+    return router_->route(rc, loads_);
   }
-
-  // ---- what the router sees (ReplicaLoads) ----------------------------------------------
-  int count() const override { return static_cast<int>(replicas_.size()); }
-  std::size_t waiting(int i) const override { return replicas_[static_cast<std::size_t>(i)].waiting.size(); }
-  std::size_t running(int i) const override { return replicas_[static_cast<std::size_t>(i)].running.size(); }
-  std::size_t routed(int i) const override { return static_cast<std::size_t>(replicas_[static_cast<std::size_t>(i)].routed); }
 
   void dispatch(int id, double t) {
     Seq& s = seqs_[static_cast<std::size_t>(id)];
@@ -517,6 +517,7 @@ class Simulator final : private ReplicaLoads, private StepBuilder {
   double overhead_s_ = 0, budget_ = 0;
   KvManager kv_;
   std::unique_ptr<Router> router_;
+  std::vector<ReplicaLoad> loads_;  // the replicas as the router sees them (route())
   std::unique_ptr<BatchPolicy> batch_policy_;
   // The step a batch policy is filling (schedule())
   Replica* building_ = nullptr;

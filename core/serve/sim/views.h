@@ -1,10 +1,12 @@
 // What the serving policies (core/serve/policy/) see of the simulator: the replicas' loads,
-// for a router, and the step being built, for a batch policy. The simulator implements
+// for a router (plain values, filled for each call), and the step being built, for a batch
+// policy. The simulator implements
 // these; a policy includes only this header and its own interface, so it never depends on
 // the simulator's internals (its sequences, KV blocks or events).
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace trnsim::serve {
 
@@ -15,16 +17,11 @@ struct RoutedCall {
   bool session = false;    // the chain is an agentic session
 };
 
-// The dp replicas of the server, as a router sees them.
-class ReplicaLoads {
- public:
-  virtual ~ReplicaLoads() = default;
-  virtual int count() const = 0;
-  // Requests at replica i: waiting, running, or routed there and still in their host-overhead
-  // window (on their way).
-  virtual std::size_t waiting(int i) const = 0;
-  virtual std::size_t running(int i) const = 0;
-  virtual std::size_t routed(int i) const = 0;
+// One of the dp replicas of the server, as a router sees it when a call is released: the
+// requests there.
+struct ReplicaLoad {
+  std::size_t waiting = 0, running = 0;
+  std::size_t routed = 0;  // routed there and still in their host-overhead window (on their way)
 };
 
 // One replica's next engine step while a batch policy fills it, within the server's Limits
