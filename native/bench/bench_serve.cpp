@@ -1,4 +1,4 @@
-// How fast the serving simulator runs (issue 10's targets: `trnsim serve` of 100,000 requests
+// How fast the serving simulator runs (the targets: `trnsim serve` of 100,000 requests
 // in under 1 s natively, 10,000 in under 100 ms in the page, the rate search under 10 s).
 // The baseline, measured in the same run, is the event loop alone: the same arrivals and
 // scheduler with a step model of constant cost (no pricing), so a ratio says what pricing
@@ -6,8 +6,8 @@
 #include "bench_api.h"
 
 #include "embedded.h"
-#include "scenario/scenario.h"
 #include "report/serving.h"
+#include "scenario/scenario.h"
 #include "serve/requests.h"
 #include "serve/sim/simulator.h"
 #include "serve/stack/step_model.h"

@@ -34,8 +34,8 @@
 #include "mx/mx.h"
 #include "plot_data.h"
 #include "report/report.h"
-#include "scenario/scenario.h"
 #include "report/serving.h"
+#include "scenario/scenario.h"
 #include "sweep/sweep.h"
 #include "validate/validate.h"
 

@@ -24,9 +24,9 @@
 
 #include "embedded.h"
 #include "report/report.h"
+#include "report/serving.h"
 #include "scenario/scenario.h"
 #include "serve/stack/neuron.h"
-#include "report/serving.h"
 #include "test_derived_reference.h"
 
 // A namespace per file: the unit tests build in unity batches (tests/CMakeLists.txt).

@@ -4,9 +4,9 @@
 #include <catch2/catch.hpp>
 
 #include "report/report.h"
+#include "report/serving.h"
 #include "scenario/scenario.h"
 #include "serve/stack/neuron.h"
-#include "report/serving.h"
 #include "test_support.h"
 #include "workload/speculative.h"
 

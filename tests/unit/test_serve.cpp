@@ -1,4 +1,4 @@
-// The serving simulator's behaviour (issue 10, item 8): at zero load it reproduces `trnsim
+// The serving simulator's behaviour: at zero load it reproduces `trnsim
 // run`; longer context never makes a step faster; a prefix hit removes exactly the shared
 // part's prefill; Little's law holds on the simulated system and its queue; tokens are
 // conserved under preemption; bad inputs name their field or line; runs are deterministic.
@@ -11,15 +11,15 @@
 
 #include "report/metrics.h"
 #include "report/report.h"
-#include "scenario/scenario.h"
-#include "serve/sim/prefix_cache.h"
-#include "serve/requests.h"
 #include "report/serving.h"
+#include "scenario/scenario.h"
+#include "serve/requests.h"
 #include "serve/sessions.h"
+#include "serve/sim/prefix_cache.h"
 #include "serve/sim/simulator.h"
-#include "serve/stats.h"
 #include "serve/stack/step_model.h"
 #include "serve/stack/step_pricer.h"
+#include "serve/stats.h"
 #include "serve/traces.h"
 #include "test_support.h"
 

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "scenario/scenario.h"
 #include "report/serving.h"
+#include "scenario/scenario.h"
 
 namespace trnsim::ui {
 

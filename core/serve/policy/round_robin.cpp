@@ -11,6 +11,7 @@ class RoundRobinRouter : public Router {
   int route(const RoutedCall&, const std::vector<ReplicaLoad>& replicas) override {
     return static_cast<int>(next_++ % static_cast<std::uint64_t>(replicas.size()));
   }
+  bool reads_loads() const override { return false; }
 
  private:
   std::uint64_t next_ = 0;  // calls routed so far

@@ -19,6 +19,9 @@ class Router {
   virtual ~Router() = default;
   // The replica, an index of `replicas`, for `call` (at least two replicas).
   virtual int route(const RoutedCall& call, const std::vector<ReplicaLoad>& replicas) = 0;
+  // Whether route() reads the loads; false: `replicas` only says how many there are (its
+  // loads are left zero), which spares the simulator filling them for every call.
+  virtual bool reads_loads() const { return true; }
 };
 
 using RouterFactory = std::unique_ptr<Router> (*)();

@@ -14,6 +14,7 @@ class SessionAffinityRouter : public Router {
     if (call.session) return static_cast<int>(call.chain % n);
     return static_cast<int>(next_++ % static_cast<std::uint64_t>(n));
   }
+  bool reads_loads() const override { return false; }
 
  private:
   std::uint64_t next_ = 0;  // calls outside sessions routed so far

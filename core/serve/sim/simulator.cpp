@@ -49,6 +49,8 @@ class Simulator final : private StepBuilder {
     const double cache_cap =
         cfg.prefix_cache_max_tokens > 0 ? cfg.prefix_cache_max_tokens : std::numeric_limits<double>::infinity();
     for (int i = 0; i < cfg.replicas; ++i) replicas_.emplace_back(cache_cap);
+    loads_.resize(replicas_.size());
+    router_reads_loads_ = router_->reads_loads();
     res_.kv_budget_bytes = budget_;
     res_.series = AdaptiveBins(cfg.series_bins, 1e-3, 5);
     res_.positions = AdaptiveBins(cfg.position_bins, 16, 3);
@@ -174,12 +176,12 @@ class Simulator final : private StepBuilder {
     rc.chain = ch.id;
     rc.call = call;
     rc.session = ch.session;
-    loads_.resize(replicas_.size());
-    for (std::size_t i = 0; i < replicas_.size(); ++i) {  // what the router sees
-      loads_[i].waiting = replicas_[i].waiting.size();
-      loads_[i].running = replicas_[i].running.size();
-      loads_[i].routed = static_cast<std::size_t>(replicas_[i].routed);
-    }
+    if (router_reads_loads_)
+      for (std::size_t i = 0; i < replicas_.size(); ++i) {  // what the router sees
+        loads_[i].waiting = replicas_[i].waiting.size();
+        loads_[i].running = replicas_[i].running.size();
+        loads_[i].routed = static_cast<std::size_t>(replicas_[i].routed);
+      }
     return router_->route(rc, loads_);
   }
 
@@ -518,6 +520,7 @@ class Simulator final : private StepBuilder {
   KvManager kv_;
   std::unique_ptr<Router> router_;
   std::vector<ReplicaLoad> loads_;  // the replicas as the router sees them (route())
+  bool router_reads_loads_ = true;
   std::unique_ptr<BatchPolicy> batch_policy_;
   // The step a batch policy is filling (schedule())
   Replica* building_ = nullptr;
