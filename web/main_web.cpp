@@ -36,7 +36,7 @@
 #include <memory>
 #include <string>
 
-#include "serve/serve.h"
+#include "report/serving.h"
 #include "ui/app.h"
 #include "ui/view/scenario_form.h"
 #include "ui/view/serving_view.h"

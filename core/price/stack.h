@@ -3,7 +3,7 @@
 // or marked calibrated). Two layers read it:
 //  - the plan / pricing layer (`trnsim run` too): logical NeuronCores per chip (the ranks of
 //    TP collectives, KV-head replication) and the MoE expert-execution strategy;
-//  - the neuron StepModel (core/serve/neuron_step_model.h): compiled batch, context-encoding
+//  - the neuron StepModel (core/serve/stack/neuron.h): compiled batch, context-encoding
 //    and token-generation buckets with padding, how prefill and decode share a step, and
 //    the per-step and per-request runtime and host costs.
 // Stacks: plain (exact shapes, ranks are chips, uniform routing, no runtime costs), nxdi (NxD

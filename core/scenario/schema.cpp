@@ -11,7 +11,9 @@
 #include "scenario/scenario.h"
 #include "serve/requests.h"
 #include "serve/sessions.h"
-#include "serve/step_model.h"
+#include "serve/policy/batch_policy.h"
+#include "serve/policy/router.h"
+#include "serve/stack/step_model.h"
 #include "serve/traces.h"
 
 namespace trnsim {
@@ -763,7 +765,7 @@ void add_serve_fields(std::vector<Field>& t) {
                       {"sequences", "prefills per step", "Prompts started or continued per step. 0: no limit.",
                        kServeServer}));
   t.push_back(choice("serve.scheduler", [](Scenario& s) -> std::string& { return s.serve.scheduler; }, "chunked",
-                     fixed({"chunked", "prefill_first"}),
+                     [] { return serve::batch_policy_names(); },
                      {"", "scheduler",
                       "chunked: steps mix decodes with prefill chunks (vLLM V1). prefill_first: a step is prefills or "
                       "decodes, waiting prefills first (vLLM V0 without chunked prefill).",
@@ -786,7 +788,7 @@ void add_serve_fields(std::vector<Field>& t) {
                                "Most tokens the cache keeps. null: whatever the KV budget holds.", kServeServer, "",
                                true}));
   t.push_back(choice("serve.router", [](Scenario& s) -> std::string& { return s.serve.router; }, "round_robin",
-                     fixed({"round_robin", "least_loaded", "session_affinity"}),
+                     [] { return serve::router_names(); },
                      {"", "router",
                       "How requests are spread over the dp replicas: round robin, the least loaded (requests "
                       "waiting, running or on their way there), or every call of a session to the same replica.",

@@ -84,12 +84,6 @@ class Generated : public Source {
 
 }  // namespace
 
-std::uint64_t block_key(std::uint64_t ns, std::uint64_t index) {
-  std::uint64_t s = ns ^ (index * 0xD6E8FEB86659FD93ull);
-  splitmix64(s);
-  return splitmix64(s);
-}
-
 double Sampler::unit_open() {
   double u;
   do u = rng_.unit();

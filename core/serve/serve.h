@@ -1,6 +1,7 @@
-// `trnsim serve`: a scenario served as a stream of requests -- the serving simulator
-// (simulator.h) on the scenario's system, stack (step_model.h), arrivals and lengths
-// (requests.h, sessions.h, traces.h) -- and what a user of the service would measure:
+// `trnsim serve`: a server as a stream of requests -- the serving simulator (sim/simulator.h)
+// with its policies (policy/) on a system, a stack's step model (stack/step_model.h),
+// arrivals and lengths (requests.h, sessions.h, traces.h) -- and what a user of the service
+// would measure (analyses.h):
 // latency percentiles, throughput, goodput against targets, occupancy over time, the
 // prefix cache, agentic turns, long-response (reasoning) behaviour, what the KV precision
 // buys, and optionally the highest request rate that still meets the targets.
@@ -26,10 +27,13 @@
 #include <string>
 #include <vector>
 
-#include "scenario/scenario.h"
-#include "serve/simulator.h"
+#include "common/fields.h"
+#include "hw/system.h"
+#include "serve/sim/simulator.h"
+#include "serve/spec.h"
+#include "serve/stack/step_model.h"
 #include "serve/stats.h"
-#include "serve/step_model.h"
+#include "workload/workload.h"
 
 namespace trnsim::serve {
 
@@ -41,9 +45,10 @@ struct Options {
   // open_file for a file system: relative paths beside `dir` ("" = the working directory);
   // a file that cannot be opened is an InputError naming serve.trace.file.
   static std::function<std::unique_ptr<std::istream>(const std::string&)> files_in(const std::string& dir);
-  // The step model to use: make_step_model(scenario, system) from an earlier run whose
-  // system, workload and server_key() are the same (its shape caches then carry over, as
-  // the playground does between edits of the traffic). Empty: made here.
+  // The step model to use: make_step_model(system, workload, serve) from an earlier run whose
+  // system, workload and server settings are the same (server_key, core/report/serving.h:
+  // its shape caches and reference then carry over, as the playground does between edits of
+  // the traffic). Empty: made here, once for the run and every analysis.
   std::shared_ptr<const StepModel> model;
   // Progress of the main simulation (not the zero-load, KV and rate-search runs): calls
   // finished and the calls expected (0 when unknown: a trace, agentic sessions).
@@ -52,12 +57,6 @@ struct Options {
   // the report condenses it: what the invariant tests (tests/unit/serve/) check. Empty: none.
   std::function<void(const SimResult&)> observe;
 };
-
-// What a scenario's step model depends on: the canonical scenario without the traffic
-// fields (arrivals, rate, lengths, seed, targets, trace, sessions, harness, router, ...),
-// plus the mean request lengths (the model's zero-load reference). Stacks read only these
-// (core/serve/step_model.h).
-std::string server_key(const Scenario& scenario);
 
 struct SeriesPoint {
   double t0_s = 0, t1_s = 0;
@@ -104,16 +103,21 @@ struct RateProbe {
 };
 
 struct Result {
-  Scenario scenario;
+  // What was served
+  json scenario;                 // the scenario's canonical JSON when the run came from one (core/report/serving.h), else null
+  std::string name;              // the scenario's name ("" when none)
+  workload::Spec workload;
   std::string system_name, system_display_name, stack;
   int replicas = 1, chips_per_replica = 1, system_chips = 0;
   std::string source;            // what arrived
   std::string harness;
+  // Requests
   std::size_t requests = 0;      // calls measured
   std::int64_t rejected = 0, preemptions = 0, steps = 0;
   std::int64_t cut = 0;          // requests still running when serve.duration ended the run (not measured)
   std::string rejected_reason;
   double duration_s = 0;
+  // Latency and throughput
   Summary ttft, tpot, itl, e2e, queue;
   Histogram ttft_histogram, tpot_histogram, e2e_histogram;  // per request, 24 log-spaced bins
   double request_rate = 0, output_tokens_per_s = 0, output_tokens_per_s_per_chip = 0, prompt_tokens_per_s = 0;
@@ -150,6 +154,7 @@ struct Result {
   bool searched = false;
   double max_rate = 0;
   std::vector<RateProbe> probes;
+  // Notes for the reader (trace columns not used, rejections, what could not be priced)
   std::vector<std::string> notes;
 };
 
@@ -163,9 +168,10 @@ std::vector<LatencyRow> latency_rows(const Result& result);
 // The other serving metrics that have a value for this run: (label, formatted value).
 std::vector<std::pair<std::string, std::string>> headline_figures(const Result& result);
 
-// InputError naming the field for impossible or inconsistent serving settings, an unreadable
-// trace line, or targets no rate can meet.
-Result run(const Scenario& scenario, const Options& options = {});
+// Serves `serve`'s requests with `workload` on `system` (one replica = tp x pp chips; dp
+// replicas). InputError naming the field for impossible or inconsistent serving settings, an
+// unreadable trace line, or targets no rate can meet. A whole Scenario: core/report/serving.h.
+Result run(const hw::System& system, const workload::Spec& workload, const Spec& serve, const Options& options = {});
 json result_to_json(const Result& result);       // deterministic; what `trnsim serve --json` prints
 std::string result_to_text(const Result& result);
 

@@ -112,7 +112,7 @@ json metrics_json(const Result& r) {
 json result_to_json(const Result& r) {
   json j;
   j["trnsim"] = TRNSIM_VERSION;
-  j["scenario"] = scenario_to_json(r.scenario);
+  j["scenario"] = r.scenario;
   json s;
   s["system"] = {{"name", r.system_name}, {"display_name", r.system_display_name}, {"chips", r.system_chips}};
   s["stack"] = r.stack;
@@ -325,13 +325,13 @@ void search_text(std::ostringstream& o, const Result& r) {
 std::string result_to_text(const Result& r) {
   std::ostringstream o;
   o << "trnsim " << TRNSIM_VERSION << " serve";
-  if (!r.scenario.name.empty()) o << ": " << r.scenario.name;
+  if (!r.name.empty()) o << ": " << r.name;
   o << "\n\n  system        " << r.system_display_name << ": " << r.replicas << " replica" << (r.replicas > 1 ? "s" : "")
     << " x " << r.chips_per_replica << " chip" << (r.chips_per_replica > 1 ? "s" : "") << " (of " << r.system_chips
     << "), stack " << r.stack << "\n";
-  o << "  model         " << r.scenario.workload.model_name << " (" << r.scenario.workload.precision.weights
-    << " weights, " << r.scenario.workload.precision.kv_cache << " KV), tp " << r.scenario.workload.parallelism.tp
-    << " pp " << r.scenario.workload.parallelism.pp << " ep " << r.scenario.workload.parallelism.ep << "\n";
+  const workload::Spec& w = r.workload;
+  o << "  model         " << w.model_name << " (" << w.precision.weights << " weights, " << w.precision.kv_cache
+    << " KV), tp " << w.parallelism.tp << " pp " << w.parallelism.pp << " ep " << w.parallelism.ep << "\n";
   o << "  requests      " << r.source << "\n";
   o << "  ran           " << r.requests << " measured, " << r.rejected << " rejected, ";
   if (r.cut > 0) o << r.cut << " cut by the run's end (serve.duration), ";

@@ -2,7 +2,7 @@
 // coding agent's session is a few user turns, each a chain of LLM calls separated by tool
 // executions; every call re-sends the conversation so far, which the prefix cache can reuse.
 //
-// Sources (../shared/PERF.md, "Serving workloads and traces"):
+// Sources (public datasets, each named with its repository):
 //  - GitHub Copilot coding-agent dataset 2026 (Azure/AzurePublicDataset): 301K sessions, 9.3M
 //    LLM calls, 3.95 turns per session, 7.83 calls per turn; prompt tokens 631.4B of which
 //    540.95B cached (86%), completion tokens 4.91B. -> the session structure and the cached share.

@@ -50,27 +50,31 @@ struct Sessions {
 };
 
 struct Spec {
+  // How requests arrive
   std::string arrivals;         // poisson | gamma | constant | burst | closed | trace | sessions
   double rate = 0;              // requests (or sessions) per second
   double burstiness = 1;        // gamma shape (1 = Poisson; smaller = burstier; vLLM bench's --burstiness)
   int concurrency = 0;          // closed loop: requests in flight
-  int requests = 0;             // how many to send (generated arrivals)
-  int warmup_requests = 0;      // the first completions, left out of the statistics
-  double duration_s = 0;        // > 0: the run ends there; calls unfinished then are left out (guidellm's max-seconds)
   int max_concurrency = 0;      // open-loop arrivals, > 0: at most this many in flight, the rest wait at the client
+  int requests = 0;             // how many to send (generated arrivals)
   int seed = 0;
+  Trace trace;
+  Sessions sessions;
+  // How long they are
   Lengths input, output;
   int shared_prefix_tokens = 0; // generated requests: a prompt prefix every request shares (system prompt)
+  // The server (the stack is workload.stack)
   int max_num_seqs = 0, max_batched_tokens = 0, max_prefill_seqs = 0;
-  std::string scheduler;        // chunked | prefill_first
+  std::string scheduler;        // the batch policy of the plain stack (core/serve/policy/: chunked, prefill_first)
   int kv_block_tokens = 0;
   PrefixCacheSettings prefix_cache;
-  std::string router;           // round_robin | least_loaded (over dp replicas)
+  std::string router;           // over the dp replicas (core/serve/policy/: round_robin, least_loaded, session_affinity)
+  // What is measured
+  int warmup_requests = 0;      // the first completions, left out of the statistics
+  double duration_s = 0;        // > 0: the run ends there; calls unfinished then are left out (guidellm's max-seconds)
   std::string harness;          // vllm-bench | guidellm | llmperf: the TPOT / ITL definitions
   Targets targets;
   bool find_rate = false;
-  Trace trace;
-  Sessions sessions;
 };
 
 }  // namespace trnsim::serve

@@ -1,4 +1,4 @@
-// Readers of public request-trace formats (../shared/PERF.md, "Serving workloads and traces"),
+// Readers of public request-trace formats (each named with the repository that defines it),
 // streaming: a trace is read line by line while the simulation runs, so only the requests in
 // flight are in memory; a trace longer than serve.trace.max_requests is refused with the line
 // where it went over. Errors name the trace, the line and the field or column.

@@ -16,7 +16,7 @@
 #include "report/metrics.h"
 #include "report/report.h"
 #include "scenario/scenario.h"
-#include "serve/serve.h"
+#include "report/serving.h"
 
 namespace trnsim::validate {
 

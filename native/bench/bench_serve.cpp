@@ -1,4 +1,4 @@
-// How fast the serving simulator runs (issue 10's targets: `trnsim serve` of 100,000 requests
+// How fast the serving simulator runs (the targets: `trnsim serve` of 100,000 requests
 // in under 1 s natively, 10,000 in under 100 ms in the page, the rate search under 10 s).
 // The baseline, measured in the same run, is the event loop alone: the same arrivals and
 // scheduler with a step model of constant cost (no pricing), so a ratio says what pricing
@@ -6,10 +6,11 @@
 #include "bench_api.h"
 
 #include "embedded.h"
+#include "report/serving.h"
 #include "scenario/scenario.h"
-#include "serve/serve.h"
-#include "serve/simulator.h"
-#include "serve/step_model.h"
+#include "serve/requests.h"
+#include "serve/sim/simulator.h"
+#include "serve/stack/step_model.h"
 
 using namespace trnsim;
 
@@ -83,7 +84,7 @@ static void BM_ServeSimulatePlain(benchmark::State& state) {
   const Scenario s = loaded(static_cast<int>(state.range(0)));
   const hw::System sys = hw::load_system(s.system);
   for (auto _ : state) {
-    auto model = serve::make_step_model(s, sys);  // a fresh shape cache every run
+    auto model = serve::make_step_model(sys, s.workload, s.serve);  // a fresh shape cache every run
     auto src = serve::generated_source(s.serve, s.serve.rate, 1500, 250);
     serve::SimResult r = serve::simulate(*model, *src, config(s));
     benchmark::DoNotOptimize(r.end_s);

@@ -7,8 +7,8 @@
 
 #include "cli.h"
 #include "progress.h"
+#include "report/serving.h"
 #include "scenario/scenario.h"
-#include "serve/serve.h"
 
 namespace {
 

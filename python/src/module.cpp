@@ -34,8 +34,8 @@
 #include "mx/mx.h"
 #include "plot_data.h"
 #include "report/report.h"
+#include "report/serving.h"
 #include "scenario/scenario.h"
-#include "serve/serve.h"
 #include "sweep/sweep.h"
 #include "validate/validate.h"
 

@@ -24,9 +24,9 @@
 
 #include "embedded.h"
 #include "report/report.h"
+#include "report/serving.h"
 #include "scenario/scenario.h"
-#include "serve/neuron_step_model.h"
-#include "serve/serve.h"
+#include "serve/stack/neuron.h"
 #include "test_derived_reference.h"
 
 // A namespace per file: the unit tests build in unity batches (tests/CMakeLists.txt).
@@ -190,7 +190,7 @@ TEST_CASE("serving: a step pays one graph launch per graph it runs, the host ste
                   {"compiled", {{"sequence_length", 4096}}}};
   const trnsim::Scenario s = scenario(w, {{"max_num_seqs", 4}, {"prefix_cache", {{"enabled", false}}}});
   const trnsim::hw::System sys = trnsim::hw::load_system("trn2-48xlarge");
-  const trnsim::serve::NeuronStepModel m(s, sys);
+  const trnsim::serve::NeuronStepModel m(sys, s.workload, s.serve);
   trnsim::serve::Batch dec, pre, both, two;
   dec.decode_contexts = {1500, 900};
   pre.prefills.push_back({800, 0, true});

@@ -4,9 +4,9 @@
 #include <catch2/catch.hpp>
 
 #include "report/report.h"
+#include "report/serving.h"
 #include "scenario/scenario.h"
-#include "serve/neuron_step_model.h"
-#include "serve/serve.h"
+#include "serve/stack/neuron.h"
 #include "test_support.h"
 #include "workload/speculative.h"
 
@@ -34,7 +34,7 @@ Scenario scenario(const std::string& stack, json compiled = json::object(), json
 
 serve::NeuronStepModel neuron_model(const Scenario& s) {
   static const hw::System sys = hw::load_system("trn2-48xlarge");
-  return serve::NeuronStepModel(s, sys);
+  return serve::NeuronStepModel(sys, s.workload, s.serve);
 }
 
 double decode_time(const serve::StepModel& m, std::vector<int> contexts) {
@@ -56,7 +56,7 @@ TEST_CASE("neuron: decode runs the compiled batch in the smallest bucket holding
   const auto m = neuron_model(s);
   CHECK(m.shapes().token_generation == std::vector<int>{128, 256, 512, 1024, 2048, 4096});
   CHECK(m.limits().max_batch == 8);
-  CHECK(!m.limits().mixed_steps);  // vllm-neuron: a step is prompts or decodes
+  CHECK(m.limits().batch_policy == "prefill_first");  // vllm-neuron: a step is prompts or decodes
   // One sequence in flight costs what eight do (static shapes; padding rows are computed).
   CHECK(decode_time(m, {1500}) == Approx(decode_time(m, std::vector<int>(8, 1500))));
   // Contexts inside one bucket cost the same; the next bucket costs more.
@@ -87,7 +87,7 @@ TEST_CASE("neuron: prompts run padded to their context-encoding bucket", "[serve
   const auto o = neuron_model(scenario("optimum-neuron", {{"sequence_length", 4096}}));
   CHECK(o.padded_prefill({100, 0, true}).new_tokens == 4096);
   CHECK(o.padded_context(300) == 4096);
-  CHECK(!o.limits().mixed_steps);
+  CHECK(o.limits().batch_policy == "prefill_first");
   CHECK(o.limits().max_prefill_seqs == 1);
   CHECK(!o.limits().prefix_caching);
   serve::Batch both;

@@ -1,4 +1,4 @@
-// The serving simulator's behaviour (issue 10, item 8): at zero load it reproduces `trnsim
+// The serving simulator's behaviour: at zero load it reproduces `trnsim
 // run`; longer context never makes a step faster; a prefix hit removes exactly the shared
 // part's prefill; Little's law holds on the simulated system and its queue; tokens are
 // conserved under preemption; bad inputs name their field or line; runs are deterministic.
@@ -11,15 +11,15 @@
 
 #include "report/metrics.h"
 #include "report/report.h"
+#include "report/serving.h"
 #include "scenario/scenario.h"
-#include "serve/prefix_cache.h"
 #include "serve/requests.h"
-#include "serve/serve.h"
 #include "serve/sessions.h"
-#include "serve/simulator.h"
+#include "serve/sim/prefix_cache.h"
+#include "serve/sim/simulator.h"
+#include "serve/stack/step_model.h"
+#include "serve/stack/step_pricer.h"
 #include "serve/stats.h"
-#include "serve/step_model.h"
-#include "serve/step_pricer.h"
 #include "serve/traces.h"
 #include "test_support.h"
 
@@ -102,7 +102,7 @@ TEST_CASE("serve: a longer context never makes a step faster", "[serve]") {
     set_field(s, "workload.parallelism.tp", 8);
     set_field(s, "system", "trn3-gen2-ultraserver");
     const hw::System sys = hw::load_system(s.system);
-    const auto m = serve::make_step_model(s, sys);
+    const auto m = serve::make_step_model(sys, s.workload, s.serve);
     const int chunk = s.workload.imported->attention_chunk;  // 0: no chunked layers
     for (int b : {1, 3, 32, 200}) {
       double last = 0;
@@ -130,7 +130,7 @@ TEST_CASE("serve: a longer context never makes a step faster", "[serve]") {
 
 TEST_CASE("serve: a step's time splits into compute, HBM, fabric and overhead", "[serve]") {
   Scenario s = llama8b(json::object(), 4);
-  const auto m = serve::make_step_model(s, hw::load_system(s.system));
+  const auto m = serve::make_step_model(hw::load_system(s.system), s.workload, s.serve);
   serve::Batch b;
   b.decode_contexts = {100, 2000, 5000};
   b.prefills = {{300, 1024, true}, {700, 0, false}};
@@ -152,7 +152,7 @@ TEST_CASE("serve: a 100% prefix hit removes the shared part's prefill", "[serve]
   REQUIRE(with.requests == 2);
   CHECK(with.cached_prompt_tokens == P);
   CHECK(with.computed_prefill_tokens == S + (S - P));
-  const auto m = serve::make_step_model(s, hw::load_system(s.system));
+  const auto m = serve::make_step_model(hw::load_system(s.system), s.workload, s.serve);
   serve::Batch cold, warm;
   cold.prefills.push_back({S, 0, true});
   warm.prefills.push_back({S - P, P, true});
@@ -232,7 +232,7 @@ TEST_CASE("serve: a run's duration sends nothing after it and leaves out what it
   // end is exactly what an unbounded run does then; the calls still running are cut.
   Scenario s = llama8b({{"arrivals", "closed"}, {"concurrency", 8}, {"requests", 100000}});
   const hw::System sys = hw::load_system(s.system);
-  const auto m = serve::make_step_model(s, sys);
+  const auto m = serve::make_step_model(sys, s.workload, s.serve);
   auto run = [&](double duration, int requests) {
     serve::Spec v = s.serve;
     v.requests = requests;

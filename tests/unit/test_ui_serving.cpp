@@ -4,8 +4,8 @@
 #include <catch2/catch.hpp>
 
 #include "embedded.h"
+#include "report/serving.h"
 #include "scenario/scenario.h"
-#include "serve/serve.h"
 #include "test_support.h"
 #include "ui/view/serving_view.h"
 

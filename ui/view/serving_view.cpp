@@ -23,7 +23,7 @@ ServingRun ServingRunner::execute(const Scenario& s, bool find_rate) {
   try {
     const std::string key = serve::server_key(s);
     if (key != model_key_ || !model_) {
-      model_ = serve::make_step_model(s, hw::load_system(s.system));
+      model_ = serve::make_step_model(hw::load_system(s.system), s.workload, s.serve);
       model_key_ = key;
     } else {
       out.reused_model = true;

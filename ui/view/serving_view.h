@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "report/serving.h"
 #include "scenario/scenario.h"
-#include "serve/serve.h"
 
 namespace trnsim::ui {
 

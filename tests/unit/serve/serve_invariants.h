@@ -17,9 +17,10 @@
 
 #include "scenario/scenario.h"
 #include "scenario/schema.h"
+#include "report/serving.h"
 #include "serve/serve.h"
-#include "serve/simulator.h"
-#include "serve/step_model.h"
+#include "serve/sim/simulator.h"
+#include "serve/stack/step_model.h"
 
 namespace serve_invariants {
 
@@ -66,7 +67,7 @@ inline Run run(const Scenario& s, std::shared_ptr<const serve::StepModel> model 
 
 // The step model of `s` (shared across runs that change only the traffic: serve::server_key).
 inline std::shared_ptr<const serve::StepModel> step_model(const Scenario& s) {
-  return serve::make_step_model(s, hw::load_system(s.system));
+  return serve::make_step_model(hw::load_system(s.system), s.workload, s.serve);
 }
 
 // The request rate at which every batch slot is busy with requests of the mean lengths served

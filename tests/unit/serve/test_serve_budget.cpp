@@ -7,7 +7,7 @@
 #include "serve_invariants.h"
 
 #include "hw/system.h"
-#include "serve/step_pricer.h"
+#include "serve/stack/step_pricer.h"
 #include "workload/workload.h"
 
 // A namespace per file: the unit tests build in unity batches (tests/CMakeLists.txt).

@@ -1,5 +1,6 @@
 // The Neuron step model: one engine step of a server running a Neuron stack
-// (core/data/serving/*.json via price::Stack), priced through the exact-shape StepPricer
+// (core/data/serving/*.json via price::Stack; registered as "neuron", the step model of every
+// stack file), priced through the exact-shape StepPricer
 // (step_pricer.h) at the shapes the stack compiled:
 //  - token generation runs the compiled batch (max-num-seqs) whatever is in flight -- padding
 //    rows are computed and route to experts too -- in the smallest token-generation bucket
@@ -7,8 +8,9 @@
 //  - every prompt runs as its own context-encoding graph (ctx batch 1) padded to the smallest
 //    bucket holding it (optimum-neuron: to max_context_length); with prefix caching the
 //    cached part is bucketed too (NxDI's 2D buckets, minimums 512 / 256);
-//  - vllm-neuron / nxdi never mix: a step is prompts or decodes (Limits.mixed_steps false);
-//    optimum-neuron runs the decode graph, then one prompt's graph, in the same step;
+//  - vllm-neuron / nxdi never mix: a step is prompts or decodes (batch policy prefill_first);
+//    optimum-neuron runs the decode graph, then one prompt's graph, in the same step (chunked,
+//    without a token budget: whole prompts);
 //  - fused speculation: k draft decode steps and one target pass over k positions per slot,
 //    all in the token-generation graph; tokens_per_sequence = the expected accepted tokens;
 //  - runtime costs per step: a graph launch per graph run, host scheduling, sampling outside
@@ -24,8 +26,8 @@
 #include <vector>
 
 #include "price/stack.h"
-#include "serve/step_model.h"
-#include "serve/step_pricer.h"
+#include "serve/stack/step_model.h"
+#include "serve/stack/step_pricer.h"
 
 namespace trnsim::serve {
 
@@ -39,18 +41,23 @@ struct CompiledShapes {
   bool prefix_caching = false;
 };
 // InputError naming the workload.compiled.* field for shapes the stack cannot compile. Prefix
-// caching is on when the scenario asks and the stack supports it (optimum-neuron does not).
-CompiledShapes compiled_shapes(const price::Stack& stack, const Scenario& scenario);
+// caching is on when serve.prefix_cache asks and the stack supports it (optimum-neuron does not).
+CompiledShapes compiled_shapes(const price::Stack& stack, const workload::Spec& workload, const Spec& serve);
 
 class NeuronStepModel : public StepModel {
  public:
-  NeuronStepModel(const Scenario& scenario, const hw::System& system);
+  // The stack workload.stack names; `reference_lengths` as make_step_model computes them
+  // (reference_lengths(workload, serve) when not given).
+  NeuronStepModel(const hw::System& system, const workload::Spec& workload, const Spec& serve,
+                  std::pair<int, int> reference_lengths);
+  NeuronStepModel(const hw::System& system, const workload::Spec& workload, const Spec& serve);
   std::string name() const override { return stack_.name; }
   StepTime step(const Batch& batch) const override;
   Limits limits() const override { return limits_; }
   ReplicaMemory memory() const override { return memory_; }
   double kv_bytes(double context_tokens) const override { return pricer_.kv_bytes(context_tokens); }
   double request_overhead_s() const override { return stack_.runtime.request_host_s; }
+  const Reference* reference() const override { return &pricer_.reference(); }
   const CompiledShapes& shapes() const { return shapes_; }
   // Prompt tokens the context-encoding graph computes for a prompt chunk (padding included),
   // and the cached tokens it attends to as compiled.
@@ -62,15 +69,18 @@ class NeuronStepModel : public StepModel {
   StepTime decode_graph(int longest_context) const;
   StepTime prefill_graph(const PrefillChunk& chunk) const;
 
+  // The stack and what it compiled
   const price::Stack& stack_;
-  workload::Speculation speculation_;
   CompiledShapes shapes_;
-  StepPricer pricer_;
-  std::unique_ptr<StepPricer> draft_;  // speculation
-  double tokens_per_step_ = 1;
-  int verify_positions_ = 1;
   Limits limits_;
   ReplicaMemory memory_;
+  // Pricing
+  StepPricer pricer_;
+  // Fused speculation
+  workload::Speculation speculation_;
+  std::unique_ptr<StepPricer> draft_;
+  double tokens_per_step_ = 1;
+  int verify_positions_ = 1;
   // Collective time hidden in a padded prompt's context encoding, by (tokens, cached tokens):
   // the buckets make few distinct shapes (the simulator is single-threaded; see prefill_graph).
   mutable std::map<std::pair<int, int>, double> hidden_;

@@ -1,13 +1,11 @@
 // The exact-shape step pricer (step_pricer.h).
-#include "serve/step_pricer.h"
+#include "serve/stack/step_pricer.h"
 
 #include <algorithm>
 #include <cmath>
 
 #include "model/mixer_cost.h"
-#include "scenario/scenario.h"
 #include "schedule/schedule.h"
-#include "serve/requests.h"
 
 namespace trnsim::serve {
 
@@ -18,14 +16,6 @@ constexpr double kContextGrid = 64;  // tokens between the grid points of attent
 unsigned long long key3(int a, long long b, long long c) {
   return (static_cast<unsigned long long>(a) << 56) ^ (static_cast<unsigned long long>(b) << 32) ^
          static_cast<unsigned long long>(c);
-}
-
-workload::Spec reference_spec(workload::Spec spec, int input_tokens, int output_tokens) {
-  spec.kind = "inference";
-  spec.inference.batch = 1;
-  spec.inference.input_tokens = std::max(1, input_tokens);
-  spec.inference.output_tokens = std::max(1, output_tokens);
-  return spec;
 }
 
 double memory_item(const workload::Result& r, const std::string& name) {
@@ -53,17 +43,6 @@ plan::Operator attention_of(std::vector<plan::Operator> ops) {
 
 }  // namespace
 
-std::pair<int, int> reference_lengths(const Scenario& s) {
-  const Spec& v = s.serve;
-  double in = mean_length(v.input, s.workload.inference.input_tokens);
-  double out = served_mean_length(v.output, s.workload.inference.output_tokens);
-  if (v.arrivals == "sessions") in = v.sessions.prompt_tokens, out = v.sessions.output_tokens;
-  return {std::max(1, static_cast<int>(std::lround(in))), std::max(1, static_cast<int>(std::lround(out)))};
-}
-
-StepPricer::StepPricer(const Scenario& s, const hw::System& system)
-    : StepPricer(s.workload, system, reference_lengths(s).first, reference_lengths(s).second) {}
-
 void StepPricer::Cost::add(const Cost& c, double times) {
   time_s += times * c.time_s;
   compute_s += times * c.compute_s;
@@ -72,25 +51,9 @@ void StepPricer::Cost::add(const Cost& c, double times) {
   overhead_s += times * c.overhead_s;
 }
 
-namespace {
-
-// `trnsim run` at batch 1; when the lengths do not fit that way, at one token (the HBM check).
-workload::Result evaluate_reference(const workload::Spec& spec, const hw::System& system, int in, int out, bool& ok) {
-  try {
-    ok = true;
-    return workload::evaluate(reference_spec(spec, in, out), system);
-  } catch (const InputError& e) {
-    if (e.field() != "workload.parallelism" || (in <= 1 && out <= 1)) throw;
-    ok = false;
-    return workload::evaluate(reference_spec(spec, 1, 1), system);
-  }
-}
-
-}  // namespace
-
 StepPricer::StepPricer(const workload::Spec& spec, const hw::System& system, int input_tokens, int output_tokens)
     : system_(system),
-      reference_(evaluate_reference(spec, system_, input_tokens, output_tokens, reference_ok_)),
+      reference_(evaluate_reference(spec, system_, input_tokens, output_tokens)),
       // What `trnsim run` prices with: the stack's placement (logical NeuronCores per chip as
       // TP ranks), MoE execution, the precisions the chip runs and the scenario's pricer.
       pricing_(workload::make_pricing(spec, system_)),
@@ -131,12 +94,13 @@ double StepPricer::kv_bytes(double context) const { return kv_bytes_of(kv_layers
 
 ReplicaMemory StepPricer::memory(double max_step_tokens) const {
   ReplicaMemory m;
-  m.capacity_bytes = reference_.hbm_capacity_bytes;
-  m.weights_bytes = memory_item(reference_, "weights");
-  m.reserve_bytes = memory_item(reference_, "reserve");
+  const workload::Result& ref = reference_.run;
+  m.capacity_bytes = ref.hbm_capacity_bytes;
+  m.weights_bytes = memory_item(ref, "weights");
+  m.reserve_bytes = memory_item(ref, "reserve");
   // The reference's working set is one prefill of its input; it grows with the step's tokens.
-  const double ref_tokens = std::max(1, reference_.spec.inference.input_tokens);
-  m.activations_bytes = memory_item(reference_, "activations") * std::max(max_step_tokens, ref_tokens) / ref_tokens;
+  const double ref_tokens = std::max(1, ref.spec.inference.input_tokens);
+  m.activations_bytes = memory_item(ref, "activations") * std::max(max_step_tokens, ref_tokens) / ref_tokens;
   m.kv_budget_bytes = m.capacity_bytes - m.weights_bytes - m.reserve_bytes - m.activations_bytes;
   return m;
 }

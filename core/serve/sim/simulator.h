@@ -1,24 +1,25 @@
 // The event-driven serving simulator: requests arrive (or closed-loop clients send them),
-// wait, are admitted into one of dp replicas' batch slots, run in engine steps priced by a
-// StepModel, and stream tokens until done. Deterministic: the same inputs give the same
-// events in the same order (ties broken by creation order), and only + - * / and
-// comparisons touch the clock, so native and WebAssembly runs agree to the bit.
+// wait, are routed to one of dp replicas, admitted into its batch slots, run in engine steps
+// priced by a StepModel (core/serve/stack/step_model.h), and stream tokens until done.
+// Deterministic: the same inputs give the same events in the same order (ties broken by
+// creation order), and only + - * / and comparisons touch the clock, so native and
+// WebAssembly runs agree to the bit.
 //
-// What one replica does each step (vLLM's scheduler; `Limits` from the StepModel):
-//  - mixed steps (chunked prefill, vLLM V1): running sequences first, in admission order --
-//    a decode token each, or the next chunk of an unfinished prompt -- within the step's token
-//    budget; then waiting requests, first come first served, while batch slots, budget and
-//    memory last (a request that does not fit blocks those behind it);
-//  - prefill-first steps (vLLM V0, Neuron context encoding): when requests wait and slots are
-//    free the step prefills whole prompts only (decodes stall); otherwise every running
-//    sequence decodes one token.
-//  - KV memory: every sequence holds its context's KV (blocks of kv_block_tokens, sliding-window
-//    layers capped) in the replica's KV budget; computed blocks others may share (a system
-//    prompt, a session's context, trace hash ids) go into the prefix cache, where later
-//    prompts starting with them find them (a request's own blocks only when it is preempted); an allocation that does not fit
-//    evicts unreferenced cached blocks (least recently used first), then preempts the most
-//    recently admitted running sequence (recompute: it returns to the head of the queue and
-//    later prefills its prompt and the tokens it had generated; its prefix may still be cached).
+// The parts:
+//  - this event loop: arrivals, the client's concurrency cap, host overhead, steps, token
+//    emission, preemption, chains of calls and their pauses, the run's window and statistics;
+//  - the KV manager (kv_manager.h) and the prefix cache (prefix_cache.h): blocks of
+//    kv_block_tokens in each replica's KV budget, shared prefixes, eviction;
+//  - the policies, chosen by name (core/serve/policy/): the router picks a replica for each
+//    released call (serve.router); the batch policy fills each step of a replica
+//    (Limits::batch_policy: serve.scheduler or the stack's) through views.h's StepBuilder,
+//    within the stack's Limits (batch slots, token budget, prefills per step).
+//
+// Rules the loop keeps whatever the policies:
+//  - memory: an allocation that does not fit evicts unreferenced cached blocks, then preempts
+//    the most recently admitted running sequence (recompute: it returns to the head of the
+//    queue and later prefills its prompt and the tokens it had generated; its prefix may still
+//    be cached).
 //  - a request needing more KV than the whole budget, longer than the stack's max context, or
 //    with a prompt over the largest compiled context-encoding bucket (Limits::max_prompt), is
 //    rejected (counted, not served); so is a preempted one whose recompute is over that bucket
@@ -26,9 +27,6 @@
 //  - the run's window opens at the first arrival (throughput, occupancy, serve.duration).
 //  - agentic chains: a call's next call is released when it finishes plus its pause (tool
 //    execution, user think time); closed-loop clients send their next request when one finishes.
-//  - the router sends each released call to a replica: round robin, the least loaded (fewest
-//    requests waiting, running or on their way there in the host-overhead window), or session
-//    affinity (a session's calls to one replica).
 // NOT modeled: prefill/decode disaggregation, KV offload to host memory, priorities, request
 // cancellation, network time between client and server, stragglers, pipeline micro-batching.
 #pragma once
@@ -38,24 +36,27 @@
 #include <string>
 #include <vector>
 
-#include "serve/requests.h"
+#include "serve/sim/chain.h"
+#include "serve/stack/step_model.h"
 #include "serve/stats.h"
-#include "serve/step_model.h"
 
 namespace trnsim::serve {
 
 struct SimConfig {
+  // The server
   int replicas = 1;
-  std::string router = "round_robin";  // round_robin | least_loaded | session_affinity
-  bool closed_loop = false;
-  int concurrency = 1;                 // closed loop
+  std::string router = "round_robin";  // a registered router (core/serve/policy/router.h)
   int kv_block_tokens = 16;
   bool prefix_cache = true;
   double prefix_cache_max_tokens = 0;  // 0: no limit but the KV budget
-  std::int64_t warmup = 0;             // chains with id < warmup are left out of the statistics
-  double duration_s = 0;               // > 0: the run stops at this time; calls unfinished then are not recorded
+  // The clients
+  bool closed_loop = false;
+  int concurrency = 1;                 // closed loop
   int max_in_flight = 0;               // open loop, > 0: an arrival beyond this many in the system waits at the
                                        // client and is sent (its arrival) when one finishes
+  // What is measured
+  std::int64_t warmup = 0;             // chains with id < warmup are left out of the statistics
+  double duration_s = 0;               // > 0: the run stops at this time; calls unfinished then are not recorded
   std::size_t series_bins = 64;
   std::size_t position_bins = 32;
   // Called with the number of calls finished so far, after each one (progress bars); empty: none.
@@ -76,27 +77,35 @@ struct CallRecord {
 };
 
 struct SimResult {
+  // The calls
   std::vector<CallRecord> calls;  // in finishing order; warm-up chains excluded
   std::vector<std::pair<double, std::uint32_t>> token_gaps;  // (gap between consecutive tokens, how many)
+  std::int64_t chains = 0, calls_all = 0;
   std::int64_t rejected = 0;
   std::int64_t rejected_measured = 0;  // of them, calls of measured (not warm-up) chains
   std::string rejected_reason;    // the first rejection's reason
-  std::int64_t preemptions = 0, steps = 0, chains = 0, calls_all = 0;
   std::int64_t cut = 0;            // calls in the system when the run's duration ended it (not recorded)
+  std::int64_t preemptions = 0;
+  // The run's window
   double start_s = 0;              // the first arrival: the run's window opens here
   double end_s = 0;                // the last completion (or the duration's end)
+  // The steps
+  std::int64_t steps = 0;
   double busy_s = 0;               // summed over replicas: time spent in steps
   double step_compute_s = 0, step_hbm_s = 0, step_fabric_s = 0, step_overhead_s = 0;
+  int max_running = 0;
+  // Tokens
   double output_tokens = 0, prompt_tokens = 0, cached_prompt_tokens = 0, computed_prefill_tokens = 0;
+  // Little's law
   double in_system_area = 0, in_queue_area = 0;  // integrals of requests in system / waiting over time
-  double queue_s_all = 0, e2e_s_all = 0;         // summed over every call (warm-up included), for Little's law
+  double queue_s_all = 0, e2e_s_all = 0;         // summed over every call (warm-up included)
+  // KV memory
   double kv_budget_bytes = 0;      // per replica, per chip
   double peak_kv_fraction = 0;     // of the budget held by sequences, the highest replica
   // For the invariant tests (tests/unit/serve/): the most KV one replica ever had allocated
   // (sequences' blocks and cached ones, per chip; the budget bounds it), and the KV sequences
   // still held when the run ended (every replica; 0 once the run has drained).
   double peak_kv_used_bytes = 0, kv_held_at_end_bytes = 0;
-  int max_running = 0;
   std::uint64_t cache_evictions = 0;
   // Over time (every replica together): columns running, waiting, KV held by sequences and
   // KV of unreferenced cached blocks (fractions of the budget), output tokens.
@@ -104,6 +113,7 @@ struct SimResult {
   // Over the position of a token in its response (every 16th token of each response, so
   // every bin of >= 16 positions is sampled evenly): columns gap sum, count, batch-size sum.
   AdaptiveBins positions{32, 16, 3};
+  // The source
   std::vector<std::string> ignored_trace_columns;
   std::string source;
 };

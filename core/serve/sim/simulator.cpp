@@ -1,5 +1,6 @@
-// The event-driven serving simulator (simulator.h).
-#include "serve/simulator.h"
+// The event-driven serving simulator (simulator.h): the event loop over the KV manager and
+// the registered policies.
+#include "serve/sim/simulator.h"
 
 #include <algorithm>
 #include <climits>
@@ -9,7 +10,9 @@
 #include <unordered_map>
 
 #include "common/error.h"
-#include "serve/prefix_cache.h"
+#include "serve/policy/batch_policy.h"
+#include "serve/policy/router.h"
+#include "serve/sim/kv_manager.h"
 
 namespace trnsim::serve {
 
@@ -28,58 +31,16 @@ struct Event {
   bool operator>(const Event& o) const { return t != o.t ? t > o.t : order > o.order; }
 };
 
-// A call in the server. The fields every step touches come first (one cache line).
-struct Seq {
-  int prompt_len = 0;  // tokens to prefill: the prompt (+ the tokens generated before a preemption)
-  int computed = 0;    // tokens whose KV is in the cache
-  int alloc = 0;       // tokens allocated (a multiple of the block)
-  int emitted = 0;
-  int target = 0;      // output tokens to generate
-  bool measured = true, session = false;
-  double credit = 0;
-  double first_token_s = -1, last_token_s = 0;
-  // The rest.
-  int shared = 0;      // leading tokens held as referenced prefix-cache blocks
-  int call = 0, replica = 0;
-  std::int64_t chain = 0;
-  const Call* c = nullptr;
-  std::vector<std::uint64_t> refs;
-  double arrival_s = 0;
-  double queue_since = 0, queue_s = 0;
-  int cached_at_admission = -1, preemptions = 0;
-};
-
-struct Item {
-  int seq = 0, tokens = 0;
-  bool decode = false;
-};
-
-struct Replica {
-  std::deque<int> waiting;
-  std::vector<int> running;
-  PrefixCache cache;
-  double private_bytes = 0;
-  int routed = 0;  // calls routed here still in their host-overhead window (not yet waiting)
-  bool busy = false;
-  std::vector<Item> items;
-  Batch batch;
-  StepTime step;
-  double step_start = 0;
-  explicit Replica(double cache_tokens) : cache(cache_tokens) {}
-  double used() const { return private_bytes + cache.bytes(); }
-  // Held by sequences: their own blocks and the cached blocks they reference.
-  double held() const { return private_bytes + cache.bytes() - cache.evictable_bytes(); }
-};
-
 struct ActiveChain {
   Chain chain;
 };
 
-class Simulator {
+class Simulator final : private StepBuilder {
  public:
   Simulator(const StepModel& model, Source& source, const SimConfig& cfg)
-      : model_(model), source_(source), cfg_(cfg), limits_(model.limits()), overhead_s_(model.request_overhead_s()) {
-    budget_ = model.memory().kv_budget_bytes;
+      : model_(model), source_(source), cfg_(cfg), limits_(model.limits()), overhead_s_(model.request_overhead_s()),
+        budget_(model.memory().kv_budget_bytes), kv_(model, budget_, cfg.kv_block_tokens, cfg.prefix_cache),
+        router_(make_router(cfg.router)), batch_policy_(make_batch_policy(limits_.batch_policy)) {
     if (!(budget_ > 0))
       throw InputError("workload.parallelism",
                        "no HBM left for the KV cache on a " + std::to_string(cfg.replicas) +
@@ -88,6 +49,8 @@ class Simulator {
     const double cache_cap =
         cfg.prefix_cache_max_tokens > 0 ? cfg.prefix_cache_max_tokens : std::numeric_limits<double>::infinity();
     for (int i = 0; i < cfg.replicas; ++i) replicas_.emplace_back(cache_cap);
+    loads_.resize(replicas_.size());
+    router_reads_loads_ = router_->reads_loads();
     res_.kv_budget_bytes = budget_;
     res_.series = AdaptiveBins(cfg.series_bins, 1e-3, 5);
     res_.positions = AdaptiveBins(cfg.position_bins, 16, 3);
@@ -124,6 +87,7 @@ class Simulator {
       res_.cache_evictions += x.cache.evictions();
       res_.kv_held_at_end_bytes += x.held();
     }
+    res_.peak_kv_used_bytes = kv_.peak_used();
     res_.source = source_.describe();
     res_.ignored_trace_columns = source_.ignored();
     return std::move(res_);
@@ -204,27 +168,25 @@ class Simulator {
     s.prompt_len = c.input_tokens;
     s.target = c.output_tokens;
     s.arrival_s = t;
-    s.replica = route(ch);
+    s.replica = route(ch, call);
     ++replicas_[static_cast<std::size_t>(s.replica)].routed;
     push(t + overhead_s_, Ev::dispatch, id);
   }
 
-  int route(const Chain& ch) {
-    const int n = static_cast<int>(replicas_.size());
-    if (n == 1) return 0;
-    if (cfg_.router == "session_affinity" && ch.session) return static_cast<int>(ch.id % n);
-    if (cfg_.router == "least_loaded") {
-      int best = 0;
-      std::size_t load = SIZE_MAX;
-      for (int i = 0; i < n; ++i) {
-        // Calls still in their host-overhead window count: they are on their way there.
-        const std::size_t l = replicas_[i].waiting.size() + replicas_[i].running.size() +
-                              static_cast<std::size_t>(replicas_[i].routed);
-        if (l < load) load = l, best = i;
+  // With one replica there is nothing to choose (and the router is not asked).
+  int route(const Chain& ch, int call) {
+    if (replicas_.size() == 1) return 0;
+    RoutedCall rc;
+    rc.chain = ch.id;
+    rc.call = call;
+    rc.session = ch.session;
+    if (router_reads_loads_)
+      for (std::size_t i = 0; i < replicas_.size(); ++i) {  // what the router sees
+        loads_[i].waiting = replicas_[i].waiting.size();
+        loads_[i].running = replicas_[i].running.size();
+        loads_[i].routed = static_cast<std::size_t>(replicas_[i].routed);
       }
-      return best;
-    }
-    return static_cast<int>(rr_++ % static_cast<std::uint64_t>(n));
+    return router_->route(rc, loads_);
   }
 
   void dispatch(int id, double t) {
@@ -237,95 +199,13 @@ class Simulator {
     if (!r.busy) start_step(s.replica, t);
   }
 
-  // ---- memory -------------------------------------------------------------------------
-  double kv(int tokens) const { return model_.kv_bytes(tokens); }
-  int round_up(int tokens) const {
-    const int b = cfg_.kv_block_tokens;
-    return (tokens + b - 1) / b * b;
-  }
-
-  // Allocates KV for `n` more tokens of `s`, evicting unreferenced cached blocks if needed.
-  bool reserve(Replica& r, Seq& s, int n) {
-    if (s.computed + n <= s.alloc) return true;
-    const int want = round_up(s.computed + n);
-    if (want <= s.alloc) return true;
-    const double need = kv(want) - kv(s.alloc);
-    double free = budget_ - r.used();
-    if (free < need) {
-      r.cache.evict(need - free);
-      free = budget_ - r.used();
-    }
-    if (free < need - 1e-9 * budget_) return false;
-    r.private_bytes += need;
-    res_.peak_kv_used_bytes = std::max(res_.peak_kv_used_bytes, r.used());
-    s.alloc = want;
-    return true;
-  }
-
-  int cache_block(const Seq& s) const { return s.c->hash_block_tokens > 0 ? s.c->hash_block_tokens : cfg_.kv_block_tokens; }
-
-  // The prefix-cache key of block i of s's tokens (prompt, then output), if it has one;
-  // `shared`: whether other requests may reuse the block.
-  bool key_of(const Seq& s, int i, std::uint64_t& key, bool& shared) const {
-    const Call& c = *s.c;
-    shared = true;
-    if (c.hash_block_tokens > 0) {
-      if (static_cast<std::size_t>(i) >= c.block_hashes.size()) return false;
-      key = c.block_hashes[static_cast<std::size_t>(i)];
-      return true;
-    }
-    const long long last = static_cast<long long>(i + 1) * cfg_.kv_block_tokens - 1;
-    if (last < c.input_tokens) {
-      for (const auto& seg : c.segments)
-        if (last < seg.end) {
-          key = block_key(seg.ns, static_cast<std::uint64_t>(i));
-          shared = seg.shared;
-          return true;
-        }
-      return false;
-    }
-    if (c.output_ns == 0) return false;
-    key = block_key(c.output_ns, static_cast<std::uint64_t>(i));
-    return true;
-  }
-
-  // Takes the cached blocks that start s's prompt (at least its last token is computed).
-  void lookup_prefix(Replica& r, Seq& s) {
-    if (!cfg_.prefix_cache || s.computed > 0) return;
-    const int cb = cache_block(s);
-    std::uint64_t key;
-    bool shared;
-    for (int i = 0; (i + 1) * cb <= s.prompt_len - 1 && key_of(s, i, key, shared) && r.cache.contains(key); ++i) {
-      r.cache.acquire(key);
-      s.refs.push_back(key);
-      s.shared += cb;
-    }
-    s.computed = s.alloc = s.shared;
-  }
-
-  void release_all(Replica& r, Seq& s) {
-    for (auto it = s.refs.rbegin(); it != s.refs.rend(); ++it) r.cache.release(*it);
-    r.private_bytes -= kv(s.alloc) - kv(s.shared);
-    s.refs.clear();
-    s.shared = s.alloc = s.computed = 0;
-  }
-
-  // Moves s's newly computed full blocks into the prefix cache (or onto an equal cached block):
-  // the shareable ones, or every one (`all`: before a preemption, for the recompute).
-  void insert_blocks(Replica& r, Seq& s, bool all = false) {
-    if (!cfg_.prefix_cache) return;
-    const int cb = cache_block(s);
-    std::uint64_t key;
-    bool shared;
-    for (int i = s.shared / cb; (i + 1) * cb <= s.computed && key_of(s, i, key, shared) && (shared || all); ++i) {
-      const double bytes = kv((i + 1) * cb) - kv(i * cb);
-      if (r.cache.contains(key)) r.cache.acquire(key);
-      else if (!r.cache.insert(key, cb, bytes)) break;
-      r.private_bytes -= bytes;
-      s.refs.push_back(key);
-      s.shared += cb;
-    }
-  }
+  // ---- memory (the KV manager) -----------------------------------------------------------
+  double kv(int tokens) const { return kv_.kv(tokens); }
+  int round_up(int tokens) const { return kv_.round_up(tokens); }
+  bool reserve(Replica& r, Seq& s, int n) { return kv_.reserve(r, s, n); }
+  void lookup_prefix(Replica& r, Seq& s) { kv_.lookup_prefix(r, s); }
+  void release_all(Replica& r, Seq& s) { kv_.release_all(r, s); }
+  void insert_blocks(Replica& r, Seq& s, bool all = false) { kv_.insert_blocks(r, s, all); }
 
   void preempt(Replica& r, std::size_t index) {
     const int id = r.running[index];
@@ -451,23 +331,25 @@ class Simulator {
     else r.batch.prefills.push_back({n, s.computed, s.computed + n == s.prompt_len});
   }
 
+  // The batch policy fills the step through the StepBuilder below.
   void schedule(Replica& r) {
     r.items.clear();
     r.batch.clear();
-    int budget = budget_tokens(), prefills = 0;
-    if (limits_.mixed_steps) {
-      if (schedule_running(r, budget, prefills, false))
-        while (admit_head(r, budget, prefills, false)) {
-        }
-      return;
-    }
-    // Prefill first: a step of whole prompts when any can start, else a decode step.
-    while (admit_head(r, budget, prefills, true)) {
-    }
-    if (!r.items.empty()) return;
-    budget = budget_tokens();
-    schedule_running(r, budget, prefills, true);
+    building_ = &r;
+    step_budget_ = budget_tokens();
+    step_prefills_ = 0;
+    batch_policy_->next_batch(*this);
+    building_ = nullptr;
   }
+
+  // ---- what the batch policy sees (StepBuilder) -------------------------------------------
+  bool continue_running(bool decodes_only) override {
+    return schedule_running(*building_, step_budget_, step_prefills_, decodes_only);
+  }
+  bool admit_waiting(bool whole_prompt) override {
+    return admit_head(*building_, step_budget_, step_prefills_, whole_prompt);
+  }
+  bool empty() const override { return building_->items.empty(); }
 
   void start_step(int ri, double t) {
     Replica& r = replicas_[static_cast<std::size_t>(ri)];
@@ -633,11 +515,21 @@ class Simulator {
     free_.push_back(id);
   }
 
+  // What runs
   const StepModel& model_;
   Source& source_;
   SimConfig cfg_;
   Limits limits_;
   double overhead_s_ = 0, budget_ = 0;
+  KvManager kv_;
+  std::unique_ptr<Router> router_;
+  std::vector<ReplicaLoad> loads_;  // the replicas as the router sees them (route())
+  bool router_reads_loads_ = true;
+  std::unique_ptr<BatchPolicy> batch_policy_;
+  // The step a batch policy is filling (schedule())
+  Replica* building_ = nullptr;
+  int step_budget_ = 0, step_prefills_ = 0;
+  // The server and the calls in it
   std::vector<Replica> replicas_;
   std::vector<Seq> seqs_;
   std::vector<int> free_;
@@ -647,7 +539,7 @@ class Simulator {
   std::size_t calls_done_ = 0;  // calls finished (measured or not), for SimConfig::on_call_done
   std::unordered_map<std::int64_t, ActiveChain> chains_;
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
-  std::uint64_t order_ = 0, rr_ = 0;
+  std::uint64_t order_ = 0;
   double now_ = 0, origin_ = 0, step_tokens_ = 0;
   std::int64_t in_system_ = 0, waiting_ = 0;
   SimResult res_;

@@ -1,9 +1,9 @@
-// The Neuron step model (neuron_step_model.h).
-#include "serve/neuron_step_model.h"
+// The Neuron step model (neuron.h).
+#include "serve/stack/neuron.h"
 
 #include <algorithm>
 
-#include "scenario/scenario.h"
+#include "common/error.h"
 #include "workload/speculative.h"
 
 namespace trnsim::serve {
@@ -40,21 +40,21 @@ StepTime scaled(StepTime s, double times) {
 
 }  // namespace
 
-CompiledShapes compiled_shapes(const price::Stack& stack, const Scenario& s) {
-  const workload::Compiled& c = s.workload.compiled;
+CompiledShapes compiled_shapes(const price::Stack& stack, const workload::Spec& w, const Spec& serve) {
+  const workload::Compiled& c = w.compiled;
   CompiledShapes k;
-  k.batch = s.serve.max_num_seqs;
+  k.batch = serve.max_num_seqs;
   // Default: vLLM's max-model-len, the model's max_position_embeddings (else input + output).
-  const int model_max = workload::spec_model(s.workload)->max_position_embeddings;
+  const int model_max = workload::spec_model(w)->max_position_embeddings;
   k.sequence_length = c.sequence_length > 0 ? c.sequence_length
                       : model_max > 0        ? model_max
-                                             : s.workload.inference.input_tokens + s.workload.inference.output_tokens;
+                                             : w.inference.input_tokens + w.inference.output_tokens;
   k.max_context_length = c.max_context_length > 0 ? c.max_context_length : k.sequence_length;
   if (k.max_context_length > k.sequence_length)
     throw InputError("workload.compiled.max_context_length", "must not exceed the sequence length (" +
                                                                  std::to_string(k.sequence_length) + "), got " +
                                                                  std::to_string(k.max_context_length));
-  k.prefix_caching = s.serve.prefix_cache.enabled && stack.prefix_caching;  // else the server turns it off
+  k.prefix_caching = serve.prefix_cache.enabled && stack.prefix_caching;  // else the server turns it off
   const price::Buckets& b = stack.buckets;
   const bool fixed_shape = !b.enabled || stack.pad_prefill_to_max;
   const int ce_min = k.prefix_caching ? b.min_prefix_context_encoding : b.min_context_encoding;
@@ -70,27 +70,30 @@ CompiledShapes compiled_shapes(const price::Stack& stack, const Scenario& s) {
   return k;
 }
 
-NeuronStepModel::NeuronStepModel(const Scenario& s, const hw::System& system)
-    : stack_(price::load_stack(s.workload.stack)),
-      speculation_(s.workload.speculation),
-      shapes_(compiled_shapes(stack_, s)),
-      pricer_(s, system) {
+NeuronStepModel::NeuronStepModel(const hw::System& system, const workload::Spec& w, const Spec& serve)
+    : NeuronStepModel(system, w, serve, reference_lengths(w, serve)) {}
+
+NeuronStepModel::NeuronStepModel(const hw::System& system, const workload::Spec& w, const Spec& serve,
+                                 std::pair<int, int> lengths)
+    : stack_(price::load_stack(w.stack)),
+      shapes_(compiled_shapes(stack_, w, serve)),
+      pricer_(w, system, lengths.first, lengths.second),
+      speculation_(w.speculation) {
   if (speculation_.enabled()) {
-    const auto lengths = reference_lengths(s);
-    draft_ = std::make_unique<StepPricer>(workload::draft_spec(s.workload), system, lengths.first, lengths.second);
+    draft_ = std::make_unique<StepPricer>(workload::draft_spec(w), system, lengths.first, lengths.second);
     tokens_per_step_ = workload::speculative_tokens_per_step(speculation_, stack_.speculation_bonus_token);
     verify_positions_ = workload::verify_positions(speculation_, stack_.speculation_bonus_token);
   }
   limits_.max_batch = shapes_.batch;
   limits_.max_batched_tokens = 0;  // whole prompts: Neuron context encoding does not chunk here
   limits_.max_prefill_seqs = stack_.context_encoding_batch;
-  limits_.mixed_steps = !stack_.prefill_alone;
+  limits_.batch_policy = stack_.prefill_alone ? "prefill_first" : "chunked";
   limits_.max_context = shapes_.sequence_length;
   limits_.max_prompt = *std::max_element(shapes_.context_encoding.begin(), shapes_.context_encoding.end());
   limits_.prefix_caching = shapes_.prefix_caching;
   // The working set of a prompt of the reference length (the compiled graphs' scratchpads for
   // their largest buckets are not counted).
-  memory_ = pricer_.memory(std::max(reference_lengths(s).first, shapes_.batch * verify_positions_));
+  memory_ = pricer_.memory(std::max(lengths.first, shapes_.batch * verify_positions_));
   // Without the block KV layout (prefix caching off, N3) every compiled slot holds its KV
   // cache at the full sequence length, allocated up front; with it the KV budget decides.
   const double need = shapes_.batch * pricer_.kv_bytes(shapes_.sequence_length);
@@ -176,5 +179,16 @@ StepTime NeuronStepModel::step(const Batch& batch) const {
   if (batch.decode_contexts.empty()) total.padded_batch = static_cast<int>(batch.prefills.size());
   return total;
 }
+
+namespace {
+
+std::unique_ptr<StepModel> make_neuron_step_model(const hw::System& system, const workload::Spec& w, const Spec& serve,
+                                                  std::pair<int, int> reference_lengths) {
+  return std::make_unique<NeuronStepModel>(system, w, serve, reference_lengths);
+}
+
+}  // namespace
+
+TRNSIM_STEP_MODEL(20, neuron, make_neuron_step_model, true);
 
 }  // namespace trnsim::serve

@@ -1,5 +1,5 @@
 // The prefix cache (prefix_cache.h).
-#include "serve/prefix_cache.h"
+#include "serve/sim/prefix_cache.h"
 
 #include <stdexcept>
 

@@ -23,7 +23,8 @@
 //  - layer types by token mixer: softmax attention kernels are priced at the keys each new
 //    token attends to (model/mixer_cost.h); linear attention's kernel depends on the batch only.
 // The model's precision fallback, placement checks and single-sequence HBM fit come from
-// workload::evaluate() at batch 1, whose TTFT and TPOT are the zero-load reference.
+// workload::evaluate() at batch 1 (the Reference, evaluated once here), whose TTFT and TPOT
+// are the zero-load reference.
 //
 // NOT modeled: pipeline parallelism across steps (with pp > 1 a step is one pass of the batch
 // through every stage in turn -- no micro-batches in flight; `trnsim run` overlaps them),
@@ -37,18 +38,10 @@
 #include "hw/system.h"
 #include "plan/plan.h"
 #include "price/pricer.h"
-#include "serve/step_model.h"
+#include "serve/stack/step_model.h"
 #include "workload/workload.h"
 
-namespace trnsim {
-struct Scenario;
-}
-
 namespace trnsim::serve {
-
-// The mean prompt and output lengths of a scenario's serving requests (generated lengths,
-// the session generator's means, else the workload's lengths), rounded.
-std::pair<int, int> reference_lengths(const Scenario& scenario);
 
 class StepPricer {
  public:
@@ -57,8 +50,6 @@ class StepPricer {
   // model cannot run there (placement, a single sequence not fitting HBM), naming the field.
   StepPricer(const workload::Spec& spec, const hw::System& system, int reference_input_tokens,
              int reference_output_tokens);
-  // The scenario's workload with the mean lengths of its serving requests as the reference.
-  StepPricer(const Scenario& scenario, const hw::System& system);
   StepPricer(const StepPricer&) = delete;
   StepPricer& operator=(const StepPricer&) = delete;
 
@@ -71,11 +62,9 @@ class StepPricer {
   double kv_bytes(double context_tokens) const;
   // Memory per chip when the largest step computes `max_step_tokens` tokens.
   ReplicaMemory memory(double max_step_tokens) const;
-  // `trnsim run` of the workload at batch 1 and the reference lengths -- or, when one sequence
-  // of those lengths does not fit HBM that way (run prefills a whole prompt at once), at one
-  // token in and out (reference_ok() false): the pricer still works, the KV budget decides.
-  const workload::Result& reference() const { return reference_; }
-  bool reference_ok() const { return reference_ok_; }
+  // `trnsim run` of the workload at batch 1 and the reference lengths (Reference, step_model.h).
+  const Reference& reference() const { return reference_; }
+  bool reference_ok() const { return reference_.ok; }
   int chips_per_replica() const { return ctx_.pl.tp * ctx_.pl.pp; }
   int replicas() const { return ctx_.pl.dp; }
   // Distinct shapes priced so far (the caches' sizes), for the benchmark and the report.
@@ -100,14 +89,15 @@ class StepPricer {
   // the attention kernel reading the cached tokens' KV too.
   std::vector<plan::Operator> chunk_layer_ops(int type, double new_tokens, double cached) const;
 
+  // What is priced
   hw::System system_;  // a copy: the pricer refers to it, whatever the caller's lifetime
-  workload::Result reference_;
-  bool reference_ok_ = true;
+  Reference reference_;
   std::unique_ptr<workload::Pricing> pricing_;  // keeps the model the context refers to
   std::shared_ptr<const model::ModelConfig> model_;
   plan::Context ctx_;
   plan::Layout layout_;
   std::unique_ptr<price::Pricer> pricer_;
+  // What a sequence holds
   struct KvLayers {
     model::Mixer mixer;
     int layer = 0;  // a layer of that mixer (what it holds depends only on the mixer)
@@ -117,6 +107,7 @@ class StepPricer {
   std::vector<KvLayers> kv_layers_;
   double kv_token_bytes_ = 0;  // per token per softmax layer, on one chip
   double state_bytes_ = 0;     // per sequence per linear-attention layer, on one chip
+  // Priced shapes
   mutable std::unordered_map<unsigned long long, Cost> tokens_, rows_, decode_, chunk_;
 };
 

@@ -1,0 +1,66 @@
+// The serving simulator's own state (simulator.cpp and its KV manager, kv_manager.h): the
+// calls in the server and each replica's queues, memory and current step. Not for policies
+// (they see views.h).
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "serve/sim/chain.h"
+#include "serve/sim/prefix_cache.h"
+#include "serve/stack/step_model.h"
+
+namespace trnsim::serve {
+
+// A call in the server. The fields every step touches come first (one cache line).
+struct Seq {
+  // Progress (every step)
+  int prompt_len = 0;  // tokens to prefill: the prompt (+ the tokens generated before a preemption)
+  int computed = 0;    // tokens whose KV is in the cache
+  int alloc = 0;       // tokens allocated (a multiple of the block)
+  int emitted = 0;
+  int target = 0;      // output tokens to generate
+  bool measured = true, session = false;
+  double credit = 0;   // speculative decoding: the fraction of a token carried to the next step
+  double first_token_s = -1, last_token_s = 0;
+  // KV held in the prefix cache
+  int shared = 0;      // leading tokens held as referenced prefix-cache blocks
+  // Which call, where
+  int call = 0, replica = 0;
+  std::int64_t chain = 0;
+  const Call* c = nullptr;
+  std::vector<std::uint64_t> refs;  // the prefix-cache blocks it references, in order
+  // Times
+  double arrival_s = 0;
+  double queue_since = 0, queue_s = 0;
+  int cached_at_admission = -1, preemptions = 0;
+};
+
+// A sequence's work in the step being run.
+struct Item {
+  int seq = 0, tokens = 0;
+  bool decode = false;
+};
+
+struct Replica {
+  // Queues
+  std::deque<int> waiting;
+  std::vector<int> running;
+  int routed = 0;  // calls routed here still in their host-overhead window (not yet waiting)
+  // KV memory
+  PrefixCache cache;
+  double private_bytes = 0;  // blocks sequences hold outside the prefix cache
+  // The step in flight
+  bool busy = false;
+  std::vector<Item> items;
+  Batch batch;
+  StepTime step;
+  double step_start = 0;
+
+  explicit Replica(double cache_tokens) : cache(cache_tokens) {}
+  double used() const { return private_bytes + cache.bytes(); }
+  // Held by sequences: their own blocks and the cached blocks they reference.
+  double held() const { return private_bytes + cache.bytes() - cache.evictable_bytes(); }
+};
+
+}  // namespace trnsim::serve
