@@ -23,6 +23,8 @@
 // kinds (the kernels convert exact integer sums), 0 for the FP32 kinds; and for kKindInt8
 // the offset correction b_offset * sum(A's digits), since sum (b + off) a = sum b a + off sum a.
 #include <algorithm>
+#include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "mx/mx_internal.h"
@@ -52,7 +54,15 @@ std::size_t a_block_bytes(const GemmShape& s) {
 
 namespace {
 
-std::size_t block_stride(const GemmShape& s) { return packed_block_bytes(s) + static_cast<std::size_t>(s.lanes); }
+// Bytes from one packed block of a panel to the next: digits, the lanes' scale bytes, and
+// for the compute-bound kinds (not the 8-bit digits a GEMV streams) padding to a whole
+// vector, so that no vector load of B straddles two cache lines.
+std::size_t block_stride(const GemmShape& s) {
+  const std::size_t l = static_cast<std::size_t>(s.lanes), n = packed_block_bytes(s) + l;
+  if (s.kind == kKindInt8) return n;
+  const std::size_t v = 4 * l;  // bytes per vector
+  return (n + v - 1) / v * v;
+}
 
 bool integer_kind(int kind) { return kind == kKindInt8 || kind == kKindInt16; }
 
@@ -143,27 +153,19 @@ struct ScaleRange {
 
 }  // namespace
 
-void simd_pack_b(const GemmIsa& isa, Path path, const Tensor& bt, Format a_format, PackedB& out) {
-  const GemmShape s = isa.shape(a_format, bt.format);
+namespace {
+
+// Packs every panel of bt (all K) into data (panels * kb * block_stride bytes, every byte
+// written) and panel_info (3 bytes per panel).
+void pack_panels(const GemmShape& s, const Tensor& bt, std::uint8_t* data, std::uint8_t* panel_info) {
   const std::size_t L = static_cast<std::size_t>(s.lanes), kb = bt.blocks_per_row();
-  const std::size_t panels = (bt.rows + L - 1) / L, pbb = packed_block_bytes(s);
+  const std::size_t panels = (bt.rows + L - 1) / L, pbb = packed_block_bytes(s), stride = block_stride(s);
   const std::size_t bb = static_cast<std::size_t>(format_info(bt.format).block_bytes);
-  out.path = path;
-  out.a_format = a_format;
-  out.b_format = bt.format;
-  out.n = bt.rows;
-  out.k = bt.cols;
-  out.kind = s.kind;
-  out.lanes = s.lanes;
-  const std::size_t stride = block_stride(s);
-  out.data.assign(panels * kb * stride, 0);
-  out.panel_info.assign(panels * 3, 0);
-  out.bt = bt;
   std::uint8_t codes[kBlockSize], zero_codes[kBlockSize] = {};
   for (std::size_t p = 0; p < panels; ++p) {
     ScaleRange range;
     for (std::size_t b = 0; b < kb; ++b) {
-      std::uint8_t* dst = out.data.data() + (p * kb + b) * stride;
+      std::uint8_t* dst = data + (p * kb + b) * stride;
       std::uint8_t* meta = dst + pbb;
       // padding lanes copy the scale of the panel's first row, leaving the range as is
       const std::uint8_t first_scale = bt.row_scales(p * L)[b];
@@ -180,11 +182,58 @@ void simd_pack_b(const GemmIsa& isa, Path path, const Tensor& bt, Format a_forma
         }
         meta[l] = x;
       }
+      std::memset(meta + L, 0, stride - pbb - L);  // alignment padding
     }
-    out.panel_info[p * 3] = static_cast<std::uint8_t>(range.lo > 255 ? 255 : range.lo);
-    out.panel_info[p * 3 + 1] = static_cast<std::uint8_t>(range.hi < 0 ? 0 : range.hi);
-    out.panel_info[p * 3 + 2] = range.nan ? 1 : 0;
+    panel_info[p * 3] = static_cast<std::uint8_t>(range.lo > 255 ? 255 : range.lo);
+    panel_info[p * 3 + 1] = static_cast<std::uint8_t>(range.hi < 0 ? 0 : range.hi);
+    panel_info[p * 3 + 2] = range.nan ? 1 : 0;
   }
+}
+
+// Scratch memory of one thread, kept from call to call: a GEMM of 2048^3 converts and
+// packs ~17 MiB, and fresh pages for them (zeroed by the allocator, faulted in by the
+// kernel) cost as much time as the multiply-adds. Buffers above kKeepScratch are freed
+// after the call.
+constexpr std::size_t kKeepScratch = 64u << 20;
+struct Scratch {
+  std::unique_ptr<std::uint8_t[]> buf;
+  std::size_t cap = 0;
+  // n bytes, 64-byte aligned, contents undefined
+  std::uint8_t* get(std::size_t n) {
+    if (n + 64 > cap) {
+      buf.reset();
+      cap = n + 64;
+      buf.reset(new std::uint8_t[cap]);
+    }
+    const std::uintptr_t u = reinterpret_cast<std::uintptr_t>(buf.get());
+    return buf.get() + ((64 - (u & 63)) & 63);
+  }
+  void trim() {
+    if (cap > kKeepScratch) {
+      buf.reset();
+      cap = 0;
+    }
+  }
+};
+thread_local Scratch g_scratch_a, g_scratch_b;
+
+}  // namespace
+
+void simd_pack_b(const GemmIsa& isa, Path path, const Tensor& bt, Format a_format, PackedB& out) {
+  const GemmShape s = isa.shape(a_format, bt.format);
+  const std::size_t L = static_cast<std::size_t>(s.lanes), kb = bt.blocks_per_row();
+  const std::size_t panels = (bt.rows + L - 1) / L;
+  out.path = path;
+  out.a_format = a_format;
+  out.b_format = bt.format;
+  out.n = bt.rows;
+  out.k = bt.cols;
+  out.kind = s.kind;
+  out.lanes = s.lanes;
+  out.data.resize(panels * kb * block_stride(s));
+  out.panel_info.resize(panels * 3);
+  out.bt = bt;
+  pack_panels(s, bt, out.data.data(), out.panel_info.data());
 }
 
 namespace {
@@ -220,17 +269,31 @@ GemmChunks set_gemm_chunks(GemmChunks c) {
   return old;
 }
 
-void simd_gemm(const GemmIsa& isa, const Tensor& a, const PackedB& b, float* c) {
-  const GemmShape s = isa.shape(a.format, b.b_format);
-  const std::size_t M = a.rows, N = b.n, kb = a.blocks_per_row();
+namespace {
+
+// Packed B as the tile loop reads it: panels (pack_panels' layout) and the operand itself
+// (for the reference tiles).
+struct PanelsView {
+  const std::uint8_t* data;
+  const std::uint8_t* panel_info;
+  const Tensor* bt;
+};
+
+void gemm_impl(const GemmIsa& isa, const Tensor& a, const PanelsView& b, float* c) {
+  const GemmShape s = isa.shape(a.format, b.bt->format);
+  const std::size_t M = a.rows, N = b.bt->rows, kb = a.blocks_per_row();
   const std::size_t L = static_cast<std::size_t>(s.lanes), panels = (N + L - 1) / L;
   const std::size_t abb = a_block_bytes(s), pbb = packed_block_bytes(s), stride = block_stride(s);
   const std::size_t a_stride = kb * abb;
-  const int F = fraction_term(s, a.format, b.b_format);
+  const int F = fraction_term(s, a.format, b.bt->format);
   const std::size_t bb = static_cast<std::size_t>(format_info(a.format).block_bytes);
 
-  std::vector<std::uint8_t> a_conv(M * a_stride + 64);
-  std::vector<std::int32_t> a_exp(M * kb), a_corr(M * kb, 0);
+  // converted A, its scale terms and offset corrections, in this thread's scratch
+  const std::size_t conv_bytes = (M * a_stride + 63) / 64 * 64, terms = M * kb;
+  std::uint8_t* scratch = g_scratch_a.get(conv_bytes + 2 * terms * sizeof(std::int32_t));
+  std::uint8_t* a_conv = scratch;
+  std::int32_t* a_exp = reinterpret_cast<std::int32_t*>(scratch + conv_bytes);
+  std::int32_t* a_corr = a_exp + terms;
   const std::int16_t* qa = integer_table(a.format);
   std::vector<ScaleRange> row_range(M);
   std::uint8_t codes[kBlockSize];
@@ -239,12 +302,11 @@ void simd_gemm(const GemmIsa& isa, const Tensor& a, const PackedB& b, float* c) 
       const std::uint8_t x = a.row_scales(i)[blk];
       row_range[i].add(x);
       unpack_codes(a.format, a.row_elements(i) + blk * bb, codes);
-      convert_a_block(s, a.format, codes, a_conv.data() + i * a_stride + blk * abb);
-      if (s.kind == kKindInt8) {
-        std::int32_t sum = 0;
+      convert_a_block(s, a.format, codes, a_conv + i * a_stride + blk * abb);
+      std::int32_t sum = 0;
+      if (s.kind == kKindInt8)
         for (int k = 0; k < kBlockSize; ++k) sum += qa[codes[k]];
-        a_corr[i * kb + blk] = s.b_offset * sum;
-      }
+      a_corr[i * kb + blk] = s.b_offset * sum;
       a_exp[i * kb + blk] = static_cast<std::int32_t>(static_cast<std::uint32_t>(x) << 23) -
                             static_cast<std::int32_t>(static_cast<std::uint32_t>(127 + F) << 23);
     }
@@ -260,7 +322,7 @@ void simd_gemm(const GemmIsa& isa, const Tensor& a, const PackedB& b, float* c) 
     for (std::size_t pp = 0; pp < pairs; ++pp) {
       ScaleRange pr;
       for (std::size_t p = pp * NV; p < std::min(panels, pp * NV + NV); ++p) {
-        const std::uint8_t* info = b.panel_info.data() + p * 3;
+        const std::uint8_t* info = b.panel_info + p * 3;
         pr.nan = pr.nan || info[2];
         pr.lo = std::min(pr.lo, static_cast<int>(info[0]));
         pr.hi = std::max(pr.hi, static_cast<int>(info[1]));
@@ -290,16 +352,16 @@ void simd_gemm(const GemmIsa& isa, const Tensor& a, const PackedB& b, float* c) 
         const std::size_t p0 = pp * NV, nv = std::min(NV, panels - p0);
         const std::size_t j0 = p0 * L, j1 = std::min(N, j0 + nv * L);
         const bool in_edge = j0 + W > N;
-        for (std::size_t v = 0; v < 2; ++v) t.b[v] = b.data.data() + ((p0 + (v < nv ? v : 0)) * kb + k0) * stride;
+        for (std::size_t v = 0; v < 2; ++v) t.b[v] = b.data + ((p0 + (v < nv ? v : 0)) * kb + k0) * stride;
         for (std::size_t rt = rt0; rt < rt1; ++rt) {
           const std::size_t i0 = rt * MR, mr = std::min(MR, M - i0);
           if (!kernel_ok[rt * pairs + pp]) {
-            if (t.first) ref_gemm_tile(a, b.bt, i0, i0 + mr, j0, j1, c, N);
+            if (t.first) ref_gemm_tile(a, *b.bt, i0, i0 + mr, j0, j1, c, N);
             continue;
           }
-          t.a = a_conv.data() + i0 * a_stride + k0 * abb;
-          t.ae = a_exp.data() + i0 * kb + k0;
-          t.ac = a_corr.data() + i0 * kb + k0;
+          t.a = a_conv + i0 * a_stride + k0 * abb;
+          t.ae = a_exp + i0 * kb + k0;
+          t.ac = a_corr + i0 * kb + k0;
           t.out = in_edge ? edge.data() + i0 * W : c + i0 * N + j0;
           t.ldc = in_edge ? W : N;
           // the next tile's running sums: C is too large for L2, and a kernel that
@@ -320,6 +382,23 @@ void simd_gemm(const GemmIsa& isa, const Tensor& a, const PackedB& b, float* c) 
         std::copy(edge.data() + i * W, edge.data() + i * W + (N - j0), c + i * N + j0);
     }
   }
+  g_scratch_a.trim();
+}
+
+}  // namespace
+
+void simd_gemm(const GemmIsa& isa, const Tensor& a, const PackedB& b, float* c) {
+  gemm_impl(isa, a, PanelsView{b.data.data(), b.panel_info.data(), &b.bt}, c);
+}
+
+void simd_gemm(const GemmIsa& isa, const Tensor& a, const Tensor& bt, float* c) {
+  const GemmShape s = isa.shape(a.format, bt.format);
+  const std::size_t L = static_cast<std::size_t>(s.lanes), panels = (bt.rows + L - 1) / L;
+  const std::size_t data_bytes = panels * bt.blocks_per_row() * block_stride(s);
+  std::uint8_t* data = g_scratch_b.get(data_bytes + panels * 3);
+  pack_panels(s, bt, data, data + data_bytes);
+  gemm_impl(isa, a, PanelsView{data, data + data_bytes, &bt}, c);
+  g_scratch_b.trim();
 }
 
 }  // namespace trnsim::mx::detail

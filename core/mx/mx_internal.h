@@ -135,6 +135,8 @@ GemmChunks set_gemm_chunks(GemmChunks c);
 // GEMM driver shared by the SIMD paths (mx_gemm.cpp, compiled without ISA flags).
 void simd_pack_b(const GemmIsa& isa, Path path, const Tensor& bt, Format a_format, PackedB& out);
 void simd_gemm(const GemmIsa& isa, const Tensor& a, const PackedB& b, float* c);
+// The same with B packed into this thread's scratch memory for this call only.
+void simd_gemm(const GemmIsa& isa, const Tensor& a, const Tensor& bt, float* c);
 // Bytes of one packed block of one panel, and of one converted A block.
 std::size_t packed_block_bytes(const GemmShape& shape);
 std::size_t a_block_bytes(const GemmShape& shape);
