@@ -356,7 +356,29 @@ void tile_int16(const TileArgs& t) {
   store_c<MR>(t, c);
 }
 
-template <int MR>
+// Adds each block's FP32 sums s to the running sums c: prescaled operands (t.prescaled)
+// make s the block's d; else d = s * 2^(terms of A and B).
+template <int MR, bool PRE>
+inline void add_sums(const TileArgs& t, std::size_t blk, const __m512 (&s)[MR][2], __m512 (&c)[MR][2],
+                     const std::uint8_t* b0, const std::uint8_t* b1) {
+  if constexpr (PRE) {
+    #pragma GCC unroll 16
+    for (int r = 0; r < MR; ++r) {
+      c[r][0] = _mm512_add_ps(c[r][0], s[r][0]);
+      c[r][1] = _mm512_add_ps(c[r][1], s[r][1]);
+    }
+  } else {
+    const __m512i x0 = meta_scales(b0 + t.meta_offset), x1 = meta_scales(b1 + t.meta_offset);
+    #pragma GCC unroll 16
+    for (int r = 0; r < MR; ++r) {
+      const std::int32_t ta = t.ae[r * t.ae_stride + blk];
+      c[r][0] = _mm512_add_ps(c[r][0], _mm512_mul_ps(s[r][0], scale_block(x0, ta)));
+      c[r][1] = _mm512_add_ps(c[r][1], _mm512_mul_ps(s[r][1], scale_block(x1, ta)));
+    }
+  }
+}
+
+template <int MR, bool PRE>
 __attribute__((target("avx512bf16"))) void tile_bf16(const TileArgs& t) {
   __m512 c[MR][2];
   load_c<MR>(t, c);
@@ -378,18 +400,12 @@ __attribute__((target("avx512bf16"))) void tile_bf16(const TileArgs& t) {
         s[r][1] = _mm512_dpbf16_ps(s[r][1], av, v1);
       }
     }
-    const __m512i x0 = meta_scales(b0 + t.meta_offset), x1 = meta_scales(b1 + t.meta_offset);
-    #pragma GCC unroll 16
-    for (int r = 0; r < MR; ++r) {
-      const std::int32_t ta = t.ae[r * t.ae_stride + blk];
-      c[r][0] = _mm512_add_ps(c[r][0], _mm512_mul_ps(s[r][0], scale_block(x0, ta)));
-      c[r][1] = _mm512_add_ps(c[r][1], _mm512_mul_ps(s[r][1], scale_block(x1, ta)));
-    }
+    add_sums<MR, PRE>(t, blk, s, c, b0, b1);
   }
   store_c<MR>(t, c);
 }
 
-template <int MR>
+template <int MR, bool PRE>
 void tile_f32(const TileArgs& t) {
   __m512 c[MR][2];
   load_c<MR>(t, c);
@@ -414,13 +430,7 @@ void tile_f32(const TileArgs& t) {
         s[r][1] = _mm512_fmadd_ps(ab, v1, s[r][1]);
       }
     }
-    const __m512i x0 = meta_scales(p0 + t.meta_offset), x1 = meta_scales(p1 + t.meta_offset);
-    #pragma GCC unroll 16
-    for (int r = 0; r < MR; ++r) {
-      const std::int32_t ta = t.ae[r * t.ae_stride + blk];
-      c[r][0] = _mm512_add_ps(c[r][0], _mm512_mul_ps(s[r][0], scale_block(x0, ta)));
-      c[r][1] = _mm512_add_ps(c[r][1], _mm512_mul_ps(s[r][1], scale_block(x1, ta)));
-    }
+    add_sums<MR, PRE>(t, blk, s, c, p0, p1);
   }
   store_c<MR>(t, c);
 }
@@ -451,11 +461,11 @@ struct Int16 {
 };
 template <int MR>
 struct Bf16 {
-  static void run(const TileArgs& t) { tile_bf16<MR>(t); }
+  static void run(const TileArgs& t) { t.prescaled ? tile_bf16<MR, true>(t) : tile_bf16<MR, false>(t); }
 };
 template <int MR>
 struct F32 {
-  static void run(const TileArgs& t) { tile_f32<MR>(t); }
+  static void run(const TileArgs& t) { t.prescaled ? tile_f32<MR, true>(t) : tile_f32<MR, false>(t); }
 };
 
 void avx512_tile(const GemmShape& s, int mr, int, const TileArgs& t) {
@@ -527,6 +537,7 @@ GemmShape avx512_shape(Format fa, Format fb) {
   } else {
     s.kind = g_bf16_allowed && bf16_usable() ? kKindBf16 : kKindF32;
     s.mr = 6;  // 12 accumulators hide the VDPBF16PS / FMA latency
+    s.prescale = true;
   }
   return s;
 }

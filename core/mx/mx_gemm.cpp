@@ -70,15 +70,23 @@ int fraction_term(const GemmShape& s, Format fa, Format fb) {
   return integer_kind(s.kind) ? format_info(fa).fraction_bits + format_info(fb).fraction_bits : 0;
 }
 
-std::uint32_t bf16_pair(const float* t, const std::uint8_t* codes, int kp) {
-  return (f2u(t[codes[2 * kp]]) & 0xFFFF0000u) | (f2u(t[codes[2 * kp + 1]]) >> 16);
+// The FP32-sequential kinds read element values: vals[k] = value of code k times `factor`
+// (a power of two: 1, or the block's scale when prescaled; exact in the safe range).
+void block_values(Format f, const std::uint8_t* codes, float factor, float* vals) {
+  const float* t = element_table(f);
+  for (int k = 0; k < kBlockSize; ++k) vals[k] = t[codes[k]] * factor;
+}
+
+std::uint32_t bf16_pair(const float* vals, int kp) {
+  return (f2u(vals[2 * kp]) & 0xFFFF0000u) | (f2u(vals[2 * kp + 1]) >> 16);
 }
 
 // Writes one block (32 codes) of one lane into a packed panel block.
-void pack_lane_block(const GemmShape& s, Format f, const std::uint8_t* codes, int l, std::uint8_t* dst) {
+void pack_lane_block(const GemmShape& s, Format f, const std::uint8_t* codes, float factor, int l,
+                     std::uint8_t* dst) {
   const std::int16_t* q = integer_table(f);
-  const float* t = element_table(f);
   const int L = s.lanes;
+  float vals[kBlockSize];
   switch (s.kind) {
     case kKindInt8:
       if (s.b_nibbles) {
@@ -100,20 +108,22 @@ void pack_lane_block(const GemmShape& s, Format f, const std::uint8_t* codes, in
         }
       break;
     case kKindBf16:
+      block_values(f, codes, factor, vals);
       for (int kp = 0; kp < 16; ++kp) {
-        std::uint32_t w = bf16_pair(t, codes, kp);
+        std::uint32_t w = bf16_pair(vals, kp);
         std::memcpy(dst + (kp * L + l) * 4, &w, 4);
       }
       break;
     case kKindF32:
-      for (int k = 0; k < kBlockSize; ++k) std::memcpy(dst + (k * L + l) * 4, &t[codes[k]], 4);
+      block_values(f, codes, factor, vals);
+      for (int k = 0; k < kBlockSize; ++k) std::memcpy(dst + (k * L + l) * 4, &vals[k], 4);
       break;
   }
 }
 
-void convert_a_block(const GemmShape& s, Format f, const std::uint8_t* codes, std::uint8_t* dst) {
+void convert_a_block(const GemmShape& s, Format f, const std::uint8_t* codes, float factor, std::uint8_t* dst) {
   const std::int16_t* q = integer_table(f);
-  const float* t = element_table(f);
+  float vals[kBlockSize];
   switch (s.kind) {
     case kKindInt8:
       for (int k = 0; k < kBlockSize; ++k) dst[k] = static_cast<std::uint8_t>(q[codes[k]] & 0xFF);
@@ -122,15 +132,46 @@ void convert_a_block(const GemmShape& s, Format f, const std::uint8_t* codes, st
       for (int k = 0; k < kBlockSize; ++k) std::memcpy(dst + 2 * k, &q[codes[k]], 2);
       break;
     case kKindBf16:
+      block_values(f, codes, factor, vals);
       for (int kp = 0; kp < 16; ++kp) {
-        std::uint32_t w = bf16_pair(t, codes, kp);
+        std::uint32_t w = bf16_pair(vals, kp);
         std::memcpy(dst + 4 * kp, &w, 4);
       }
       break;
     case kKindF32:
-      for (int k = 0; k < kBlockSize; ++k) std::memcpy(dst + 4 * k, &t[codes[k]], 4);
+      block_values(f, codes, factor, vals);
+      std::memcpy(dst, vals, sizeof vals);
       break;
   }
+}
+
+// Prescaling (GemmShape::prescale): a row of A or a panel of B whose every block has its
+// scale in the format's safe range below has its element values multiplied by the block's
+// scale 2^(x - 127) when converted (an all-zero block by 1: zeros stay zeros). Nonzero
+// scaled values v then satisfy 2^-63 <= |v| < 2^61, so every product of two lies in
+// [2^-126, 2^122) and every partial sum of 32 is 0 or a normal FP32 below 2^127: each
+// rounding of the block's left-to-right sum happens at the same place as unscaled, and
+// the sum is s * 2^(xa - 127) * 2^(xb - 127) exactly, which is d (exact: normal). The
+// kernel adds it to c without a multiply. Rows or panels with a block outside the range
+// are converted unscaled; tiles mixing the two are computed by the reference.
+int safe_scale_lo(Format f) { return 127 - 63 + format_info(f).fraction_bits; }
+int safe_scale_hi(Format f) { return 127 + 61 - (format_info(f).emax + 1); }  // max normal < 2^(emax + 1)
+
+// The factor a block is prescaled by, or 0 when it cannot be.
+float prescale_factor(Format f, std::uint8_t x, const std::uint8_t* codes) {
+  if (x == kScaleNaN) return 0.0f;
+  if (x >= safe_scale_lo(f) && x <= safe_scale_hi(f)) return u2f(static_cast<std::uint32_t>(x) << 23);
+  const float* t = element_table(f);
+  for (int k = 0; k < kBlockSize; ++k)
+    if (t[codes[k]] != 0.0f) return 0.0f;
+  return 1.0f;
+}
+
+bool prescalable(Format f, std::uint8_t x, const std::uint8_t* block_elements) {
+  if (x >= safe_scale_lo(f) && x <= safe_scale_hi(f)) return true;
+  std::uint8_t codes[kBlockSize];
+  unpack_codes(f, block_elements, codes);
+  return prescale_factor(f, x, codes) != 0.0f;
 }
 
 struct ScaleRange {
@@ -156,13 +197,19 @@ struct ScaleRange {
 namespace {
 
 // Packs every panel of bt (all K) into data (panels * kb * block_stride bytes, every byte
-// written) and panel_info (3 bytes per panel).
+// written) and panel_info (kPanelInfo bytes per panel: lowest and highest scale byte
+// other than NaN, any NaN scale, prescaled).
 void pack_panels(const GemmShape& s, const Tensor& bt, std::uint8_t* data, std::uint8_t* panel_info) {
   const std::size_t L = static_cast<std::size_t>(s.lanes), kb = bt.blocks_per_row();
   const std::size_t panels = (bt.rows + L - 1) / L, pbb = packed_block_bytes(s), stride = block_stride(s);
   const std::size_t bb = static_cast<std::size_t>(format_info(bt.format).block_bytes);
   std::uint8_t codes[kBlockSize], zero_codes[kBlockSize] = {};
   for (std::size_t p = 0; p < panels; ++p) {
+    const std::size_t rows = std::min(L, bt.rows - p * L);
+    bool prescaled = s.prescale;
+    for (std::size_t b = 0; prescaled && b < kb; ++b)
+      for (std::size_t l = 0; prescaled && l < rows; ++l)
+        prescaled = prescalable(bt.format, bt.row_scales(p * L + l)[b], bt.row_elements(p * L + l) + b * bb);
     ScaleRange range;
     for (std::size_t b = 0; b < kb; ++b) {
       std::uint8_t* dst = data + (p * kb + b) * stride;
@@ -172,21 +219,23 @@ void pack_panels(const GemmShape& s, const Tensor& bt, std::uint8_t* data, std::
       for (std::size_t l = 0; l < L; ++l) {
         const std::size_t j = p * L + l;
         std::uint8_t x = first_scale;
-        if (j < bt.rows) {
+        if (l < rows) {
           x = bt.row_scales(j)[b];
           range.add(x);
           unpack_codes(bt.format, bt.row_elements(j) + b * bb, codes);
-          pack_lane_block(s, bt.format, codes, static_cast<int>(l), dst);
+          const float factor = prescaled ? prescale_factor(bt.format, x, codes) : 1.0f;
+          pack_lane_block(s, bt.format, codes, factor, static_cast<int>(l), dst);
         } else {
-          pack_lane_block(s, bt.format, zero_codes, static_cast<int>(l), dst);
+          pack_lane_block(s, bt.format, zero_codes, 1.0f, static_cast<int>(l), dst);
         }
         meta[l] = x;
       }
       std::memset(meta + L, 0, stride - pbb - L);  // alignment padding
     }
-    panel_info[p * 3] = static_cast<std::uint8_t>(range.lo > 255 ? 255 : range.lo);
-    panel_info[p * 3 + 1] = static_cast<std::uint8_t>(range.hi < 0 ? 0 : range.hi);
-    panel_info[p * 3 + 2] = range.nan ? 1 : 0;
+    panel_info[p * kPanelInfo] = static_cast<std::uint8_t>(range.lo > 255 ? 255 : range.lo);
+    panel_info[p * kPanelInfo + 1] = static_cast<std::uint8_t>(range.hi < 0 ? 0 : range.hi);
+    panel_info[p * kPanelInfo + 2] = range.nan ? 1 : 0;
+    panel_info[p * kPanelInfo + 3] = prescaled ? 1 : 0;
   }
 }
 
@@ -231,7 +280,7 @@ void simd_pack_b(const GemmIsa& isa, Path path, const Tensor& bt, Format a_forma
   out.kind = s.kind;
   out.lanes = s.lanes;
   out.data.resize(panels * kb * block_stride(s));
-  out.panel_info.resize(panels * 3);
+  out.panel_info.resize(panels * kPanelInfo);
   out.bt = bt;
   pack_panels(s, bt, out.data.data(), out.panel_info.data());
 }
@@ -296,13 +345,19 @@ void gemm_impl(const GemmIsa& isa, const Tensor& a, const PanelsView& b, float* 
   std::int32_t* a_corr = a_exp + terms;
   const std::int16_t* qa = integer_table(a.format);
   std::vector<ScaleRange> row_range(M);
+  std::vector<char> row_prescaled(M, 0);
   std::uint8_t codes[kBlockSize];
-  for (std::size_t i = 0; i < M; ++i)
+  for (std::size_t i = 0; i < M; ++i) {
+    bool prescaled = s.prescale;
+    for (std::size_t blk = 0; prescaled && blk < kb; ++blk)
+      prescaled = prescalable(a.format, a.row_scales(i)[blk], a.row_elements(i) + blk * bb);
+    row_prescaled[i] = prescaled;
     for (std::size_t blk = 0; blk < kb; ++blk) {
       const std::uint8_t x = a.row_scales(i)[blk];
       row_range[i].add(x);
       unpack_codes(a.format, a.row_elements(i) + blk * bb, codes);
-      convert_a_block(s, a.format, codes, a_conv + i * a_stride + blk * abb);
+      const float factor = prescaled ? prescale_factor(a.format, x, codes) : 1.0f;
+      convert_a_block(s, a.format, codes, factor, a_conv + i * a_stride + blk * abb);
       std::int32_t sum = 0;
       if (s.kind == kKindInt8)
         for (int k = 0; k < kBlockSize; ++k) sum += qa[codes[k]];
@@ -310,25 +365,39 @@ void gemm_impl(const GemmIsa& isa, const Tensor& a, const PanelsView& b, float* 
       a_exp[i * kb + blk] = static_cast<std::int32_t>(static_cast<std::uint32_t>(x) << 23) -
                             static_cast<std::int32_t>(static_cast<std::uint32_t>(127 + F) << 23);
     }
+  }
 
   const std::size_t MR = static_cast<std::size_t>(s.mr), NV = static_cast<std::size_t>(isa.nv), W = NV * L;
   const std::size_t row_tiles = (M + MR - 1) / MR, pairs = (panels + NV - 1) / NV;
-  // Per (row tile, panel pair): can the kernel take every pair of scale bytes? Every
-  // combined biased exponent xa + xb - 127 - F must lie in [1, 254]; else the reference.
-  std::vector<char> kernel_ok(row_tiles * pairs);
+  // Per (row tile, panel pair), how the tile is computed (kTile*): prescaled when all its
+  // rows and panels are; else, when none is, by the kernel if it can take every pair of
+  // scale bytes (every combined biased exponent xa + xb - 127 - F in [1, 254]); else by
+  // the reference.
+  enum : char { kTileRef, kTileKernel, kTilePrescaled };
+  std::vector<char> tile_mode(row_tiles * pairs);
   for (std::size_t rt = 0; rt < row_tiles; ++rt) {
     ScaleRange rows;
-    for (std::size_t i = rt * MR; i < std::min(M, rt * MR + MR); ++i) rows.add(row_range[i]);
+    int rows_prescaled = 0, n_rows = 0;
+    for (std::size_t i = rt * MR; i < std::min(M, rt * MR + MR); ++i, ++n_rows) {
+      rows.add(row_range[i]);
+      rows_prescaled += row_prescaled[i];
+    }
     for (std::size_t pp = 0; pp < pairs; ++pp) {
       ScaleRange pr;
-      for (std::size_t p = pp * NV; p < std::min(panels, pp * NV + NV); ++p) {
-        const std::uint8_t* info = b.panel_info + p * 3;
+      int panels_prescaled = 0, n_panels = 0;
+      for (std::size_t p = pp * NV; p < std::min(panels, pp * NV + NV); ++p, ++n_panels) {
+        const std::uint8_t* info = b.panel_info + p * kPanelInfo;
         pr.nan = pr.nan || info[2];
         pr.lo = std::min(pr.lo, static_cast<int>(info[0]));
         pr.hi = std::max(pr.hi, static_cast<int>(info[1]));
+        panels_prescaled += info[3];
       }
-      kernel_ok[rt * pairs + pp] = !rows.nan && !pr.nan && rows.hi >= 0 && pr.hi >= 0 &&
-                                   rows.lo + pr.lo - 127 - F >= 1 && rows.hi + pr.hi - 127 - F <= 254;
+      char mode = kTileRef;
+      if (rows_prescaled == n_rows && panels_prescaled == n_panels) mode = kTilePrescaled;
+      else if (rows_prescaled == 0 && panels_prescaled == 0 && !rows.nan && !pr.nan && rows.hi >= 0 && pr.hi >= 0 &&
+               rows.lo + pr.lo - 127 - F >= 1 && rows.hi + pr.hi - 127 - F <= 254)
+        mode = kTileKernel;
+      tile_mode[rt * pairs + pp] = mode;
     }
   }
   // The kernels write whole panel pairs: a last, partial pair goes to `edge` first.
@@ -355,10 +424,12 @@ void gemm_impl(const GemmIsa& isa, const Tensor& a, const PanelsView& b, float* 
         for (std::size_t v = 0; v < 2; ++v) t.b[v] = b.data + ((p0 + (v < nv ? v : 0)) * kb + k0) * stride;
         for (std::size_t rt = rt0; rt < rt1; ++rt) {
           const std::size_t i0 = rt * MR, mr = std::min(MR, M - i0);
-          if (!kernel_ok[rt * pairs + pp]) {
+          const char mode = tile_mode[rt * pairs + pp];
+          if (mode == kTileRef) {
             if (t.first) ref_gemm_tile(a, *b.bt, i0, i0 + mr, j0, j1, c, N);
             continue;
           }
+          t.prescaled = mode == kTilePrescaled;
           t.a = a_conv + i0 * a_stride + k0 * abb;
           t.ae = a_exp + i0 * kb + k0;
           t.ac = a_corr + i0 * kb + k0;
@@ -377,7 +448,7 @@ void gemm_impl(const GemmIsa& isa, const Tensor& a, const PanelsView& b, float* 
   if (ragged) {
     const std::size_t pp = pairs - 1, j0 = pp * NV * L;
     for (std::size_t rt = 0; rt < row_tiles; ++rt) {
-      if (!kernel_ok[rt * pairs + pp]) continue;
+      if (tile_mode[rt * pairs + pp] == kTileRef) continue;
       for (std::size_t i = rt * MR; i < std::min(M, rt * MR + MR); ++i)
         std::copy(edge.data() + i * W, edge.data() + i * W + (N - j0), c + i * N + j0);
     }
@@ -395,7 +466,7 @@ void simd_gemm(const GemmIsa& isa, const Tensor& a, const Tensor& bt, float* c) 
   const GemmShape s = isa.shape(a.format, bt.format);
   const std::size_t L = static_cast<std::size_t>(s.lanes), panels = (bt.rows + L - 1) / L;
   const std::size_t data_bytes = panels * bt.blocks_per_row() * block_stride(s);
-  std::uint8_t* data = g_scratch_b.get(data_bytes + panels * 3);
+  std::uint8_t* data = g_scratch_b.get(data_bytes + panels * kPanelInfo);
   pack_panels(s, bt, data, data + data_bytes);
   gemm_impl(isa, a, PanelsView{data, data + data_bytes, &bt}, c);
   g_scratch_b.trim();
