@@ -405,6 +405,66 @@ __attribute__((target("avx512bf16"))) void tile_bf16(const TileArgs& t) {
   store_c<MR>(t, c);
 }
 
+// The BF16 kernel with more rows than the registers hold running sums for: MR x 2
+// accumulators (16 for MR = 8: VDPBF16PS's latency, 6 cycles on Zen 5, times the two it
+// issues per cycle), the running sums c in a small contiguous buffer (one load, add and
+// store per vector and block; C's own rows, N floats apart, would fall into the same L1
+// sets). 6, 8 and 12 rows ran within the noise of each other on the loaded VM.
+constexpr int kBf16Rows = 8;
+template <int MR, bool PRE>
+__attribute__((target("avx512bf16"))) void tile_bf16_tall(const TileArgs& t) {
+  alignas(64) float cb[MR][2 * L];
+  #pragma GCC unroll 16
+  for (int r = 0; r < MR; ++r)
+    #pragma GCC unroll 2
+    for (int v = 0; v < 2; ++v)
+      _mm512_store_ps(cb[r] + v * L, t.first ? _mm512_setzero_ps() : _mm512_loadu_ps(t.out + r * t.ldc + v * L));
+  for (std::size_t blk = 0; blk < t.kb; ++blk) {
+    __m512 s[MR][2];
+    #pragma GCC unroll 16
+    for (int r = 0; r < MR; ++r) s[r][0] = s[r][1] = _mm512_setzero_ps();
+    const std::uint8_t* b0 = t.b[0] + blk * t.b_stride;
+    const std::uint8_t* b1 = t.b[1] + blk * t.b_stride;
+    const std::uint8_t* a = t.a + blk * 64;
+    #pragma GCC unroll 16
+    for (int kp = 0; kp < 16; ++kp) {
+      const __m512bh v0 = (__m512bh)_mm512_loadu_si512(b0 + kp * 64);
+      const __m512bh v1 = (__m512bh)_mm512_loadu_si512(b1 + kp * 64);
+      #pragma GCC unroll 16
+      for (int r = 0; r < MR; ++r) {
+        const __m512bh av = (__m512bh)bcast32(a + r * t.a_stride + 4 * kp);
+        s[r][0] = _mm512_dpbf16_ps(s[r][0], av, v0);
+        s[r][1] = _mm512_dpbf16_ps(s[r][1], av, v1);
+      }
+    }
+    if constexpr (PRE) {
+      #pragma GCC unroll 16
+      for (int r = 0; r < MR; ++r) {
+        _mm512_store_ps(cb[r], _mm512_add_ps(_mm512_load_ps(cb[r]), s[r][0]));
+        _mm512_store_ps(cb[r] + L, _mm512_add_ps(_mm512_load_ps(cb[r] + L), s[r][1]));
+      }
+    } else {
+      const __m512i x0 = meta_scales(b0 + t.meta_offset), x1 = meta_scales(b1 + t.meta_offset);
+      #pragma GCC unroll 16
+      for (int r = 0; r < MR; ++r) {
+        const std::int32_t ta = t.ae[r * t.ae_stride + blk];
+        _mm512_store_ps(cb[r], _mm512_add_ps(_mm512_load_ps(cb[r]), _mm512_mul_ps(s[r][0], scale_block(x0, ta))));
+        _mm512_store_ps(cb[r] + L,
+                        _mm512_add_ps(_mm512_load_ps(cb[r] + L), _mm512_mul_ps(s[r][1], scale_block(x1, ta))));
+      }
+    }
+  }
+  const __m512 nan = _mm512_castsi512_ps(_mm512_set1_epi32(static_cast<std::int32_t>(kCanonicalNaN)));
+  #pragma GCC unroll 16
+  for (int r = 0; r < MR; ++r)
+    #pragma GCC unroll 2
+    for (int v = 0; v < 2; ++v) {
+      __m512 x = _mm512_load_ps(cb[r] + v * L);
+      if (t.last) x = _mm512_mask_mov_ps(x, _mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q), nan);
+      _mm512_storeu_ps(t.out + r * t.ldc + v * L, x);
+    }
+}
+
 template <int MR, bool PRE>
 void tile_f32(const TileArgs& t) {
   __m512 c[MR][2];
@@ -460,6 +520,10 @@ struct Int16 {
   static void run(const TileArgs& t) { tile_int16<MR>(t); }
 };
 template <int MR>
+struct Bf16Tall {
+  static void run(const TileArgs& t) { t.prescaled ? tile_bf16_tall<MR, true>(t) : tile_bf16_tall<MR, false>(t); }
+};
+template <int MR>
 struct Bf16 {
   static void run(const TileArgs& t) { t.prescaled ? tile_bf16<MR, true>(t) : tile_bf16<MR, false>(t); }
 };
@@ -472,7 +536,14 @@ void avx512_tile(const GemmShape& s, int mr, int, const TileArgs& t) {
   switch (s.kind) {
     case kKindInt8: s.b_nibbles ? by_rows<Int8Nib>(mr, t) : by_rows<Int8>(mr, t); break;
     case kKindInt16: by_rows<Int16>(mr, t); break;
-    case kKindBf16: by_rows<Bf16>(mr, t); break;
+    case kKindBf16:
+      if (mr > 6) {
+        static_assert(kBf16Rows == 8, "one tall kernel per row count");
+        mr == 7 ? Bf16Tall<7>::run(t) : Bf16Tall<8>::run(t);
+      } else {
+        by_rows<Bf16>(mr, t);
+      }
+      break;
     default: by_rows<F32>(mr, t); break;
   }
 }
@@ -530,13 +601,21 @@ GemmShape avx512_shape(Format fa, Format fb) {
       s.b_offset = 128;
       s.b_nibbles = fb == Format::e2m1;
       s.mr = 4;  // 8 accumulators + 8 running sums + the decoded B
+    } else if (g_bf16_allowed && bf16_usable()) {
+      // E3M2 with a narrow format: every element is a BF16 and every partial sum an
+      // exact FP32 (below 2^23 units of the last place), so the sequential BF16 sum is
+      // the exact integer sum, and the prescaled kernel needs one add per block where
+      // VPDPWSSD needs a conversion, a multiply and an add
+      s.kind = kKindBf16;
+      s.mr = kBf16Rows;
+      s.prescale = true;
     } else {
       s.kind = kKindInt16;
       s.mr = 6;
     }
   } else {
     s.kind = g_bf16_allowed && bf16_usable() ? kKindBf16 : kKindF32;
-    s.mr = 6;  // 12 accumulators hide the VDPBF16PS / FMA latency
+    s.mr = s.kind == kKindBf16 ? kBf16Rows : 6;  // 12 accumulators hide the FMA latency
     s.prescale = true;
   }
   return s;
@@ -546,12 +625,12 @@ const char* avx512_kind_name(const GemmShape& s) {
   switch (s.kind) {
     case kKindInt8: return s.b_nibbles ? "VPDPBUSD (int8 digits, B as nibbles)" : "VPDPBUSD (int8 digits)";
     case kKindInt16: return "VPDPWSSD (int16 digits)";
-    case kKindBf16: return "VDPBF16PS (FP8 as BF16 pairs)";
+    case kKindBf16: return "VDPBF16PS (BF16 pairs)";
     default: return "FP32 FMA";
   }
 }
 
-const GemmIsa kGemm = {L, 6, 2, avx512_shape, avx512_tile, avx512_kind_name};
+const GemmIsa kGemm = {L, kBf16Rows, 2, avx512_shape, avx512_tile, avx512_kind_name, simd_dequantize};
 const Kernels kAvx512 = {Path::avx512, simd_quantize, simd_dequantize, simd_dot, &kGemm};
 
 }  // namespace

@@ -70,23 +70,14 @@ int fraction_term(const GemmShape& s, Format fa, Format fb) {
   return integer_kind(s.kind) ? format_info(fa).fraction_bits + format_info(fb).fraction_bits : 0;
 }
 
-// The FP32-sequential kinds read element values: vals[k] = value of code k times `factor`
-// (a power of two: 1, or the block's scale when prescaled; exact in the safe range).
-void block_values(Format f, const std::uint8_t* codes, float factor, float* vals) {
-  const float* t = element_table(f);
-  for (int k = 0; k < kBlockSize; ++k) vals[k] = t[codes[k]] * factor;
-}
-
 std::uint32_t bf16_pair(const float* vals, int kp) {
   return (f2u(vals[2 * kp]) & 0xFFFF0000u) | (f2u(vals[2 * kp + 1]) >> 16);
 }
 
-// Writes one block (32 codes) of one lane into a packed panel block.
-void pack_lane_block(const GemmShape& s, Format f, const std::uint8_t* codes, float factor, int l,
-                     std::uint8_t* dst) {
+// Writes one block (32 codes) of one lane into a packed panel block (integer kinds).
+void pack_lane_block(const GemmShape& s, Format f, const std::uint8_t* codes, int l, std::uint8_t* dst) {
   const std::int16_t* q = integer_table(f);
   const int L = s.lanes;
-  float vals[kBlockSize];
   switch (s.kind) {
     case kKindInt8:
       if (s.b_nibbles) {
@@ -107,40 +98,18 @@ void pack_lane_block(const GemmShape& s, Format f, const std::uint8_t* codes, fl
           std::memcpy(dst + ((kp * L + l) * 2 + h) * 2, &v, 2);
         }
       break;
-    case kKindBf16:
-      block_values(f, codes, factor, vals);
-      for (int kp = 0; kp < 16; ++kp) {
-        std::uint32_t w = bf16_pair(vals, kp);
-        std::memcpy(dst + (kp * L + l) * 4, &w, 4);
-      }
-      break;
-    case kKindF32:
-      block_values(f, codes, factor, vals);
-      for (int k = 0; k < kBlockSize; ++k) std::memcpy(dst + (k * L + l) * 4, &vals[k], 4);
-      break;
   }
 }
 
-void convert_a_block(const GemmShape& s, Format f, const std::uint8_t* codes, float factor, std::uint8_t* dst) {
+// One block of A as integer digits (integer kinds).
+void convert_a_block(const GemmShape& s, Format f, const std::uint8_t* codes, std::uint8_t* dst) {
   const std::int16_t* q = integer_table(f);
-  float vals[kBlockSize];
   switch (s.kind) {
     case kKindInt8:
       for (int k = 0; k < kBlockSize; ++k) dst[k] = static_cast<std::uint8_t>(q[codes[k]] & 0xFF);
       break;
     case kKindInt16:
       for (int k = 0; k < kBlockSize; ++k) std::memcpy(dst + 2 * k, &q[codes[k]], 2);
-      break;
-    case kKindBf16:
-      block_values(f, codes, factor, vals);
-      for (int kp = 0; kp < 16; ++kp) {
-        std::uint32_t w = bf16_pair(vals, kp);
-        std::memcpy(dst + 4 * kp, &w, 4);
-      }
-      break;
-    case kKindF32:
-      block_values(f, codes, factor, vals);
-      std::memcpy(dst, vals, sizeof vals);
       break;
   }
 }
@@ -157,21 +126,50 @@ void convert_a_block(const GemmShape& s, Format f, const std::uint8_t* codes, fl
 int safe_scale_lo(Format f) { return 127 - 63 + format_info(f).fraction_bits; }
 int safe_scale_hi(Format f) { return 127 + 61 - (format_info(f).emax + 1); }  // max normal < 2^(emax + 1)
 
-// The factor a block is prescaled by, or 0 when it cannot be.
-float prescale_factor(Format f, std::uint8_t x, const std::uint8_t* codes) {
-  if (x == kScaleNaN) return 0.0f;
-  if (x >= safe_scale_lo(f) && x <= safe_scale_hi(f)) return u2f(static_cast<std::uint32_t>(x) << 23);
-  const float* t = element_table(f);
-  for (int k = 0; k < kBlockSize; ++k)
-    if (t[codes[k]] != 0.0f) return 0.0f;
-  return 1.0f;
-}
-
+// Whether a block can be prescaled: its scale in the safe range, or all its elements zero.
 bool prescalable(Format f, std::uint8_t x, const std::uint8_t* block_elements) {
-  if (x >= safe_scale_lo(f) && x <= safe_scale_hi(f)) return true;
+  static const struct Bounds {
+    int lo[6], hi[6];
+    Bounds() {
+      for (Format g : kAllFormats) {
+        lo[static_cast<int>(g)] = safe_scale_lo(g);
+        hi[static_cast<int>(g)] = safe_scale_hi(g);
+      }
+    }
+  } bounds;
+  if (x >= bounds.lo[static_cast<int>(f)] && x <= bounds.hi[static_cast<int>(f)]) return true;
+  if (x == kScaleNaN) return false;
   std::uint8_t codes[kBlockSize];
   unpack_codes(f, block_elements, codes);
-  return prescale_factor(f, x, codes) != 0.0f;
+  const float* t = element_table(f);
+  for (int k = 0; k < kBlockSize; ++k)
+    if (t[codes[k]] != 0.0f) return false;
+  return true;
+}
+
+bool fp32_kind(int kind) { return kind == kKindBf16 || kind == kKindF32; }
+
+// The FP32 kinds convert a whole row of blocks at once with the path's dequantize, given
+// per block the scale byte it applies: the block's own when prescaled (an all-zero block
+// outside the safe range: 127, i.e. 1), else 127. The values are exact (the safe range).
+void row_values(const GemmIsa& isa, Format f, const std::uint8_t* scales, const std::uint8_t* elements,
+                std::size_t kb, bool prescaled, std::uint8_t* xeff, float* vals) {
+  const int lo = prescaled ? safe_scale_lo(f) : 256, hi = safe_scale_hi(f);
+  for (std::size_t b = 0; b < kb; ++b) xeff[b] = scales[b] >= lo && scales[b] <= hi ? scales[b] : 127;
+  isa.dequantize(f, xeff, elements, kb, vals);
+}
+
+// One block of values in a kernel's operand layout: BF16 pairs (kKindBf16) or FP32;
+// `step` bytes between consecutive words (4 for A, 4 * lanes for a lane of packed B).
+void store_block_values(int kind, const float* vals, std::uint8_t* dst, std::size_t step) {
+  if (kind == kKindBf16) {
+    for (int kp = 0; kp < 16; ++kp) {
+      const std::uint32_t w = bf16_pair(vals, kp);
+      std::memcpy(dst + kp * step, &w, 4);
+    }
+  } else {
+    for (int k = 0; k < kBlockSize; ++k) std::memcpy(dst + k * step, &vals[k], 4);
+  }
 }
 
 struct ScaleRange {
@@ -199,17 +197,33 @@ namespace {
 // Packs every panel of bt (all K) into data (panels * kb * block_stride bytes, every byte
 // written) and panel_info (kPanelInfo bytes per panel: lowest and highest scale byte
 // other than NaN, any NaN scale, prescaled).
-void pack_panels(const GemmShape& s, const Tensor& bt, std::uint8_t* data, std::uint8_t* panel_info) {
+void pack_panels(const GemmIsa& isa, const GemmShape& s, const Tensor& bt, std::uint8_t* data,
+                 std::uint8_t* panel_info) {
   const std::size_t L = static_cast<std::size_t>(s.lanes), kb = bt.blocks_per_row();
   const std::size_t panels = (bt.rows + L - 1) / L, pbb = packed_block_bytes(s), stride = block_stride(s);
   const std::size_t bb = static_cast<std::size_t>(format_info(bt.format).block_bytes);
   std::uint8_t codes[kBlockSize], zero_codes[kBlockSize] = {};
+  const bool fp32 = fp32_kind(s.kind);
+  std::vector<float> vals(fp32 ? kb * kBlockSize : 0);
+  std::vector<std::uint8_t> xeff(fp32 ? kb : 0);
   for (std::size_t p = 0; p < panels; ++p) {
     const std::size_t rows = std::min(L, bt.rows - p * L);
     bool prescaled = s.prescale;
     for (std::size_t b = 0; prescaled && b < kb; ++b)
       for (std::size_t l = 0; prescaled && l < rows; ++l)
         prescaled = prescalable(bt.format, bt.row_scales(p * L + l)[b], bt.row_elements(p * L + l) + b * bb);
+    if (fp32) {  // lane by lane, whole rows through the path's dequantize
+      for (std::size_t l = 0; l < L; ++l) {
+        if (l < rows) {
+          row_values(isa, bt.format, bt.row_scales(p * L + l), bt.row_elements(p * L + l), kb, prescaled, xeff.data(),
+                     vals.data());
+        } else if (l == rows) {
+          std::fill(vals.begin(), vals.end(), 0.0f);
+        }
+        for (std::size_t b = 0; b < kb; ++b)
+          store_block_values(s.kind, vals.data() + b * kBlockSize, data + (p * kb + b) * stride + l * 4, 4 * L);
+      }
+    }
     ScaleRange range;
     for (std::size_t b = 0; b < kb; ++b) {
       std::uint8_t* dst = data + (p * kb + b) * stride;
@@ -222,11 +236,12 @@ void pack_panels(const GemmShape& s, const Tensor& bt, std::uint8_t* data, std::
         if (l < rows) {
           x = bt.row_scales(j)[b];
           range.add(x);
-          unpack_codes(bt.format, bt.row_elements(j) + b * bb, codes);
-          const float factor = prescaled ? prescale_factor(bt.format, x, codes) : 1.0f;
-          pack_lane_block(s, bt.format, codes, factor, static_cast<int>(l), dst);
-        } else {
-          pack_lane_block(s, bt.format, zero_codes, 1.0f, static_cast<int>(l), dst);
+          if (!fp32) {
+            unpack_codes(bt.format, bt.row_elements(j) + b * bb, codes);
+            pack_lane_block(s, bt.format, codes, static_cast<int>(l), dst);
+          }
+        } else if (!fp32) {
+          pack_lane_block(s, bt.format, zero_codes, static_cast<int>(l), dst);
         }
         meta[l] = x;
       }
@@ -282,7 +297,7 @@ void simd_pack_b(const GemmIsa& isa, Path path, const Tensor& bt, Format a_forma
   out.data.resize(panels * kb * block_stride(s));
   out.panel_info.resize(panels * kPanelInfo);
   out.bt = bt;
-  pack_panels(s, bt, out.data.data(), out.panel_info.data());
+  pack_panels(isa, s, bt, out.data.data(), out.panel_info.data());
 }
 
 namespace {
@@ -347,20 +362,29 @@ void gemm_impl(const GemmIsa& isa, const Tensor& a, const PanelsView& b, float* 
   std::vector<ScaleRange> row_range(M);
   std::vector<char> row_prescaled(M, 0);
   std::uint8_t codes[kBlockSize];
+  const bool fp32 = fp32_kind(s.kind);
+  std::vector<float> vals(fp32 ? kb * kBlockSize : 0);
+  std::vector<std::uint8_t> xeff(fp32 ? kb : 0);
   for (std::size_t i = 0; i < M; ++i) {
     bool prescaled = s.prescale;
     for (std::size_t blk = 0; prescaled && blk < kb; ++blk)
       prescaled = prescalable(a.format, a.row_scales(i)[blk], a.row_elements(i) + blk * bb);
     row_prescaled[i] = prescaled;
+    if (fp32) {
+      row_values(isa, a.format, a.row_scales(i), a.row_elements(i), kb, prescaled, xeff.data(), vals.data());
+      for (std::size_t blk = 0; blk < kb; ++blk)
+        store_block_values(s.kind, vals.data() + blk * kBlockSize, a_conv + i * a_stride + blk * abb, 4);
+    }
     for (std::size_t blk = 0; blk < kb; ++blk) {
       const std::uint8_t x = a.row_scales(i)[blk];
       row_range[i].add(x);
-      unpack_codes(a.format, a.row_elements(i) + blk * bb, codes);
-      const float factor = prescaled ? prescale_factor(a.format, x, codes) : 1.0f;
-      convert_a_block(s, a.format, codes, factor, a_conv + i * a_stride + blk * abb);
       std::int32_t sum = 0;
-      if (s.kind == kKindInt8)
-        for (int k = 0; k < kBlockSize; ++k) sum += qa[codes[k]];
+      if (!fp32) {
+        unpack_codes(a.format, a.row_elements(i) + blk * bb, codes);
+        convert_a_block(s, a.format, codes, a_conv + i * a_stride + blk * abb);
+        if (s.kind == kKindInt8)
+          for (int k = 0; k < kBlockSize; ++k) sum += qa[codes[k]];
+      }
       a_corr[i * kb + blk] = s.b_offset * sum;
       a_exp[i * kb + blk] = static_cast<std::int32_t>(static_cast<std::uint32_t>(x) << 23) -
                             static_cast<std::int32_t>(static_cast<std::uint32_t>(127 + F) << 23);
@@ -467,7 +491,7 @@ void simd_gemm(const GemmIsa& isa, const Tensor& a, const Tensor& bt, float* c) 
   const std::size_t L = static_cast<std::size_t>(s.lanes), panels = (bt.rows + L - 1) / L;
   const std::size_t data_bytes = panels * bt.blocks_per_row() * block_stride(s);
   std::uint8_t* data = g_scratch_b.get(data_bytes + panels * kPanelInfo);
-  pack_panels(s, bt, data, data + data_bytes);
+  pack_panels(isa, s, bt, data, data + data_bytes);
   gemm_impl(isa, a, PanelsView{data, data + data_bytes, &bt}, c);
   g_scratch_b.trim();
 }

@@ -69,6 +69,9 @@ struct GemmIsa {
   void (*tile)(const GemmShape& shape, int mr_now, int nv_now, const TileArgs& t);
   // The instructions a kernel family runs on, e.g. "VPDPBUSD (int8 digits)".
   const char* (*kind_name)(const GemmShape& shape);
+  // The path's dequantize (Kernels::dequantize): the FP32 kinds convert operands with it.
+  void (*dequantize)(Format f, const std::uint8_t* scales, const std::uint8_t* elements, std::size_t n_blocks,
+                     float* out);
 };
 
 // Per path: kernels over whole blocks. The API layer handles partial blocks and checks.
