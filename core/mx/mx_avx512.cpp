@@ -378,34 +378,7 @@ inline void add_sums(const TileArgs& t, std::size_t blk, const __m512 (&s)[MR][2
   }
 }
 
-template <int MR, bool PRE>
-__attribute__((target("avx512bf16"))) void tile_bf16(const TileArgs& t) {
-  __m512 c[MR][2];
-  load_c<MR>(t, c);
-  for (std::size_t blk = 0; blk < t.kb; ++blk) {
-    __m512 s[MR][2];
-    #pragma GCC unroll 16
-    for (int r = 0; r < MR; ++r) s[r][0] = s[r][1] = _mm512_setzero_ps();
-    const std::uint8_t* b0 = t.b[0] + blk * t.b_stride;
-    const std::uint8_t* b1 = t.b[1] + blk * t.b_stride;
-    const std::uint8_t* a = t.a + blk * 64;
-    #pragma GCC unroll 16
-    for (int kp = 0; kp < 16; ++kp) {
-      const __m512bh v0 = (__m512bh)_mm512_loadu_si512(b0 + kp * 64);
-      const __m512bh v1 = (__m512bh)_mm512_loadu_si512(b1 + kp * 64);
-      #pragma GCC unroll 16
-      for (int r = 0; r < MR; ++r) {
-        const __m512bh av = (__m512bh)bcast32(a + r * t.a_stride + 4 * kp);
-        s[r][0] = _mm512_dpbf16_ps(s[r][0], av, v0);
-        s[r][1] = _mm512_dpbf16_ps(s[r][1], av, v1);
-      }
-    }
-    add_sums<MR, PRE>(t, blk, s, c, b0, b1);
-  }
-  store_c<MR>(t, c);
-}
-
-// The BF16 kernel with more rows than the registers hold running sums for: MR x 2
+// The BF16 kernel, with more rows than the registers hold running sums for: MR x 2
 // accumulators (16 for MR = 8: VDPBF16PS's latency, 6 cycles on Zen 5, times the two it
 // issues per cycle), the running sums c in a small contiguous buffer (one load, add and
 // store per vector and block; C's own rows, N floats apart, would fall into the same L1
@@ -524,10 +497,6 @@ struct Bf16Tall {
   static void run(const TileArgs& t) { t.prescaled ? tile_bf16_tall<MR, true>(t) : tile_bf16_tall<MR, false>(t); }
 };
 template <int MR>
-struct Bf16 {
-  static void run(const TileArgs& t) { t.prescaled ? tile_bf16<MR, true>(t) : tile_bf16<MR, false>(t); }
-};
-template <int MR>
 struct F32 {
   static void run(const TileArgs& t) { t.prescaled ? tile_f32<MR, true>(t) : tile_f32<MR, false>(t); }
 };
@@ -537,12 +506,9 @@ void avx512_tile(const GemmShape& s, int mr, int, const TileArgs& t) {
     case kKindInt8: s.b_nibbles ? by_rows<Int8Nib>(mr, t) : by_rows<Int8>(mr, t); break;
     case kKindInt16: by_rows<Int16>(mr, t); break;
     case kKindBf16:
-      if (mr > 6) {
-        static_assert(kBf16Rows == 8, "one tall kernel per row count");
-        mr == 7 ? Bf16Tall<7>::run(t) : Bf16Tall<8>::run(t);
-      } else {
-        by_rows<Bf16>(mr, t);
-      }
+      static_assert(kBf16Rows == 8, "rows 7 and 8 below, 1 to 6 in by_rows");
+      if (mr > 6) mr == 7 ? Bf16Tall<7>::run(t) : Bf16Tall<8>::run(t);
+      else by_rows<Bf16Tall>(mr, t);
       break;
     default: by_rows<F32>(mr, t); break;
   }
