@@ -1,11 +1,12 @@
 // MX kernels for x86-64 AVX-512 (F, BW, VL, VNNI; BF16 when present), 16 lanes. Compiled
 // with those ISA flags (module.cmake) and entered only after mx.cpp checked the CPU.
 // GEMM: exact integer block sums with VPDPBUSD (FP4/FP6-E2M3/INT8 pairs; B's digits + 128
-// as the unsigned operand, corrected by 128 * sum(A)) or VPDPWSSD (pairs with E3M2); FP8
-// operands with VDPBF16PS (which adds the product of the high BF16 halves first, then the
-// low: element 2k, then 2k + 1, as the definition's left-to-right sum) or FP32 FMA (the
-// products are exact, so FMA equals multiply-then-add). Every result equals the scalar
-// reference bit for bit (see mx.h).
+// as the unsigned operand, corrected by 128 * sum(A)); FP8 operands, and pairs with E3M2,
+// with VDPBF16PS (which adds the product of the high BF16 halves first, then the low:
+// element 2k, then 2k + 1, as the definition's left-to-right sum) on prescaled operands
+// (mx_gemm.cpp); without BF16, FP32 FMA (the products are exact, so FMA equals
+// multiply-then-add) and VPDPWSSD for E3M2. Every result equals the scalar reference bit
+// for bit (see mx.h).
 #include "mx/mx_internal.h"
 
 #if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__) && defined(__AVX512VNNI__)
