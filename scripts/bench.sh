@@ -40,6 +40,10 @@ families=(
   # GEMM: each element format against itself and the two mixed MXFP8 x MXFP4 kinds, on every
   # path (all 36 kinds: --benchmark_filter=mx_gemm/ by hand; about half an hour)
   "mx-gemm|^(mx_gemm|mx_dequant_sgemm)/(e4m3_x_e4m3|e5m2_x_e5m2|e3m2_x_e3m2|e2m3_x_e2m3|e2m1_x_e2m1|int8_x_int8|e4m3_x_e2m1|e2m1_x_e4m3)(/|$)"
+  # every one of the 36 kinds on the automatic path, paired with dequantize + sgemm in each
+  # iteration, with the instruction peaks (native only; one repetition: each benchmark is
+  # already the median of 9 pairs; about two minutes)
+  "mx-gemm-kinds|^(mx_peak/|mx_gemm_vs_dequant_sgemm/)|1"
   "collective|^BM_(Event|Analytic)"
   "engine|^BM_(Engine|Roofline)"
   "scenario|^BM_(ScenarioParse|Workload|LoadSystem)"
@@ -70,13 +74,14 @@ node -e '
   "$(cut -d' ' -f1-3 /proc/loadavg)"
 
 for fam in "${families[@]}"; do
-  name=${fam%%|*} filter=${fam#*|}
+  name=${fam%%|*} filter=${fam#*|} fam_reps=$reps
+  if [[ $filter == *'|'[0-9] ]]; then fam_reps=${filter##*|} filter=${filter%|*}; fi  # "name|filter|repetitions"
   echo "bench: $name (native)" >&2
-  "$native" --benchmark_filter="$filter" --benchmark_min_time="$min_time" --benchmark_repetitions="$reps" \
+  "$native" --benchmark_filter="$filter" --benchmark_min_time="$min_time" --benchmark_repetitions="$fam_reps" \
     --benchmark_out="$out/native-$name.json" --benchmark_out_format=json >"$out/native-$name.log" 2>&1 ||
     { cat "$out/native-$name.log" >&2; exit 1; }
   echo "bench: $name (WebAssembly)" >&2
-  node "$wasm" --benchmark_filter="$filter" --benchmark_min_time="$min_time" --benchmark_repetitions="$reps" \
+  node "$wasm" --benchmark_filter="$filter" --benchmark_min_time="$min_time" --benchmark_repetitions="$fam_reps" \
     --benchmark_out="$out/wasm-$name.json" >"$out/wasm-$name.log" 2>&1 || { cat "$out/wasm-$name.log" >&2; exit 1; }
 done
 node -e 'const f = process.argv[1], m = JSON.parse(require("fs").readFileSync(f)); m.load_after = process.argv[2];

@@ -142,8 +142,30 @@ function buildResults(dir) {
     }
     out.families.push({ id: fam.id, title: fam.title, baseline: fam.baseline, ratio_label: fam.ratioLabel, unit: fam.unit, rows });
   }
+  const kinds = gemmKinds(native);
+  if (kinds) out.gemm_kinds = kinds;
   return out;
 }
+
+// The mx-gemm-kinds family (native only): every GEMM kind paired with dequantize + sgemm
+// (mx_gemm_vs_dequant_sgemm, whose counters are already medians of paired iterations) and
+// the instruction peaks measured in the same run (mx_peak).
+function gemmKinds(native) {
+  const kinds = [], peaks = [];
+  for (const [name, r] of native) {
+    const c = r.counters;
+    if (/^mx_gemm_vs_dequant_sgemm\//.test(name))
+      kinds.push({ kind: name.split("/")[1], kernel: r.label.split(" vs ")[0], baseline_core: r.label.split(" vs ")[1] || "",
+        mx_flops: c.mx_flops, baseline_flops: c.baseline_flops, ratio: c.ratio, ratio_min: c.ratio_min, ratio_max: c.ratio_max,
+        peak_fraction: c.peak_fraction ?? null, peak_macs_per_s: c.peak_macs_per_s ?? null });
+    if (/^mx_peak\//.test(name))
+      peaks.push({ instruction: name.split("/")[1], macs_per_s: c.macs_per_s, instructions_per_s: c.instructions_per_s });
+  }
+  return kinds.length ? { kinds, peaks } : null;
+}
+// The instruction of a kernel name ("avx512 VDPBF16PS (BF16 pairs)" -> "VDPBF16PS").
+const kernelInstr = (k) => (k.match(/\b(VDPBF16PS|VPDPBUSD|VPDPWSSD|FMA)\b/) || [])[1] || "";
+const slowestKind = (g) => g.kinds.reduce((a, b) => (b.ratio < a.ratio ? b : a));
 
 // ---- formatting ----------------------------------------------------------------------------
 
@@ -235,6 +257,26 @@ function reportMd(res) {
     }
     L.push("");
   }
+  const g = res.gemm_kinds;
+  if (g) {
+    const slow = slowestKind(g);
+    L.push("## MX GEMM: every kind against dequantize + sgemm and its instruction's peak", "",
+      "2048^3 on the automatic path, B packed inside (end to end), each of 9 iterations timing the MX GEMM and the",
+      "baseline (dequantize both operands, then OpenBLAS sgemm on one thread) one after the other in this thread's CPU",
+      "time (mx_gemm_vs_dequant_sgemm); medians. The instruction peak is a tight loop of 16 independent accumulator",
+      "chains of the kernel's instruction (mx_peak), measured after every pair; the fraction is the MX GEMM's",
+      "multiply-adds per second over it, so 1 - fraction is the distance to that instruction's limit on this core.", "",
+      `Slowest kind: ${slow.kind} at ${ratioText(slow.ratio)} the baseline.`, "",
+      "| instruction | peak, multiply-adds/s | instructions/s |", "| --- | --- | --- |");
+    for (const p of g.peaks) L.push(`| ${p.instruction} | ${si(p.macs_per_s, "MAC/s")} | ${si(p.instructions_per_s, "/s")} |`);
+    L.push("", "| A x B | kernel | MX | baseline | MX / baseline, median (min - max) | fraction of the instruction's peak |",
+      "| --- | --- | --- | --- | --- | --- |");
+    for (const k of g.kinds)
+      L.push(`| ${k.kind.replace("_x_", " x ")} | ${k.kernel} | ${si(k.mx_flops, "FLOP/s")} | ${si(k.baseline_flops, "FLOP/s")} | ` +
+        `${ratioText(k.ratio)} (${ratioText(k.ratio_min)} - ${ratioText(k.ratio_max)}) | ` +
+        `${k.peak_fraction == null ? "—" : `${k.peak_fraction.toFixed(2)} of ${kernelInstr(k.kernel)} (${si(k.peak_macs_per_s, "MAC/s")})`} |`);
+    L.push("");
+  }
   return L.join("\n");
 }
 
@@ -270,6 +312,13 @@ function readmeTable(res) {
     if (!r) continue;
     const val = (s) => (!s ? "—" : fam.unit === "/s" ? timeText(1 / s.value) : si(s.value, fam.unit));
     L.push(`| ${what} | ${val(r.native)} | ${relative(r.native?.ratio, fam.ratio_label)} | ${val(r.wasm)} | ${slowdown(r.wasm_vs_native)} | ${target || "—"} |`);
+  }
+  const g = res.gemm_kinds;
+  if (g) {
+    const slow = slowestKind(g), fr = g.kinds.map((k) => k.peak_fraction).filter((x) => x != null);
+    L.push(`| GEMM 2048^3, all ${g.kinds.length} MX kinds (automatic path): the slowest, ${slow.kind.replace("_x_", " x ")}, ` +
+      `paired with dequant+sgemm; every kind at ${fr.length ? `${Math.min(...fr).toFixed(2)}-${Math.max(...fr).toFixed(2)}` : "?"} ` +
+      `of its instruction's peak | ${si(slow.mx_flops, "FLOP/s")} | ${relative(slow.ratio, "dequant+sgemm")} | — | — | >= 1.3x, every kind |`);
   }
   L.push("<!-- bench: end -->");
   return L.join("\n");

@@ -216,7 +216,15 @@ void gemm(const Tensor& a, const PackedB& b, float* c) {
   else detail::ref_gemm_tile(a, b.bt, 0, a.rows, 0, b.n, c, b.n);
 }
 
-void gemm(const Tensor& a, const Tensor& bt, float* c, Path path) { gemm(a, pack_b(bt, a.format, path), c); }
+void gemm(const Tensor& a, const Tensor& bt, float* c, Path path) {
+  const Kernels& k = kernels(path);
+  if (!k.gemm) return gemm(a, pack_b(bt, a.format, path), c);
+  if (a.cols != bt.cols)
+    throw InputError("gemm", "inner dimensions differ (A has " + std::to_string(a.cols) + " columns, Bt has " +
+                                 std::to_string(bt.cols) + ")");
+  if (a.rows == 0 || bt.rows == 0) return;
+  detail::simd_gemm(*k.gemm, a, bt, c);  // B packed for this call only, in scratch memory
+}
 
 std::string gemm_kernel(Format a, Format b, Path path) {
   const Kernels& k = kernels(path);

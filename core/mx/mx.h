@@ -184,7 +184,7 @@ struct PackedB {
   std::size_t n = 0, k = 0;
   int kind = 0, lanes = 1;
   std::vector<std::uint8_t> data;     // kernel-specific panels (digits and scales per block)
-  std::vector<std::uint8_t> panel_info;  // per panel: min scale, max scale, has NaN scale
+  std::vector<std::uint8_t> panel_info;  // per panel: min scale, max scale, has NaN scale, prescaled
   Tensor bt;                          // the original operand (fallback tiles, scalar path)
 };
 PackedB pack_b(const Tensor& bt, Format a_format, Path path = Path::automatic);

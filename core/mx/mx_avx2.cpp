@@ -429,7 +429,7 @@ const char* avx2_kind_name(const GemmShape& s) {
   }
 }
 
-const GemmIsa kGemm = {L, 6, 2, avx2_shape, avx2_tile, avx2_kind_name};
+const GemmIsa kGemm = {L, 6, 2, avx2_shape, avx2_tile, avx2_kind_name, simd_dequantize};
 const Kernels kAvx2 = {Path::avx2, simd_quantize, simd_dequantize, simd_dot, &kGemm};
 
 }  // namespace

@@ -1,11 +1,12 @@
 // MX kernels for x86-64 AVX-512 (F, BW, VL, VNNI; BF16 when present), 16 lanes. Compiled
 // with those ISA flags (module.cmake) and entered only after mx.cpp checked the CPU.
 // GEMM: exact integer block sums with VPDPBUSD (FP4/FP6-E2M3/INT8 pairs; B's digits + 128
-// as the unsigned operand, corrected by 128 * sum(A)) or VPDPWSSD (pairs with E3M2); FP8
-// operands with VDPBF16PS (which adds the product of the high BF16 halves first, then the
-// low: element 2k, then 2k + 1, as the definition's left-to-right sum) or FP32 FMA (the
-// products are exact, so FMA equals multiply-then-add). Every result equals the scalar
-// reference bit for bit (see mx.h).
+// as the unsigned operand, corrected by 128 * sum(A)); FP8 operands, and pairs with E3M2,
+// with VDPBF16PS (which adds the product of the high BF16 halves first, then the low:
+// element 2k, then 2k + 1, as the definition's left-to-right sum) on prescaled operands
+// (mx_gemm.cpp); without BF16, FP32 FMA (the products are exact, so FMA equals
+// multiply-then-add) and VPDPWSSD for E3M2. Every result equals the scalar reference bit
+// for bit (see mx.h).
 #include "mx/mx_internal.h"
 
 #if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__) && defined(__AVX512VNNI__)
@@ -356,10 +357,42 @@ void tile_int16(const TileArgs& t) {
   store_c<MR>(t, c);
 }
 
-template <int MR>
-__attribute__((target("avx512bf16"))) void tile_bf16(const TileArgs& t) {
-  __m512 c[MR][2];
-  load_c<MR>(t, c);
+// Adds each block's FP32 sums s to the running sums c: prescaled operands (t.prescaled)
+// make s the block's d; else d = s * 2^(terms of A and B).
+template <int MR, bool PRE>
+inline void add_sums(const TileArgs& t, std::size_t blk, const __m512 (&s)[MR][2], __m512 (&c)[MR][2],
+                     const std::uint8_t* b0, const std::uint8_t* b1) {
+  if constexpr (PRE) {
+    #pragma GCC unroll 16
+    for (int r = 0; r < MR; ++r) {
+      c[r][0] = _mm512_add_ps(c[r][0], s[r][0]);
+      c[r][1] = _mm512_add_ps(c[r][1], s[r][1]);
+    }
+  } else {
+    const __m512i x0 = meta_scales(b0 + t.meta_offset), x1 = meta_scales(b1 + t.meta_offset);
+    #pragma GCC unroll 16
+    for (int r = 0; r < MR; ++r) {
+      const std::int32_t ta = t.ae[r * t.ae_stride + blk];
+      c[r][0] = _mm512_add_ps(c[r][0], _mm512_mul_ps(s[r][0], scale_block(x0, ta)));
+      c[r][1] = _mm512_add_ps(c[r][1], _mm512_mul_ps(s[r][1], scale_block(x1, ta)));
+    }
+  }
+}
+
+// The BF16 kernel, with more rows than the registers hold running sums for: MR x 2
+// accumulators (16 for MR = 8: VDPBF16PS's latency, 6 cycles on Zen 5, times the two it
+// issues per cycle), the running sums c in a small contiguous buffer (one load, add and
+// store per vector and block; C's own rows, N floats apart, would fall into the same L1
+// sets). 6, 8 and 12 rows ran within the noise of each other on the loaded VM.
+constexpr int kBf16Rows = 8;
+template <int MR, bool PRE>
+__attribute__((target("avx512bf16"))) void tile_bf16_tall(const TileArgs& t) {
+  alignas(64) float cb[MR][2 * L];
+  #pragma GCC unroll 16
+  for (int r = 0; r < MR; ++r)
+    #pragma GCC unroll 2
+    for (int v = 0; v < 2; ++v)
+      _mm512_store_ps(cb[r] + v * L, t.first ? _mm512_setzero_ps() : _mm512_loadu_ps(t.out + r * t.ldc + v * L));
   for (std::size_t blk = 0; blk < t.kb; ++blk) {
     __m512 s[MR][2];
     #pragma GCC unroll 16
@@ -378,18 +411,35 @@ __attribute__((target("avx512bf16"))) void tile_bf16(const TileArgs& t) {
         s[r][1] = _mm512_dpbf16_ps(s[r][1], av, v1);
       }
     }
-    const __m512i x0 = meta_scales(b0 + t.meta_offset), x1 = meta_scales(b1 + t.meta_offset);
-    #pragma GCC unroll 16
-    for (int r = 0; r < MR; ++r) {
-      const std::int32_t ta = t.ae[r * t.ae_stride + blk];
-      c[r][0] = _mm512_add_ps(c[r][0], _mm512_mul_ps(s[r][0], scale_block(x0, ta)));
-      c[r][1] = _mm512_add_ps(c[r][1], _mm512_mul_ps(s[r][1], scale_block(x1, ta)));
+    if constexpr (PRE) {
+      #pragma GCC unroll 16
+      for (int r = 0; r < MR; ++r) {
+        _mm512_store_ps(cb[r], _mm512_add_ps(_mm512_load_ps(cb[r]), s[r][0]));
+        _mm512_store_ps(cb[r] + L, _mm512_add_ps(_mm512_load_ps(cb[r] + L), s[r][1]));
+      }
+    } else {
+      const __m512i x0 = meta_scales(b0 + t.meta_offset), x1 = meta_scales(b1 + t.meta_offset);
+      #pragma GCC unroll 16
+      for (int r = 0; r < MR; ++r) {
+        const std::int32_t ta = t.ae[r * t.ae_stride + blk];
+        _mm512_store_ps(cb[r], _mm512_add_ps(_mm512_load_ps(cb[r]), _mm512_mul_ps(s[r][0], scale_block(x0, ta))));
+        _mm512_store_ps(cb[r] + L,
+                        _mm512_add_ps(_mm512_load_ps(cb[r] + L), _mm512_mul_ps(s[r][1], scale_block(x1, ta))));
+      }
     }
   }
-  store_c<MR>(t, c);
+  const __m512 nan = _mm512_castsi512_ps(_mm512_set1_epi32(static_cast<std::int32_t>(kCanonicalNaN)));
+  #pragma GCC unroll 16
+  for (int r = 0; r < MR; ++r)
+    #pragma GCC unroll 2
+    for (int v = 0; v < 2; ++v) {
+      __m512 x = _mm512_load_ps(cb[r] + v * L);
+      if (t.last) x = _mm512_mask_mov_ps(x, _mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q), nan);
+      _mm512_storeu_ps(t.out + r * t.ldc + v * L, x);
+    }
 }
 
-template <int MR>
+template <int MR, bool PRE>
 void tile_f32(const TileArgs& t) {
   __m512 c[MR][2];
   load_c<MR>(t, c);
@@ -414,13 +464,7 @@ void tile_f32(const TileArgs& t) {
         s[r][1] = _mm512_fmadd_ps(ab, v1, s[r][1]);
       }
     }
-    const __m512i x0 = meta_scales(p0 + t.meta_offset), x1 = meta_scales(p1 + t.meta_offset);
-    #pragma GCC unroll 16
-    for (int r = 0; r < MR; ++r) {
-      const std::int32_t ta = t.ae[r * t.ae_stride + blk];
-      c[r][0] = _mm512_add_ps(c[r][0], _mm512_mul_ps(s[r][0], scale_block(x0, ta)));
-      c[r][1] = _mm512_add_ps(c[r][1], _mm512_mul_ps(s[r][1], scale_block(x1, ta)));
-    }
+    add_sums<MR, PRE>(t, blk, s, c, p0, p1);
   }
   store_c<MR>(t, c);
 }
@@ -450,19 +494,23 @@ struct Int16 {
   static void run(const TileArgs& t) { tile_int16<MR>(t); }
 };
 template <int MR>
-struct Bf16 {
-  static void run(const TileArgs& t) { tile_bf16<MR>(t); }
+struct Bf16Tall {
+  static void run(const TileArgs& t) { t.prescaled ? tile_bf16_tall<MR, true>(t) : tile_bf16_tall<MR, false>(t); }
 };
 template <int MR>
 struct F32 {
-  static void run(const TileArgs& t) { tile_f32<MR>(t); }
+  static void run(const TileArgs& t) { t.prescaled ? tile_f32<MR, true>(t) : tile_f32<MR, false>(t); }
 };
 
 void avx512_tile(const GemmShape& s, int mr, int, const TileArgs& t) {
   switch (s.kind) {
     case kKindInt8: s.b_nibbles ? by_rows<Int8Nib>(mr, t) : by_rows<Int8>(mr, t); break;
     case kKindInt16: by_rows<Int16>(mr, t); break;
-    case kKindBf16: by_rows<Bf16>(mr, t); break;
+    case kKindBf16:
+      static_assert(kBf16Rows == 8, "rows 7 and 8 below, 1 to 6 in by_rows");
+      if (mr > 6) mr == 7 ? Bf16Tall<7>::run(t) : Bf16Tall<8>::run(t);
+      else by_rows<Bf16Tall>(mr, t);
+      break;
     default: by_rows<F32>(mr, t); break;
   }
 }
@@ -520,13 +568,22 @@ GemmShape avx512_shape(Format fa, Format fb) {
       s.b_offset = 128;
       s.b_nibbles = fb == Format::e2m1;
       s.mr = 4;  // 8 accumulators + 8 running sums + the decoded B
+    } else if (g_bf16_allowed && bf16_usable()) {
+      // E3M2 with a narrow format: every element is a BF16 and every partial sum an
+      // exact FP32 (below 2^23 units of the last place), so the sequential BF16 sum is
+      // the exact integer sum, and the prescaled kernel needs one add per block where
+      // VPDPWSSD needs a conversion, a multiply and an add
+      s.kind = kKindBf16;
+      s.mr = kBf16Rows;
+      s.prescale = true;
     } else {
       s.kind = kKindInt16;
       s.mr = 6;
     }
   } else {
     s.kind = g_bf16_allowed && bf16_usable() ? kKindBf16 : kKindF32;
-    s.mr = 6;  // 12 accumulators hide the VDPBF16PS / FMA latency
+    s.mr = s.kind == kKindBf16 ? kBf16Rows : 6;  // 12 accumulators hide the FMA latency
+    s.prescale = true;
   }
   return s;
 }
@@ -535,12 +592,12 @@ const char* avx512_kind_name(const GemmShape& s) {
   switch (s.kind) {
     case kKindInt8: return s.b_nibbles ? "VPDPBUSD (int8 digits, B as nibbles)" : "VPDPBUSD (int8 digits)";
     case kKindInt16: return "VPDPWSSD (int16 digits)";
-    case kKindBf16: return "VDPBF16PS (FP8 as BF16 pairs)";
+    case kKindBf16: return "VDPBF16PS (BF16 pairs)";
     default: return "FP32 FMA";
   }
 }
 
-const GemmIsa kGemm = {L, 6, 2, avx512_shape, avx512_tile, avx512_kind_name};
+const GemmIsa kGemm = {L, kBf16Rows, 2, avx512_shape, avx512_tile, avx512_kind_name, simd_dequantize};
 const Kernels kAvx512 = {Path::avx512, simd_quantize, simd_dequantize, simd_dot, &kGemm};
 
 }  // namespace

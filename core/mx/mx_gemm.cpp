@@ -23,6 +23,8 @@
 // kinds (the kernels convert exact integer sums), 0 for the FP32 kinds; and for kKindInt8
 // the offset correction b_offset * sum(A's digits), since sum (b + off) a = sum b a + off sum a.
 #include <algorithm>
+#include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "mx/mx_internal.h"
@@ -52,7 +54,15 @@ std::size_t a_block_bytes(const GemmShape& s) {
 
 namespace {
 
-std::size_t block_stride(const GemmShape& s) { return packed_block_bytes(s) + static_cast<std::size_t>(s.lanes); }
+// Bytes from one packed block of a panel to the next: digits, the lanes' scale bytes, and
+// for the compute-bound kinds (not the 8-bit digits a GEMV streams) padding to a whole
+// vector, so that no vector load of B straddles two cache lines.
+std::size_t block_stride(const GemmShape& s) {
+  const std::size_t l = static_cast<std::size_t>(s.lanes), n = packed_block_bytes(s) + l;
+  if (s.kind == kKindInt8) return n;
+  const std::size_t v = 4 * l;  // bytes per vector
+  return (n + v - 1) / v * v;
+}
 
 bool integer_kind(int kind) { return kind == kKindInt8 || kind == kKindInt16; }
 
@@ -60,14 +70,13 @@ int fraction_term(const GemmShape& s, Format fa, Format fb) {
   return integer_kind(s.kind) ? format_info(fa).fraction_bits + format_info(fb).fraction_bits : 0;
 }
 
-std::uint32_t bf16_pair(const float* t, const std::uint8_t* codes, int kp) {
-  return (f2u(t[codes[2 * kp]]) & 0xFFFF0000u) | (f2u(t[codes[2 * kp + 1]]) >> 16);
+std::uint32_t bf16_pair(const float* vals, int kp) {
+  return (f2u(vals[2 * kp]) & 0xFFFF0000u) | (f2u(vals[2 * kp + 1]) >> 16);
 }
 
-// Writes one block (32 codes) of one lane into a packed panel block.
+// Writes one block (32 codes) of one lane into a packed panel block (integer kinds).
 void pack_lane_block(const GemmShape& s, Format f, const std::uint8_t* codes, int l, std::uint8_t* dst) {
   const std::int16_t* q = integer_table(f);
-  const float* t = element_table(f);
   const int L = s.lanes;
   switch (s.kind) {
     case kKindInt8:
@@ -89,21 +98,12 @@ void pack_lane_block(const GemmShape& s, Format f, const std::uint8_t* codes, in
           std::memcpy(dst + ((kp * L + l) * 2 + h) * 2, &v, 2);
         }
       break;
-    case kKindBf16:
-      for (int kp = 0; kp < 16; ++kp) {
-        std::uint32_t w = bf16_pair(t, codes, kp);
-        std::memcpy(dst + (kp * L + l) * 4, &w, 4);
-      }
-      break;
-    case kKindF32:
-      for (int k = 0; k < kBlockSize; ++k) std::memcpy(dst + (k * L + l) * 4, &t[codes[k]], 4);
-      break;
   }
 }
 
+// One block of A as integer digits (integer kinds).
 void convert_a_block(const GemmShape& s, Format f, const std::uint8_t* codes, std::uint8_t* dst) {
   const std::int16_t* q = integer_table(f);
-  const float* t = element_table(f);
   switch (s.kind) {
     case kKindInt8:
       for (int k = 0; k < kBlockSize; ++k) dst[k] = static_cast<std::uint8_t>(q[codes[k]] & 0xFF);
@@ -111,15 +111,64 @@ void convert_a_block(const GemmShape& s, Format f, const std::uint8_t* codes, st
     case kKindInt16:
       for (int k = 0; k < kBlockSize; ++k) std::memcpy(dst + 2 * k, &q[codes[k]], 2);
       break;
-    case kKindBf16:
-      for (int kp = 0; kp < 16; ++kp) {
-        std::uint32_t w = bf16_pair(t, codes, kp);
-        std::memcpy(dst + 4 * kp, &w, 4);
+  }
+}
+
+// Prescaling (GemmShape::prescale): a row of A or a panel of B whose every block has its
+// scale in the format's safe range below has its element values multiplied by the block's
+// scale 2^(x - 127) when converted (an all-zero block by 1: zeros stay zeros). Nonzero
+// scaled values v then satisfy 2^-63 <= |v| < 2^61, so every product of two lies in
+// [2^-126, 2^122) and every partial sum of 32 is 0 or a normal FP32 below 2^127: each
+// rounding of the block's left-to-right sum happens at the same place as unscaled, and
+// the sum is s * 2^(xa - 127) * 2^(xb - 127) exactly, which is d (exact: normal). The
+// kernel adds it to c without a multiply. Rows or panels with a block outside the range
+// are converted unscaled; tiles mixing the two are computed by the reference.
+int safe_scale_lo(Format f) { return 127 - 63 + format_info(f).fraction_bits; }
+int safe_scale_hi(Format f) { return 127 + 61 - (format_info(f).emax + 1); }  // max normal < 2^(emax + 1)
+
+// Whether a block can be prescaled: its scale in the safe range, or all its elements zero.
+bool prescalable(Format f, std::uint8_t x, const std::uint8_t* block_elements) {
+  static const struct Bounds {
+    int lo[6], hi[6];
+    Bounds() {
+      for (Format g : kAllFormats) {
+        lo[static_cast<int>(g)] = safe_scale_lo(g);
+        hi[static_cast<int>(g)] = safe_scale_hi(g);
       }
-      break;
-    case kKindF32:
-      for (int k = 0; k < kBlockSize; ++k) std::memcpy(dst + 4 * k, &t[codes[k]], 4);
-      break;
+    }
+  } bounds;
+  if (x >= bounds.lo[static_cast<int>(f)] && x <= bounds.hi[static_cast<int>(f)]) return true;
+  if (x == kScaleNaN) return false;
+  std::uint8_t codes[kBlockSize];
+  unpack_codes(f, block_elements, codes);
+  const float* t = element_table(f);
+  for (int k = 0; k < kBlockSize; ++k)
+    if (t[codes[k]] != 0.0f) return false;
+  return true;
+}
+
+bool fp32_kind(int kind) { return kind == kKindBf16 || kind == kKindF32; }
+
+// The FP32 kinds convert a whole row of blocks at once with the path's dequantize, given
+// per block the scale byte it applies: the block's own when prescaled (an all-zero block
+// outside the safe range: 127, i.e. 1), else 127. The values are exact (the safe range).
+void row_values(const GemmIsa& isa, Format f, const std::uint8_t* scales, const std::uint8_t* elements,
+                std::size_t kb, bool prescaled, std::uint8_t* xeff, float* vals) {
+  const int lo = prescaled ? safe_scale_lo(f) : 256, hi = safe_scale_hi(f);
+  for (std::size_t b = 0; b < kb; ++b) xeff[b] = scales[b] >= lo && scales[b] <= hi ? scales[b] : 127;
+  isa.dequantize(f, xeff, elements, kb, vals);
+}
+
+// One block of values in a kernel's operand layout: BF16 pairs (kKindBf16) or FP32;
+// `step` bytes between consecutive words (4 for A, 4 * lanes for a lane of packed B).
+void store_block_values(int kind, const float* vals, std::uint8_t* dst, std::size_t step) {
+  if (kind == kKindBf16) {
+    for (int kp = 0; kp < 16; ++kp) {
+      const std::uint32_t w = bf16_pair(vals, kp);
+      std::memcpy(dst + kp * step, &w, 4);
+    }
+  } else {
+    for (int k = 0; k < kBlockSize; ++k) std::memcpy(dst + k * step, &vals[k], 4);
   }
 }
 
@@ -143,11 +192,101 @@ struct ScaleRange {
 
 }  // namespace
 
+namespace {
+
+// Packs every panel of bt (all K) into data (panels * kb * block_stride bytes, every byte
+// written) and panel_info (kPanelInfo bytes per panel: lowest and highest scale byte
+// other than NaN, any NaN scale, prescaled).
+void pack_panels(const GemmIsa& isa, const GemmShape& s, const Tensor& bt, std::uint8_t* data,
+                 std::uint8_t* panel_info) {
+  const std::size_t L = static_cast<std::size_t>(s.lanes), kb = bt.blocks_per_row();
+  const std::size_t panels = (bt.rows + L - 1) / L, pbb = packed_block_bytes(s), stride = block_stride(s);
+  const std::size_t bb = static_cast<std::size_t>(format_info(bt.format).block_bytes);
+  std::uint8_t codes[kBlockSize], zero_codes[kBlockSize] = {};
+  const bool fp32 = fp32_kind(s.kind);
+  std::vector<float> vals(fp32 ? kb * kBlockSize : 0);
+  std::vector<std::uint8_t> xeff(fp32 ? kb : 0);
+  for (std::size_t p = 0; p < panels; ++p) {
+    const std::size_t rows = std::min(L, bt.rows - p * L);
+    bool prescaled = s.prescale;
+    for (std::size_t b = 0; prescaled && b < kb; ++b)
+      for (std::size_t l = 0; prescaled && l < rows; ++l)
+        prescaled = prescalable(bt.format, bt.row_scales(p * L + l)[b], bt.row_elements(p * L + l) + b * bb);
+    if (fp32) {  // lane by lane, whole rows through the path's dequantize
+      for (std::size_t l = 0; l < L; ++l) {
+        if (l < rows) {
+          row_values(isa, bt.format, bt.row_scales(p * L + l), bt.row_elements(p * L + l), kb, prescaled, xeff.data(),
+                     vals.data());
+        } else if (l == rows) {
+          std::fill(vals.begin(), vals.end(), 0.0f);
+        }
+        for (std::size_t b = 0; b < kb; ++b)
+          store_block_values(s.kind, vals.data() + b * kBlockSize, data + (p * kb + b) * stride + l * 4, 4 * L);
+      }
+    }
+    ScaleRange range;
+    for (std::size_t b = 0; b < kb; ++b) {
+      std::uint8_t* dst = data + (p * kb + b) * stride;
+      std::uint8_t* meta = dst + pbb;
+      // padding lanes copy the scale of the panel's first row, leaving the range as is
+      const std::uint8_t first_scale = bt.row_scales(p * L)[b];
+      for (std::size_t l = 0; l < L; ++l) {
+        const std::size_t j = p * L + l;
+        std::uint8_t x = first_scale;
+        if (l < rows) {
+          x = bt.row_scales(j)[b];
+          range.add(x);
+          if (!fp32) {
+            unpack_codes(bt.format, bt.row_elements(j) + b * bb, codes);
+            pack_lane_block(s, bt.format, codes, static_cast<int>(l), dst);
+          }
+        } else if (!fp32) {
+          pack_lane_block(s, bt.format, zero_codes, static_cast<int>(l), dst);
+        }
+        meta[l] = x;
+      }
+      std::memset(meta + L, 0, stride - pbb - L);  // alignment padding
+    }
+    panel_info[p * kPanelInfo] = static_cast<std::uint8_t>(range.lo > 255 ? 255 : range.lo);
+    panel_info[p * kPanelInfo + 1] = static_cast<std::uint8_t>(range.hi < 0 ? 0 : range.hi);
+    panel_info[p * kPanelInfo + 2] = range.nan ? 1 : 0;
+    panel_info[p * kPanelInfo + 3] = prescaled ? 1 : 0;
+  }
+}
+
+// Scratch memory of one thread, kept from call to call: a GEMM of 2048^3 converts and
+// packs ~17 MiB, and fresh pages for them (zeroed by the allocator, faulted in by the
+// kernel) cost as much time as the multiply-adds. Buffers above kKeepScratch are freed
+// after the call.
+constexpr std::size_t kKeepScratch = 64u << 20;
+struct Scratch {
+  std::unique_ptr<std::uint8_t[]> buf;
+  std::size_t cap = 0;
+  // n bytes, 64-byte aligned, contents undefined
+  std::uint8_t* get(std::size_t n) {
+    if (n + 64 > cap) {
+      buf.reset();
+      cap = n + 64;
+      buf.reset(new std::uint8_t[cap]);
+    }
+    const std::uintptr_t u = reinterpret_cast<std::uintptr_t>(buf.get());
+    return buf.get() + ((64 - (u & 63)) & 63);
+  }
+  void trim() {
+    if (cap > kKeepScratch) {
+      buf.reset();
+      cap = 0;
+    }
+  }
+};
+thread_local Scratch g_scratch_a, g_scratch_b;
+
+}  // namespace
+
 void simd_pack_b(const GemmIsa& isa, Path path, const Tensor& bt, Format a_format, PackedB& out) {
   const GemmShape s = isa.shape(a_format, bt.format);
   const std::size_t L = static_cast<std::size_t>(s.lanes), kb = bt.blocks_per_row();
-  const std::size_t panels = (bt.rows + L - 1) / L, pbb = packed_block_bytes(s);
-  const std::size_t bb = static_cast<std::size_t>(format_info(bt.format).block_bytes);
+  const std::size_t panels = (bt.rows + L - 1) / L;
   out.path = path;
   out.a_format = a_format;
   out.b_format = bt.format;
@@ -155,36 +294,10 @@ void simd_pack_b(const GemmIsa& isa, Path path, const Tensor& bt, Format a_forma
   out.k = bt.cols;
   out.kind = s.kind;
   out.lanes = s.lanes;
-  const std::size_t stride = block_stride(s);
-  out.data.assign(panels * kb * stride, 0);
-  out.panel_info.assign(panels * 3, 0);
+  out.data.resize(panels * kb * block_stride(s));
+  out.panel_info.resize(panels * kPanelInfo);
   out.bt = bt;
-  std::uint8_t codes[kBlockSize], zero_codes[kBlockSize] = {};
-  for (std::size_t p = 0; p < panels; ++p) {
-    ScaleRange range;
-    for (std::size_t b = 0; b < kb; ++b) {
-      std::uint8_t* dst = out.data.data() + (p * kb + b) * stride;
-      std::uint8_t* meta = dst + pbb;
-      // padding lanes copy the scale of the panel's first row, leaving the range as is
-      const std::uint8_t first_scale = bt.row_scales(p * L)[b];
-      for (std::size_t l = 0; l < L; ++l) {
-        const std::size_t j = p * L + l;
-        std::uint8_t x = first_scale;
-        if (j < bt.rows) {
-          x = bt.row_scales(j)[b];
-          range.add(x);
-          unpack_codes(bt.format, bt.row_elements(j) + b * bb, codes);
-          pack_lane_block(s, bt.format, codes, static_cast<int>(l), dst);
-        } else {
-          pack_lane_block(s, bt.format, zero_codes, static_cast<int>(l), dst);
-        }
-        meta[l] = x;
-      }
-    }
-    out.panel_info[p * 3] = static_cast<std::uint8_t>(range.lo > 255 ? 255 : range.lo);
-    out.panel_info[p * 3 + 1] = static_cast<std::uint8_t>(range.hi < 0 ? 0 : range.hi);
-    out.panel_info[p * 3 + 2] = range.nan ? 1 : 0;
-  }
+  pack_panels(isa, s, bt, out.data.data(), out.panel_info.data());
 }
 
 namespace {
@@ -220,53 +333,95 @@ GemmChunks set_gemm_chunks(GemmChunks c) {
   return old;
 }
 
-void simd_gemm(const GemmIsa& isa, const Tensor& a, const PackedB& b, float* c) {
-  const GemmShape s = isa.shape(a.format, b.b_format);
-  const std::size_t M = a.rows, N = b.n, kb = a.blocks_per_row();
+namespace {
+
+// Packed B as the tile loop reads it: panels (pack_panels' layout) and the operand itself
+// (for the reference tiles).
+struct PanelsView {
+  const std::uint8_t* data;
+  const std::uint8_t* panel_info;
+  const Tensor* bt;
+};
+
+void gemm_impl(const GemmIsa& isa, const Tensor& a, const PanelsView& b, float* c) {
+  const GemmShape s = isa.shape(a.format, b.bt->format);
+  const std::size_t M = a.rows, N = b.bt->rows, kb = a.blocks_per_row();
   const std::size_t L = static_cast<std::size_t>(s.lanes), panels = (N + L - 1) / L;
   const std::size_t abb = a_block_bytes(s), pbb = packed_block_bytes(s), stride = block_stride(s);
   const std::size_t a_stride = kb * abb;
-  const int F = fraction_term(s, a.format, b.b_format);
+  const int F = fraction_term(s, a.format, b.bt->format);
   const std::size_t bb = static_cast<std::size_t>(format_info(a.format).block_bytes);
 
-  std::vector<std::uint8_t> a_conv(M * a_stride + 64);
-  std::vector<std::int32_t> a_exp(M * kb), a_corr(M * kb, 0);
+  // converted A, its scale terms and offset corrections, in this thread's scratch
+  const std::size_t conv_bytes = (M * a_stride + 63) / 64 * 64, terms = M * kb;
+  std::uint8_t* scratch = g_scratch_a.get(conv_bytes + 2 * terms * sizeof(std::int32_t));
+  std::uint8_t* a_conv = scratch;
+  std::int32_t* a_exp = reinterpret_cast<std::int32_t*>(scratch + conv_bytes);
+  std::int32_t* a_corr = a_exp + terms;
   const std::int16_t* qa = integer_table(a.format);
   std::vector<ScaleRange> row_range(M);
+  std::vector<char> row_prescaled(M, 0);
   std::uint8_t codes[kBlockSize];
-  for (std::size_t i = 0; i < M; ++i)
+  const bool fp32 = fp32_kind(s.kind);
+  std::vector<float> vals(fp32 ? kb * kBlockSize : 0);
+  std::vector<std::uint8_t> xeff(fp32 ? kb : 0);
+  for (std::size_t i = 0; i < M; ++i) {
+    bool prescaled = s.prescale;
+    for (std::size_t blk = 0; prescaled && blk < kb; ++blk)
+      prescaled = prescalable(a.format, a.row_scales(i)[blk], a.row_elements(i) + blk * bb);
+    row_prescaled[i] = prescaled;
+    if (fp32) {
+      row_values(isa, a.format, a.row_scales(i), a.row_elements(i), kb, prescaled, xeff.data(), vals.data());
+      for (std::size_t blk = 0; blk < kb; ++blk)
+        store_block_values(s.kind, vals.data() + blk * kBlockSize, a_conv + i * a_stride + blk * abb, 4);
+    }
     for (std::size_t blk = 0; blk < kb; ++blk) {
       const std::uint8_t x = a.row_scales(i)[blk];
       row_range[i].add(x);
-      unpack_codes(a.format, a.row_elements(i) + blk * bb, codes);
-      convert_a_block(s, a.format, codes, a_conv.data() + i * a_stride + blk * abb);
-      if (s.kind == kKindInt8) {
-        std::int32_t sum = 0;
-        for (int k = 0; k < kBlockSize; ++k) sum += qa[codes[k]];
-        a_corr[i * kb + blk] = s.b_offset * sum;
+      std::int32_t sum = 0;
+      if (!fp32) {
+        unpack_codes(a.format, a.row_elements(i) + blk * bb, codes);
+        convert_a_block(s, a.format, codes, a_conv + i * a_stride + blk * abb);
+        if (s.kind == kKindInt8)
+          for (int k = 0; k < kBlockSize; ++k) sum += qa[codes[k]];
       }
+      a_corr[i * kb + blk] = s.b_offset * sum;
       a_exp[i * kb + blk] = static_cast<std::int32_t>(static_cast<std::uint32_t>(x) << 23) -
                             static_cast<std::int32_t>(static_cast<std::uint32_t>(127 + F) << 23);
     }
+  }
 
   const std::size_t MR = static_cast<std::size_t>(s.mr), NV = static_cast<std::size_t>(isa.nv), W = NV * L;
   const std::size_t row_tiles = (M + MR - 1) / MR, pairs = (panels + NV - 1) / NV;
-  // Per (row tile, panel pair): can the kernel take every pair of scale bytes? Every
-  // combined biased exponent xa + xb - 127 - F must lie in [1, 254]; else the reference.
-  std::vector<char> kernel_ok(row_tiles * pairs);
+  // Per (row tile, panel pair), how the tile is computed (kTile*): prescaled when all its
+  // rows and panels are; else, when none is, by the kernel if it can take every pair of
+  // scale bytes (every combined biased exponent xa + xb - 127 - F in [1, 254]); else by
+  // the reference.
+  enum : char { kTileRef, kTileKernel, kTilePrescaled };
+  std::vector<char> tile_mode(row_tiles * pairs);
   for (std::size_t rt = 0; rt < row_tiles; ++rt) {
     ScaleRange rows;
-    for (std::size_t i = rt * MR; i < std::min(M, rt * MR + MR); ++i) rows.add(row_range[i]);
+    int rows_prescaled = 0, n_rows = 0;
+    for (std::size_t i = rt * MR; i < std::min(M, rt * MR + MR); ++i, ++n_rows) {
+      rows.add(row_range[i]);
+      rows_prescaled += row_prescaled[i];
+    }
     for (std::size_t pp = 0; pp < pairs; ++pp) {
       ScaleRange pr;
-      for (std::size_t p = pp * NV; p < std::min(panels, pp * NV + NV); ++p) {
-        const std::uint8_t* info = b.panel_info.data() + p * 3;
+      int panels_prescaled = 0, n_panels = 0;
+      for (std::size_t p = pp * NV; p < std::min(panels, pp * NV + NV); ++p, ++n_panels) {
+        const std::uint8_t* info = b.panel_info + p * kPanelInfo;
         pr.nan = pr.nan || info[2];
         pr.lo = std::min(pr.lo, static_cast<int>(info[0]));
         pr.hi = std::max(pr.hi, static_cast<int>(info[1]));
+        panels_prescaled += info[3];
       }
-      kernel_ok[rt * pairs + pp] = !rows.nan && !pr.nan && rows.hi >= 0 && pr.hi >= 0 &&
-                                   rows.lo + pr.lo - 127 - F >= 1 && rows.hi + pr.hi - 127 - F <= 254;
+      char mode = kTileRef;
+      if (rows_prescaled == n_rows && panels_prescaled == n_panels) mode = kTilePrescaled;
+      else if (rows_prescaled == 0 && panels_prescaled == 0 && !rows.nan && !pr.nan && rows.hi >= 0 && pr.hi >= 0 &&
+               rows.lo + pr.lo - 127 - F >= 1 && rows.hi + pr.hi - 127 - F <= 254)
+        mode = kTileKernel;
+      tile_mode[rt * pairs + pp] = mode;
     }
   }
   // The kernels write whole panel pairs: a last, partial pair goes to `edge` first.
@@ -290,16 +445,18 @@ void simd_gemm(const GemmIsa& isa, const Tensor& a, const PackedB& b, float* c) 
         const std::size_t p0 = pp * NV, nv = std::min(NV, panels - p0);
         const std::size_t j0 = p0 * L, j1 = std::min(N, j0 + nv * L);
         const bool in_edge = j0 + W > N;
-        for (std::size_t v = 0; v < 2; ++v) t.b[v] = b.data.data() + ((p0 + (v < nv ? v : 0)) * kb + k0) * stride;
+        for (std::size_t v = 0; v < 2; ++v) t.b[v] = b.data + ((p0 + (v < nv ? v : 0)) * kb + k0) * stride;
         for (std::size_t rt = rt0; rt < rt1; ++rt) {
           const std::size_t i0 = rt * MR, mr = std::min(MR, M - i0);
-          if (!kernel_ok[rt * pairs + pp]) {
-            if (t.first) ref_gemm_tile(a, b.bt, i0, i0 + mr, j0, j1, c, N);
+          const char mode = tile_mode[rt * pairs + pp];
+          if (mode == kTileRef) {
+            if (t.first) ref_gemm_tile(a, *b.bt, i0, i0 + mr, j0, j1, c, N);
             continue;
           }
-          t.a = a_conv.data() + i0 * a_stride + k0 * abb;
-          t.ae = a_exp.data() + i0 * kb + k0;
-          t.ac = a_corr.data() + i0 * kb + k0;
+          t.prescaled = mode == kTilePrescaled;
+          t.a = a_conv + i0 * a_stride + k0 * abb;
+          t.ae = a_exp + i0 * kb + k0;
+          t.ac = a_corr + i0 * kb + k0;
           t.out = in_edge ? edge.data() + i0 * W : c + i0 * N + j0;
           t.ldc = in_edge ? W : N;
           // the next tile's running sums: C is too large for L2, and a kernel that
@@ -315,11 +472,28 @@ void simd_gemm(const GemmIsa& isa, const Tensor& a, const PackedB& b, float* c) 
   if (ragged) {
     const std::size_t pp = pairs - 1, j0 = pp * NV * L;
     for (std::size_t rt = 0; rt < row_tiles; ++rt) {
-      if (!kernel_ok[rt * pairs + pp]) continue;
+      if (tile_mode[rt * pairs + pp] == kTileRef) continue;
       for (std::size_t i = rt * MR; i < std::min(M, rt * MR + MR); ++i)
         std::copy(edge.data() + i * W, edge.data() + i * W + (N - j0), c + i * N + j0);
     }
   }
+  g_scratch_a.trim();
+}
+
+}  // namespace
+
+void simd_gemm(const GemmIsa& isa, const Tensor& a, const PackedB& b, float* c) {
+  gemm_impl(isa, a, PanelsView{b.data.data(), b.panel_info.data(), &b.bt}, c);
+}
+
+void simd_gemm(const GemmIsa& isa, const Tensor& a, const Tensor& bt, float* c) {
+  const GemmShape s = isa.shape(a.format, bt.format);
+  const std::size_t L = static_cast<std::size_t>(s.lanes), panels = (bt.rows + L - 1) / L;
+  const std::size_t data_bytes = panels * bt.blocks_per_row() * block_stride(s);
+  std::uint8_t* data = g_scratch_b.get(data_bytes + panels * kPanelInfo);
+  pack_panels(isa, s, bt, data, data + data_bytes);
+  gemm_impl(isa, a, PanelsView{data, data + data_bytes, &bt}, c);
+  g_scratch_b.trim();
 }
 
 }  // namespace trnsim::mx::detail

@@ -33,6 +33,8 @@ struct GemmShape {
   int mr = 4;            // A rows per tile (as many as the registers hold)
   bool wide_a = false;   // kKindInt8 on AVX2: A's digits reach 128, so every VPMADDUBSW
                          // result is widened at once (two summed could exceed 32767)
+  bool prescale = false;  // kKindBf16 / kKindF32: the kernel takes operands with the block
+                          // scales applied to the elements (mx_gemm.cpp: prescaling)
 };
 
 // One call of a microkernel: mr rows of A (converted, see mx_gemm.cpp) against nv
@@ -55,6 +57,7 @@ struct TileArgs {
   float* out;                 // the tile's row 0, column 0
   std::size_t ldc;            // floats between output rows
   bool first, last;           // first / last K chunk of these outputs
+  bool prescaled;             // A and B carry their block scales: each block's sum is d
 };
 
 struct GemmIsa {
@@ -66,6 +69,9 @@ struct GemmIsa {
   void (*tile)(const GemmShape& shape, int mr_now, int nv_now, const TileArgs& t);
   // The instructions a kernel family runs on, e.g. "VPDPBUSD (int8 digits)".
   const char* (*kind_name)(const GemmShape& shape);
+  // The path's dequantize (Kernels::dequantize): the FP32 kinds convert operands with it.
+  void (*dequantize)(Format f, const std::uint8_t* scales, const std::uint8_t* elements, std::size_t n_blocks,
+                     float* out);
 };
 
 // Per path: kernels over whole blocks. The API layer handles partial blocks and checks.
@@ -133,8 +139,11 @@ struct GemmChunks {
 GemmChunks set_gemm_chunks(GemmChunks c);
 
 // GEMM driver shared by the SIMD paths (mx_gemm.cpp, compiled without ISA flags).
+inline constexpr std::size_t kPanelInfo = 4;  // bytes of PackedB::panel_info per panel
 void simd_pack_b(const GemmIsa& isa, Path path, const Tensor& bt, Format a_format, PackedB& out);
 void simd_gemm(const GemmIsa& isa, const Tensor& a, const PackedB& b, float* c);
+// The same with B packed into this thread's scratch memory for this call only.
+void simd_gemm(const GemmIsa& isa, const Tensor& a, const Tensor& bt, float* c);
 // Bytes of one packed block of one panel, and of one converted A block.
 std::size_t packed_block_bytes(const GemmShape& shape);
 std::size_t a_block_bytes(const GemmShape& shape);

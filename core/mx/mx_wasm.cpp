@@ -302,7 +302,7 @@ const char* wasm_kind_name(const GemmShape& s) {
   return s.kind == kKindInt16 ? "i32x4.dot_i16x8_s (int16 digits)" : "f32x4 multiply then add";
 }
 
-const GemmIsa kGemm = {L, kMR, 2, wasm_shape, wasm_tile, wasm_kind_name};
+const GemmIsa kGemm = {L, kMR, 2, wasm_shape, wasm_tile, wasm_kind_name, simd_dequantize};
 const Kernels kWasm = {Path::wasm_simd, simd_quantize, simd_dequantize, simd_dot, &kGemm};
 
 }  // namespace

@@ -8,8 +8,14 @@
 //   mx_gemm/<a>_x_<b>/<path>        2048^3, end to end (B packed inside); flops = 2 M N K / s
 //   mx_dequant_sgemm/<a>_x_<b>      dequantize A and Bt to FP32 + cblas_sgemm, 2048^3
 //   openblas_sgemm/2048             cblas_sgemm alone
-//   mx_gemm_vs_dequant_sgemm/<a>_x_<b>  both, alternating in each iteration: medians of
-//                                   each rate and of the paired ratios (ratio > 1: MX faster)
+//   mx_gemm_vs_dequant_sgemm/<a>_x_<b>  both, alternating in each iteration (thread CPU
+//                                   time): medians of each rate and of the paired ratios
+//                                   (ratio > 1: MX faster), and the MX rate as a fraction
+//                                   of its kernel's instruction peak measured in between
+//   mx_peak/<instruction>           that peak: a tight loop of independent accumulator
+//                                   chains of VDPBF16PS, VPDPBUSD, VPDPWSSD or a 512-bit
+//                                   FMA; macs_per_s counts the multiply-adds the MX kernels
+//                                   get from one instruction (32, 64, 32, 16)
 // GEMM kinds: all 36 pairs of element formats. The sgemm is the fair one: OpenBLAS loaded
 // with the best kernels this CPU supports (mx_machine.h); the output's context block names
 // the CPU, its features, the MX paths and kernels and the OpenBLAS core.
@@ -19,9 +25,15 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <ctime>
 #include <map>
 #include <string>
 #include <vector>
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#include <immintrin.h>
+#define TRNSIM_BENCH_PEAK 1
+#endif
 
 #include "mx/mx.h"
 #include "mx_machine.h"
@@ -179,6 +191,118 @@ void bm_sgemm(benchmark::State& state) {
   state.SetLabel(b.core);
 }
 
+// ---------------------------------------------------------------------------------------
+// Instruction peaks: kChains independent accumulator chains (more than latency x issue
+// rate of any of these on current x86 cores), each instruction's inputs in registers.
+enum class Instr { none, vdpbf16ps, vpdpbusd, vpdpwssd, fma };
+struct InstrInfo {
+  Instr instr;
+  const char* name;     // as in the kernel names of mx::gemm_kernel
+  double macs;          // multiply-adds per instruction, as the MX kernels use them
+};
+constexpr InstrInfo kInstrs[] = {{Instr::vdpbf16ps, "VDPBF16PS", 32},
+                                 {Instr::vpdpbusd, "VPDPBUSD", 64},
+                                 {Instr::vpdpwssd, "VPDPWSSD", 32},
+                                 {Instr::fma, "FMA", 16}};
+constexpr int kChains = 16;
+
+double thread_seconds() {
+#if defined(CLOCK_THREAD_CPUTIME_ID) && !defined(__EMSCRIPTEN__)
+  timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+#else
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+#endif
+}
+
+#if TRNSIM_BENCH_PEAK
+#define TRNSIM_PEAK_LOOP(TYPE, INIT, OP, REDUCE)                                \
+  TYPE acc[kChains];                                                            \
+  for (int i = 0; i < kChains; ++i) acc[i] = INIT;                              \
+  const double t0 = thread_seconds();                                           \
+  for (long i = 0; i < rounds; ++i) {                                           \
+    _Pragma("GCC unroll 16") for (int j = 0; j < kChains; ++j) acc[j] = OP;     \
+    __asm__ volatile("" : "+v"(x)); /* a new input each round: nothing hoisted */ \
+  }                                                                             \
+  const double t = thread_seconds() - t0;                                       \
+  for (int i = 1; i < kChains; ++i) acc[0] = REDUCE;                            \
+  benchmark::DoNotOptimize(acc[0]);                                             \
+  return static_cast<double>(rounds) * kChains / t;
+
+__attribute__((target("avx512f,avx512bf16"), noinline)) double peak_vdpbf16ps(long rounds) {
+  __m512bh x = (__m512bh)_mm512_set1_epi32(0x3F803F80), y = (__m512bh)_mm512_set1_epi32(0);
+  TRNSIM_PEAK_LOOP(__m512, _mm512_set1_ps(static_cast<float>(i)), _mm512_dpbf16_ps(acc[j], x, y),
+                   _mm512_add_ps(acc[0], acc[i]))
+}
+__attribute__((target("avx512f,avx512vnni"), noinline)) double peak_vpdpbusd(long rounds) {
+  __m512i x = _mm512_set1_epi32(1), y = _mm512_set1_epi32(0);
+  TRNSIM_PEAK_LOOP(__m512i, _mm512_set1_epi32(i), _mm512_dpbusd_epi32(acc[j], x, y), _mm512_add_epi32(acc[0], acc[i]))
+}
+__attribute__((target("avx512f,avx512vnni"), noinline)) double peak_vpdpwssd(long rounds) {
+  __m512i x = _mm512_set1_epi32(1), y = _mm512_set1_epi32(0);
+  TRNSIM_PEAK_LOOP(__m512i, _mm512_set1_epi32(i), _mm512_dpwssd_epi32(acc[j], x, y), _mm512_add_epi32(acc[0], acc[i]))
+}
+__attribute__((target("avx512f,fma"), noinline)) double peak_fma(long rounds) {
+  __m512 x = _mm512_set1_ps(1.0f), y = _mm512_set1_ps(0.0f);
+  TRNSIM_PEAK_LOOP(__m512, _mm512_set1_ps(static_cast<float>(i)), _mm512_fmadd_ps(x, y, acc[j]),
+                   _mm512_add_ps(acc[0], acc[i]))
+}
+#undef TRNSIM_PEAK_LOOP
+#endif
+
+bool instr_available(Instr in) {
+#if TRNSIM_BENCH_PEAK
+  const bool avx512 = __builtin_cpu_supports("avx512f");
+  switch (in) {
+    case Instr::vdpbf16ps: return avx512 && __builtin_cpu_supports("avx512bf16");
+    case Instr::vpdpbusd:
+    case Instr::vpdpwssd: return avx512 && __builtin_cpu_supports("avx512vnni");
+    case Instr::fma: return avx512;
+    default: return false;
+  }
+#else
+  (void)in;
+  return false;
+#endif
+}
+
+// Instructions per second over `rounds` rounds of kChains (0 when not available).
+double instr_rate(Instr in, long rounds) {
+  if (!instr_available(in)) return 0;
+#if TRNSIM_BENCH_PEAK
+  switch (in) {
+    case Instr::vdpbf16ps: return peak_vdpbf16ps(rounds);
+    case Instr::vpdpbusd: return peak_vpdpbusd(rounds);
+    case Instr::vpdpwssd: return peak_vpdpwssd(rounds);
+    case Instr::fma: return peak_fma(rounds);
+    default: break;
+  }
+#endif
+  (void)rounds;
+  return 0;
+}
+
+// The instruction an AVX-512 GEMM kernel runs on, from its name (mx::gemm_kernel).
+const InstrInfo* kernel_instr(const std::string& kernel) {
+  if (kernel.rfind("avx512 ", 0) != 0) return nullptr;
+  for (const InstrInfo& i : kInstrs)
+    if (kernel.find(i.name) != std::string::npos) return &i;
+  return nullptr;
+}
+
+void bm_peak(benchmark::State& state, InstrInfo info) {
+  constexpr long kRounds = 1 << 16;
+  double seconds = 0, instrs = 0;
+  for (auto _ : state) {
+    const double rate = instr_rate(info.instr, kRounds);
+    seconds += kRounds * kChains / rate;
+    instrs += kRounds * kChains;
+  }
+  state.counters["macs_per_s"] = instrs * info.macs / seconds;
+  state.counters["instructions_per_s"] = instrs / seconds;
+}
+
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   const std::size_t h = v.size() / 2;
@@ -188,19 +312,27 @@ double median(std::vector<double> v) {
 // The MX GEMM (automatic path) and dequantize + sgemm on the same operands, alternating
 // within each iteration (the order swaps every iteration), so that both see the same
 // machine load: counters are the medians of each side's rate and of the paired ratios.
+// Times are this thread's CPU time (OpenBLAS runs on the calling thread with one thread),
+// so other processes on a shared machine disturb both sides least. The kernel's
+// instruction peak (mx_peak) is measured after every pair, ~2 ms: peak_fraction is the
+// median MX rate over the median peak.
 void bm_gemm_vs_baseline(benchmark::State& state, mx::Format fa, mx::Format fb) {
-  using clock = std::chrono::steady_clock;
   const GemmOperands& g = gemm_operands(fa, fb);
   std::vector<float> a(kGemmN * kGemmN), bt(kGemmN * kGemmN), c(kGemmN * kGemmN), c2(kGemmN * kGemmN);
-  std::vector<double> t_mx, t_base, ratio;
+  std::vector<double> t_mx, t_base, ratio, peak;
+  const std::string kernel = mx::gemm_kernel(fa, fb);
+  const InstrInfo* instr = kernel_instr(kernel);
+  // once untimed: the MX GEMM's scratch and the baseline's buffers exist before timing
+  mx::gemm(g.a, g.bt, c.data());
+  dequant_sgemm(g, a, bt, c2);
   bool mx_first = true;
   for (auto _ : state) {
     double tm = 0, tb = 0;
     for (int half = 0; half < 2; ++half) {
-      const auto t0 = clock::now();
+      const double t0 = thread_seconds();
       if ((half == 0) == mx_first) mx::gemm(g.a, g.bt, c.data());
       else dequant_sgemm(g, a, bt, c2);
-      const double s = std::chrono::duration<double>(clock::now() - t0).count();
+      const double s = thread_seconds() - t0;
       ((half == 0) == mx_first ? tm : tb) = s;
     }
     benchmark::DoNotOptimize(c.data());
@@ -209,15 +341,20 @@ void bm_gemm_vs_baseline(benchmark::State& state, mx::Format fa, mx::Format fb) 
     t_mx.push_back(tm);
     t_base.push_back(tb);
     ratio.push_back(tb / tm);
+    if (instr) peak.push_back(instr_rate(instr->instr, 1 << 15) * instr->macs);
     state.SetIterationTime(tm + tb);
   }
-  const double flop = 2.0 * static_cast<double>(kGemmN) * static_cast<double>(kGemmN) * static_cast<double>(kGemmN);
-  state.counters["mx_flops"] = flop / median(t_mx);
-  state.counters["baseline_flops"] = flop / median(t_base);
+  const double macs = static_cast<double>(kGemmN) * static_cast<double>(kGemmN) * static_cast<double>(kGemmN);
+  state.counters["mx_flops"] = 2 * macs / median(t_mx);
+  state.counters["baseline_flops"] = 2 * macs / median(t_base);
   state.counters["ratio"] = median(ratio);
   state.counters["ratio_min"] = *std::min_element(ratio.begin(), ratio.end());
   state.counters["ratio_max"] = *std::max_element(ratio.begin(), ratio.end());
-  state.SetLabel(mx::gemm_kernel(fa, fb) + " vs " + trnsim::bench::blas().core);
+  if (instr && median(peak) > 0) {
+    state.counters["peak_macs_per_s"] = median(peak);
+    state.counters["peak_fraction"] = macs / median(t_mx) / median(peak);
+  }
+  state.SetLabel(kernel + " vs " + trnsim::bench::blas().core);
 }
 
 std::string pair_name(mx::Format a, mx::Format b) {
@@ -258,6 +395,9 @@ const int kRegistered = [] {
       benchmark::RegisterBenchmark(("mx_gemm/" + pair_name(fa, fb) + "/" + pn).c_str(), bm_gemm, fa, fb, p)
           ->Unit(benchmark::kMillisecond);
   }
+  for (const InstrInfo& i : kInstrs)
+    if (instr_available(i.instr))
+      benchmark::RegisterBenchmark((std::string("mx_peak/") + i.name).c_str(), bm_peak, i)->Unit(benchmark::kMicrosecond);
   if (trnsim::bench::blas().loaded) {
     for (auto [fa, fb] : all_pairs())
       benchmark::RegisterBenchmark(("mx_dequant_sgemm/" + pair_name(fa, fb)).c_str(), bm_dequant_sgemm, fa, fb)

@@ -293,4 +293,48 @@ TEST_CASE("paths: quantized real data through GEMM, larger shapes") {
   }
 }
 
+// The GEMM kernels apply block scales to the elements up front when every scale of a row or
+// panel lies in a range where no product or partial sum leaves the normal FP32 range
+// (core/mx/mx_gemm.cpp, prescaling). Sweep each operand's scale byte over every value from
+// far below to far above any such range, alone and against the other operand at its own
+// extreme, with some rows at a neutral scale (tiles that mix prescaled and unscaled rows) and
+// some all-zero blocks carrying out-of-range or NaN scales: the bits must be the reference's
+// at every scale, whatever range the kernels choose.
+TEST_CASE("paths: GEMM at every scale byte around the prescaling range matches the reference") {
+  Rng rng(31);
+  const bool bf16_before = trnsim::mx::detail::set_avx512_bf16_allowed(true);
+  std::size_t gemms = 0;
+  for (Format fa : kAllFormats)
+    for (Format fb : kAllFormats) {
+      const std::size_t M = 5, N = 17, K = 70;
+      Tensor a = random_tensor(rng, fa, M, K, 0);
+      Tensor bt = random_tensor(rng, fb, N, K, 0);
+      const std::size_t abb = static_cast<std::size_t>(format_info(fa).block_bytes);
+      for (int s = 30; s <= 225; ++s) {
+        // three cases a scale: A swept (B neutral), B swept (A neutral), both swept together
+        // (their products then leave the FP32 range at both ends)
+        for (int c = 0; c < 3; ++c) {
+          const int sa = c == 1 ? 127 : s, sb = c == 0 ? 127 : s;
+          for (std::size_t i = 0; i < a.scales.size(); ++i) a.scales[i] = static_cast<std::uint8_t>(sa);
+          for (std::size_t i = 0; i < bt.scales.size(); ++i) bt.scales[i] = static_cast<std::uint8_t>(sb);
+          if (s % 7 == 0) a.scales[0] = 127;  // a neutral row 0 beside swept rows
+          if (s % 5 == 0) {                   // an all-zero block with a NaN or extreme scale
+            std::memset(&a.elements[a.row_element_bytes()], 0, abb);
+            a.scales[a.blocks_per_row()] = s % 10 == 0 ? 0xFF : 0;
+          }
+          std::vector<float> ref(M * N), out(M * N);
+          gemm(a, bt, ref.data(), Path::scalar);
+          for (Path p : simd_paths()) {
+            gemm(a, bt, out.data(), p);
+            INFO(path_name(p) << " " << format_name(fa) << " x " << format_name(fb) << " scales " << sa << " / " << sb);
+            CHECK(std::memcmp(ref.data(), out.data(), ref.size() * 4) == 0);
+          }
+          ++gemms;
+        }
+      }
+    }
+  CHECK(gemms == kAllFormats.size() * kAllFormats.size() * 196 * 3);
+  trnsim::mx::detail::set_avx512_bf16_allowed(bf16_before);
+}
+
 }  // namespace unit_mx_paths
