@@ -28,7 +28,7 @@ json bundled_model_json(const std::string& name, const std::string& field) {
     for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
     throw InputError(field, "unknown bundled model '" + name + "'" +
                                 (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
-                                "; bundled: " + list + " (or give a Hugging Face config.json object inline)");
+                                "; bundled: " + list + " (or give a Hugging Face config.json object inline, or a path to one ending in .json, relative to the scenario file)");
   }
   return parse_json_text(*text, key);
 }

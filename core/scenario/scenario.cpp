@@ -3,6 +3,8 @@
 
 #include <map>
 
+#include "common/input_file.h"
+#include "common/limits.h"
 #include "embedded.h"
 
 namespace trnsim {
@@ -66,8 +68,63 @@ Scenario scenario_from_json(const json& j) {
   return s;
 }
 
-Scenario parse_scenario(const std::string& text, const std::string& what) {
-  return scenario_from_json(parse_json_text(text, what));
+namespace {
+
+// A model named by a path rather than a bundled name: it ends in .json or has a folder in it
+// (no bundled name has either).
+bool names_a_file(const std::string& model) {
+  const std::string ext = ".json";
+  return model.find('/') != std::string::npos || model.find('\\') != std::string::npos ||
+         (model.size() > ext.size() && model.compare(model.size() - ext.size(), ext.size(), ext) == 0);
+}
+
+// "workload.model": "path/to/config.json" -> the file's JSON object in its place, before the
+// field table reads it (which imports it as it would an inline config).
+void inline_model_file(json& scenario, const ScenarioFiles& files) {
+  if (!scenario.is_object() || !scenario.contains("workload") || !scenario["workload"].is_object()) return;
+  json& w = scenario["workload"];
+  if (!w.contains("model") || !w["model"].is_string()) return;
+  const std::string path = w["model"].get<std::string>();
+  if (!names_a_file(path)) return;
+  const std::string field = "workload.model";
+  if (!files)
+    throw InputError(field, "'" + path +
+                                "' names a config file, and this scenario was read where there are no files (the "
+                                "page, a link, stdin): paste the config.json object inline instead");
+  const std::string text = files(path, field);
+  json config;
+  try {
+    config = parse_json_text(text, path);
+  } catch (const InputError& e) {
+    throw InputError(field, "'" + path + "' is not a config.json: " + e.what());
+  }
+  if (!config.is_object())
+    throw InputError(field, "'" + path + "' is not a config.json: expected a JSON object, got " + config.type_name());
+  w["model"] = std::move(config);
+}
+
+}  // namespace
+
+ScenarioFiles scenario_files_in(const std::string& dir) {
+  return [dir](const std::string& path, const std::string& field) -> std::string {
+    const std::string full = path.empty() || path[0] == '/' || dir.empty() ? path : dir + "/" + path;
+    try {
+      return read_input_file(full, full, limits::kMaxJsonInputBytes);
+    } catch (const InputError& e) {
+      throw InputError(field, e.what());
+    }
+  };
+}
+
+std::string scenario_dir(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  return slash == std::string::npos ? std::string() : path.substr(0, slash == 0 ? 1 : slash);
+}
+
+Scenario parse_scenario(const std::string& text, const std::string& what, const ScenarioFiles& files) {
+  json j = parse_json_text(text, what);
+  inline_model_file(j, files);
+  return scenario_from_json(j);
 }
 
 json scenario_to_json(const Scenario& s) {

@@ -12,6 +12,7 @@
 // field), the writing (canonical: every field, defaults filled, fixed order, so
 // parse(to_json(s)) == s and two equal scenarios print identically) and the comparing.
 #pragma once
+#include <functional>
 #include <string>
 
 #include "common/fields.h"
@@ -34,8 +35,19 @@ struct Scenario {
 bool operator==(const Scenario& a, const Scenario& b);
 inline bool operator!=(const Scenario& a, const Scenario& b) { return !(a == b); }
 
-// Strict reading; `what` names the source (a file name, "link") in syntax errors.
-Scenario parse_scenario(const std::string& text, const std::string& what);
+// Reads a file that a scenario names by path -- "workload.model": "configs/my-model.json", a
+// config.json beside the scenario file -- returning its text, or an InputError naming `field`.
+using ScenarioFiles = std::function<std::string(const std::string& path, const std::string& field)>;
+// Files relative to `dir` (the scenario file's folder; "" = the working directory), each read
+// bounded by kMaxJsonInputBytes.
+ScenarioFiles scenario_files_in(const std::string& dir);
+// The folder of a scenario file's path ("" for a bare name or "-").
+std::string scenario_dir(const std::string& path);
+
+// Strict reading; `what` names the source (a file name, "link") in syntax errors. `files`
+// reads what the scenario names by path; empty where there is no file system (the page, a
+// link, stdin), and a scenario naming a file is then an error that says to paste it inline.
+Scenario parse_scenario(const std::string& text, const std::string& what, const ScenarioFiles& files = {});
 Scenario scenario_from_json(const json& j);
 json scenario_to_json(const Scenario& s);
 // The canonical text form: scenario_to_json(s).dump(2) plus a newline.

@@ -184,8 +184,8 @@ void add_model_fields(std::vector<Field>& t) {
   {
     Field f = make("workload.model", FieldType::model, nullptr, {}, {},
                    {"", "model",
-                    "A bundled Hugging Face config (examples/models/, sources beside each) or your own config.json "
-                    "object inline; for kind video a bundled video model (examples/models/video/) or an inline "
+                    "A bundled Hugging Face config (examples/models/, sources beside each), your own config.json "
+                    "object inline, or a path to one (relative to the scenario file; the CLI and Python); for kind video a bundled video model (examples/models/video/) or an inline "
                     "object of its diffusers configs (transformer, vae, text_encoder).",
                     kModel});
     f.get = [](const Scenario& s) {

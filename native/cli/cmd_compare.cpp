@@ -36,7 +36,7 @@ Evaluated load(const std::string& path, trnsim::cli::Io& io) {
   ev.path = path;
   std::string text = trnsim::cli::read_file(path, io);
   try {
-    ev.scenario = trnsim::parse_scenario(text, path);
+    ev.scenario = trnsim::parse_scenario(text, path, trnsim::scenario_files_in(trnsim::scenario_dir(path)));
     ev.system = trnsim::hw::load_system(ev.scenario.system);
     ev.result = wl::evaluate(ev.scenario.workload, ev.system);
   } catch (const InputError& e) {

@@ -22,7 +22,8 @@ int run_link(const std::vector<std::string>& raw, trnsim::cli::Io& io) {
   if (action == "encode") {
     args.expect_positional({"encode", "SCENARIO.json"});
     const std::string& path = args.positional()[1];
-    trnsim::Scenario s = trnsim::parse_scenario(trnsim::cli::read_file(path, io), path);
+    trnsim::Scenario s = trnsim::parse_scenario(trnsim::cli::read_file(path, io), path,
+                                                   trnsim::scenario_files_in(trnsim::scenario_dir(path)));
     io.out << trnsim::make_link(trnsim::scenario_to_json(s), args.value_or("base", trnsim::kDefaultLinkBase)) << "\n";
     return 0;
   }

@@ -20,7 +20,9 @@ int run_scenario(const std::vector<std::string>& raw, trnsim::cli::Io& io) {
   trnsim::cli::Args args(raw, {"trace"}, {"json"});
   args.expect_positional({"SCENARIO.json"});
   const std::string& path = args.positional()[0];
-  trnsim::Scenario scenario = trnsim::parse_scenario(trnsim::cli::read_file(path, io), path == "-" ? "stdin" : path);
+  trnsim::Scenario scenario = trnsim::parse_scenario(
+      trnsim::cli::read_file(path, io), path == "-" ? "stdin" : path,
+      path == "-" ? trnsim::ScenarioFiles() : trnsim::scenario_files_in(trnsim::scenario_dir(path)));
   trnsim::Report report = trnsim::evaluate(scenario);
   if (auto trace = args.value("trace")) {
     trnsim::cli::write_file(*trace, trnsim::workload::chrome_trace(*report.primary.result).dump() + "\n");

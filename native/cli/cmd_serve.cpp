@@ -39,7 +39,9 @@ int serve(const std::vector<std::string>& raw, trnsim::cli::Io& io) {
   trnsim::cli::Args args(raw, {"trace-file"}, {"json", "find-rate", "timing", "no-progress"});
   args.expect_positional({"SCENARIO.json"});
   const std::string& path = args.positional()[0];
-  trnsim::Scenario scenario = trnsim::parse_scenario(trnsim::cli::read_file(path, io), path);
+  trnsim::Scenario scenario = trnsim::parse_scenario(
+      trnsim::cli::read_file(path, io), path,
+      path == "-" ? trnsim::ScenarioFiles() : trnsim::scenario_files_in(trnsim::scenario_dir(path)));
   std::string base = path == "-" ? "" : dir_of(path);
   if (auto trace = args.value("trace-file")) {
     trnsim::set_field(scenario, "serve.arrivals", "trace");

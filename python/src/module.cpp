@@ -70,15 +70,21 @@ void translate_input_error(std::exception_ptr p) {
 
 // ---- scenarios and reports ---------------------------------------------------------------
 
-std::string run_json(const std::string& text, const std::string& what) {
+// Every scenario entry reads files the scenario names by path (its model config) relative to
+// `base_dir`: the scenario file's folder for a path, else the working directory.
+trnsim::Scenario parse(const std::string& text, const std::string& what, const std::string& base_dir) {
+  return trnsim::parse_scenario(text, what, trnsim::scenario_files_in(base_dir));
+}
+
+std::string run_json(const std::string& text, const std::string& what, const std::string& base_dir) {
   py::gil_scoped_release unlocked;
-  trnsim::Report report = trnsim::evaluate(trnsim::parse_scenario(text, what));
+  trnsim::Report report = trnsim::evaluate(parse(text, what, base_dir));
   return trnsim::report_to_json_string(report);
 }
 
-std::string trace_json(const std::string& text, const std::string& what) {
+std::string trace_json(const std::string& text, const std::string& what, const std::string& base_dir) {
   py::gil_scoped_release unlocked;
-  trnsim::Report report = trnsim::evaluate(trnsim::parse_scenario(text, what));
+  trnsim::Report report = trnsim::evaluate(parse(text, what, base_dir));
   return trnsim::workload::chrome_trace(*report.primary.result).dump() + "\n";
 }
 
@@ -88,11 +94,11 @@ std::string serve_json(const std::string& text, const std::string& what, bool fi
   trnsim::serve::Options options;
   options.find_rate = find_rate;
   options.open_file = trnsim::serve::Options::files_in(base_dir);
-  return trnsim::serve::result_to_json(trnsim::serve::run(trnsim::parse_scenario(text, what), options)).dump(2) + "\n";
+  return trnsim::serve::result_to_json(trnsim::serve::run(parse(text, what, base_dir), options)).dump(2) + "\n";
 }
 
-std::string canonical_scenario(const std::string& text, const std::string& what) {
-  return trnsim::scenario_to_string(trnsim::parse_scenario(text, what));
+std::string canonical_scenario(const std::string& text, const std::string& what, const std::string& base_dir) {
+  return trnsim::scenario_to_string(parse(text, what, base_dir));
 }
 
 std::string default_scenario() { return trnsim::scenario_to_string(trnsim::default_scenario()); }
@@ -164,8 +170,9 @@ py::dict collective(const std::string& system_name, const std::string& op, doubl
   return d;
 }
 
-std::string link_encode(const std::string& text, const std::string& what, const std::string& base) {
-  return trnsim::make_link(trnsim::scenario_to_json(trnsim::parse_scenario(text, what)), base);
+std::string link_encode(const std::string& text, const std::string& what, const std::string& base,
+                        const std::string& base_dir) {
+  return trnsim::make_link(trnsim::scenario_to_json(parse(text, what, base_dir)), base);
 }
 
 std::string link_decode(const std::string& link) {
@@ -417,10 +424,10 @@ PYBIND11_MODULE(_trnsim, m) {
   py::register_exception_translator(translate_input_error);
 
   using py::arg;
-  m.def("run_json", &run_json, arg("text"), arg("what"));
-  m.def("trace_json", &trace_json, arg("text"), arg("what"));
+  m.def("run_json", &run_json, arg("text"), arg("what"), arg("base_dir"));
+  m.def("trace_json", &trace_json, arg("text"), arg("what"), arg("base_dir"));
   m.def("serve_json", &serve_json, arg("text"), arg("what"), arg("find_rate"), arg("base_dir"));
-  m.def("canonical_scenario", &canonical_scenario, arg("text"), arg("what"));
+  m.def("canonical_scenario", &canonical_scenario, arg("text"), arg("what"), arg("base_dir"));
   m.def("default_scenario", &default_scenario);
   m.def("example_names", &example_names);
   m.def("example_text", &example_text, arg("name"));
@@ -431,7 +438,7 @@ PYBIND11_MODULE(_trnsim, m) {
   m.def("collective_ops", &trnsim::collective::op_names);
   m.def("collective_algos", &trnsim::collective::algo_names);
   m.def("collective_backends", &trnsim::collective::backend_names);
-  m.def("link_encode", &link_encode, arg("text"), arg("what"), arg("base"));
+  m.def("link_encode", &link_encode, arg("text"), arg("what"), arg("base"), arg("base_dir"));
   m.def("link_decode", &link_decode, arg("link"));
   m.attr("default_link_base") = trnsim::kDefaultLinkBase;
 

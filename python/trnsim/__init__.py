@@ -58,6 +58,11 @@ def _scenario_text(scenario: Scenario) -> "tuple[str, str]":
     raise TypeError("scenario must be a dict, JSON text, a path (os.PathLike) or None, not " + type(scenario).__name__)
 
 
+def _base_dir(scenario: Scenario) -> str:
+    """Where files a scenario names by path are read: beside a scenario file, else the working directory."""
+    return _os.path.dirname(_os.fspath(scenario)) if isinstance(scenario, _os.PathLike) else ""
+
+
 def run_json(scenario: Scenario = None) -> str:
     """The report of a scenario as JSON text, byte for byte what ``trnsim run FILE --json`` prints.
 
@@ -65,7 +70,7 @@ def run_json(scenario: Scenario = None) -> str:
     (e.g. ``workload.parallelism: does not fit in HBM ...``).
     """
     text, what = _scenario_text(scenario)
-    return _trnsim.run_json(text, what)
+    return _trnsim.run_json(text, what, _base_dir(scenario))
 
 
 def run(scenario: Scenario = None) -> Dict[str, Any]:
@@ -90,8 +95,7 @@ def serve_json(scenario: Scenario = None, *, find_rate: bool = False) -> str:
     file when ``scenario`` is a path, else to the working directory.
     """
     text, what = _scenario_text(scenario)
-    base = _os.path.dirname(_os.fspath(scenario)) if isinstance(scenario, _os.PathLike) else ""
-    return _trnsim.serve_json(text, what, bool(find_rate), base)
+    return _trnsim.serve_json(text, what, bool(find_rate), _base_dir(scenario))
 
 
 def serve(scenario: Scenario = None, *, find_rate: bool = False) -> Dict[str, Any]:
@@ -114,13 +118,13 @@ def serve(scenario: Scenario = None, *, find_rate: bool = False) -> Dict[str, An
 def trace(scenario: Scenario = None) -> Dict[str, Any]:
     """The primary system's timeline as a Chrome trace / Perfetto dict (``trnsim run --trace``)."""
     text, what = _scenario_text(scenario)
-    return _json.loads(_trnsim.trace_json(text, what))
+    return _json.loads(_trnsim.trace_json(text, what, _base_dir(scenario)))
 
 
 def scenario(scenario: Scenario = None) -> Dict[str, Any]:
     """A scenario validated and written canonically (every field, defaults filled, fixed order)."""
     text, what = _scenario_text(scenario)
-    return _json.loads(_trnsim.canonical_scenario(text, what))
+    return _json.loads(_trnsim.canonical_scenario(text, what, _base_dir(scenario)))
 
 
 def default_scenario() -> Dict[str, Any]:

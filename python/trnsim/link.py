@@ -19,10 +19,10 @@ DEFAULT_BASE: str = _trnsim.default_link_base
 
 def encode(scenario: "Any" = None, *, base: str = DEFAULT_BASE) -> str:
     """A playground link for a scenario (validated first; see trnsim.run for the accepted forms)."""
-    from . import _scenario_text  # the package's one reader of scenario forms
+    from . import _base_dir, _scenario_text  # the package's one reader of scenario forms
 
     text, what = _scenario_text(scenario)
-    return _trnsim.link_encode(text, what, base)
+    return _trnsim.link_encode(text, what, base, _base_dir(scenario))
 
 
 def decode(link: str) -> Dict[str, Any]:

@@ -107,3 +107,27 @@ def test_validate_with_the_engine_pricer_equals_the_cli():
     with pytest.raises(trnsim.InputError) as e:
         trnsim.validate(pricer="nope")
     assert e.value.field == "--pricer" and "one of: roofline, engine" in str(e.value)
+
+
+def test_model_config_by_path_equals_the_same_config_inline(tmp_path, monkeypatch):
+    """"workload.model": "configs/x.json" reads the file beside a scenario path (else in the
+    working directory) and reports as the config inline does; a missing file is an InputError."""
+    config = json.loads((SOURCE_DIR / "examples/models/Qwen3-235B-A22B.json").read_text())
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "configs/my-model.json").write_text(json.dumps(config))
+    body = {"system": "trn3-gen2-ultraserver", "workload": {"parallelism": {"tp": 16},
+            "inference": {"batch": 2, "input_tokens": 256, "output_tokens": 16}}}
+    by_path = json.loads(json.dumps(body))
+    by_path["workload"]["model"] = "configs/my-model.json"
+    inline = json.loads(json.dumps(body))
+    inline["workload"]["model"] = config
+    (tmp_path / "scenario.json").write_text(json.dumps(by_path))
+    want = trnsim.run_json(inline)
+    assert trnsim.run_json(tmp_path / "scenario.json") == want  # beside the scenario file
+    monkeypatch.chdir(tmp_path)
+    assert trnsim.run_json(by_path) == want  # a dict: the working directory
+    assert trnsim.link.encode(by_path) == trnsim.link.encode(inline)
+    by_path["workload"]["model"] = "configs/missing.json"
+    with pytest.raises(trnsim.InputError) as e:
+        trnsim.run(by_path)
+    assert e.value.field == "workload.model" and "no such file" in e.value.message
