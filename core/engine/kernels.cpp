@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "common/dtype.h"
 #include "engine/engine.h"
 
 namespace trnsim::engine {
@@ -17,16 +18,9 @@ namespace {
 
 long ceil_div(long a, long b) { return (a + b - 1) / b; }
 
-double element_bytes(const std::string& dt) {
-  if (dt == "fp32") return 4;
-  if (dt == "bf16") return 2;
-  if (dt == "fp8") return 1;
-  if (dt == "mxfp8") return 1 + 1.0 / 32;   // E8M0 scale per 32 elements
-  if (dt == "mxfp4") return 0.5 + 1.0 / 32;
-  throw InputError("dtype", "unknown dtype '" + dt + "'; one of: fp32, bf16, fp8, mxfp8, mxfp4");
-}
+double element_bytes(const std::string& dt) { return dtype::bytes_per_element(dt); }  // scales included
 
-bool is_mx(const std::string& dt) { return dt == "mxfp8" || dt == "mxfp4"; }
+bool is_mx(const std::string& dt) { return dtype::is_mx(dt); }
 
 std::string num(double v) {
   char b[64];

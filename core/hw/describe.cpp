@@ -54,7 +54,7 @@ json chip_json(const Chip& c) {
   j["display_name"] = c.display_name;
   j["cores"] = c.cores;
   json pf;
-  for (const auto& dt : dtype_names()) pf[dt] = nullable(c.peak(dt));
+  for (const auto& dt : peak_table_dtypes({&c})) pf[dt] = nullable(c.peak(dt));
   j["peak_flops"] = pf;
   j["sparse_peak_flops"] = nullable(c.sparse_peak_flops);
   j["hbm_capacity_bytes"] = c.hbm_capacity_bytes;
@@ -77,7 +77,7 @@ json chip_json(const Chip& c) {
   te["cols"] = k.tensor.cols;
   te["clock_hz"] = k.tensor.clock_hz;
   json tp;
-  for (const auto& dt : dtype_names()) tp[dt] = nullable(k.tensor.peak_flops(dt));
+  for (const auto& dt : peak_table_dtypes({&c})) tp[dt] = nullable(k.tensor.peak_flops(dt));
   te["peak_flops"] = tp;
   te["max_moving_free"] = k.tensor.max_moving_free;
   te["min_initiation_cycles"] = k.tensor.min_initiation_cycles;
@@ -141,7 +141,7 @@ json describe_json(const System& s) {
   j["chips_per_domain"] = s.chips_per_domain;
   j["domains"] = s.domains;
   json pf;
-  for (const auto& dt : dtype_names()) pf[dt] = nullable(s.peak_flops(dt));
+  for (const auto& dt : peak_table_dtypes({&s.chip})) pf[dt] = nullable(s.peak_flops(dt));
   j["peak_flops"] = pf;
   j["sparse_peak_flops"] = nullable(s.chips * s.chip.sparse_peak_flops);
   j["hbm_capacity_bytes"] = s.hbm_capacity_bytes();
@@ -178,7 +178,7 @@ std::string describe_text(const System& s) {
   o << ", " << s.chips_per_server << " per server\n";
   o << "  peak             ";
   bool first = true;
-  for (const auto& dt : dtype_names()) {
+  for (const auto& dt : peak_table_dtypes({&c})) {
     o << (first ? "" : ", ") << dt << " ";
     double v = s.peak_flops(dt);
     o << (v > 0 ? si(v, "FLOP/s") : std::string("n/a"));

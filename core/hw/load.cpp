@@ -20,10 +20,7 @@
 
 namespace trnsim::hw {
 
-const std::vector<std::string>& dtype_names() {
-  static const std::vector<std::string> names = {"fp32", "bf16", "fp8", "mxfp8", "mxfp4"};
-  return names;
-}
+const std::vector<std::string>& dtype_names() { return dtype::names(); }
 
 double Chip::peak(const std::string& dtype) const {
   auto it = peak_flops.find(dtype);
@@ -36,18 +33,18 @@ double TensorEngineSpec::peak_flops(const std::string& dtype) const {
   return 2.0 * rows * cols * clock_hz * it->second;
 }
 
-static void check_dtype(const std::string& dtype) {
-  const auto& names = dtype_names();
-  if (std::find(names.begin(), names.end(), dtype) != names.end()) return;
-  std::string list;
-  for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
-  std::string hint = closest_name(dtype, names);
-  throw InputError("dtype", "unknown dtype '" + dtype + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
-                                "; one of: " + list);
+std::vector<std::string> peak_table_dtypes(const std::vector<const Chip*>& chips) {
+  std::vector<std::string> out;
+  for (const auto& d : dtype::all()) {
+    bool has = d.always_listed;
+    for (const Chip* c : chips) has = has || c->peak(d.name) > 0;
+    if (has) out.push_back(d.name);
+  }
+  return out;
 }
 
 double System::peak_flops(const std::string& dtype) const {
-  check_dtype(dtype);
+  dtype::get(dtype);
   return chips * chip.peak(dtype);
 }
 

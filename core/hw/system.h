@@ -11,13 +11,18 @@
 #include <string>
 #include <vector>
 
+#include "common/dtype.h"
 #include "common/fields.h"
 
 namespace trnsim::hw {
 
-// Tensor-engine data types with a published (or explicitly assumed) peak.
-// Names as strings everywhere: "fp32", "bf16", "fp8", "mxfp8", "mxfp4".
+// Every dtype of the table (common/dtype.h), in order: a chip file may give a peak for any.
+// Names as strings everywhere: "fp32", "bf16", "fp8", "mxfp8", "mxfp4", "nvfp4", ...
 const std::vector<std::string>& dtype_names();
+struct Chip;
+// The dtypes a peak table lists for these chips: the table's always-listed kinds (n/a where
+// a chip has no peak) and any other kind one of the chips has a peak for.
+std::vector<std::string> peak_table_dtypes(const std::vector<const Chip*>& chips);
 
 // A value kept beside the chosen one because the sources disagree (issue 4). `name`
 // selects it: load_system("trainium3+nki-guide") uses every alternative named so.

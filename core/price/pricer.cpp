@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/dtype.h"
 #include "engine/engine.h"
 #include "hw/roofline.h"
 
@@ -115,7 +116,7 @@ class RooflinePricer : public Pricer {
 long whole(double x) { return std::max(1L, static_cast<long>(std::ceil(x - 1e-9))); }
 
 // The engine model's tensor-engine input types (attention runs BF16 or FP8 on Neuron).
-std::string attention_dtype(const std::string& d) { return d == "bf16" || d == "fp32" ? "bf16" : "fp8"; }
+std::string attention_dtype(const std::string& d) { return dtype::attention_operand(d); }
 
 // Beyond these sizes a shape is timed in slices: a tiled GEMM streams its row blocks and a
 // non-causal attention its query tiles, so the time is linear in the rows / queries once one

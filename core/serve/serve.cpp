@@ -282,7 +282,7 @@ void zero_load(const Runner& run, const Scenario& s, Result& R) {
 void kv_precisions(const Runner& run, const Scenario& s, Result& R) {
   const auto [in, out] = reference_lengths(s);
   const double context = double(in) + out;
-  std::vector<std::string> dtypes = {"bf16", "fp8", "mxfp8"};
+  std::vector<std::string> dtypes = dtype::kv_precision_names();
   if (std::find(dtypes.begin(), dtypes.end(), s.workload.precision.kv_cache) == dtypes.end())
     dtypes.push_back(s.workload.precision.kv_cache);
   R.kv_fit_sequences = run.model().memory().kv_budget_bytes / run.model().kv_bytes(context);
