@@ -30,9 +30,13 @@ std::string num(double v) {
 
 std::string kib(double bytes) { return num(bytes / 1024) + " KiB"; }
 
+// What needs the NeuronCore block, as errors name it.
+constexpr const char* kEngineUser = "the engine pricer (core/engine: NeuronCore engines, SBUF, PSUM, DMA queues)";
+
 // Builds a program on one core and keeps the bookkeeping every kernel needs.
 struct Builder {
   const hw::Chip& chip;
+  const hw::NeuronCoreBlock& nc;  // the chip's NeuronCore block (InputError without one)
   const hw::CoreSpec& core;
   Program prog;
   double queue_bw = 0;  // bytes/s of one DMA queue
@@ -40,9 +44,9 @@ struct Builder {
   int next_queue = 0;
   double hbm_bytes = 0, flops = 0;
 
-  explicit Builder(const hw::Chip& c) : chip(c), core(c.core) {
+  explicit Builder(const hw::Chip& c) : chip(c), nc(c.neuron(kEngineUser)), core(nc.core) {
     queues = std::max(1, core.dma_queues);
-    double core_bw = std::min(chip.hbm_bandwidth_bytes_per_s, chip.dma_bandwidth_bytes_per_s) / std::max(1, chip.cores);
+    double core_bw = std::min(chip.hbm_bandwidth_bytes_per_s, nc.dma_bandwidth_bytes_per_s) / std::max(1, nc.cores);
     queue_bw = core_bw / queues;
   }
 
@@ -137,18 +141,18 @@ void check_dim(long v, const char* name, long hi = 1 << 20) {
 }  // namespace
 
 hw::Chip one_core(const hw::Chip& chip) {
+  const hw::NeuronCoreBlock& nc = chip.neuron(kEngineUser);
   hw::Chip c = chip;
   c.name = chip.name + "-core";
   c.display_name = chip.display_name + " (one NeuronCore)";
-  c.cores = 1;
+  c.neuroncore->cores = 1;
   c.peak_flops.clear();
   for (const auto& dt : hw::dtype_names()) {
-    double p = chip.core.tensor.peak_flops(dt);
+    double p = nc.core.tensor.peak_flops(dt);
     if (p > 0) c.peak_flops[dt] = p;
   }
-  c.hbm_capacity_bytes = chip.hbm_capacity_bytes / std::max(1, chip.cores);
-  c.hbm_bandwidth_bytes_per_s =
-      std::min(chip.hbm_bandwidth_bytes_per_s, chip.dma_bandwidth_bytes_per_s) / std::max(1, chip.cores);
+  c.hbm_capacity_bytes = chip.hbm_capacity_bytes / std::max(1, nc.cores);
+  c.hbm_bandwidth_bytes_per_s = std::min(chip.hbm_bandwidth_bytes_per_s, nc.dma_bandwidth_bytes_per_s) / std::max(1, nc.cores);
   return c;
 }
 

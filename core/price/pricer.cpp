@@ -64,6 +64,12 @@ double warmed_compute_s(const hw::TensorEngineSpec& te, double t) {
   return R / (1 - f0) * (std::sqrt(f0 * f0 + 2 * (1 - f0) * t / R) - f0);
 }
 
+// The tensor engine's current ramp is NeuronCore data (S15): a chip without the block
+// runs at its peak from the first cycle.
+static double warmed_on(const hw::Chip& chip, double t) {
+  return chip.neuroncore ? warmed_compute_s(chip.neuroncore->core.tensor, t) : t;
+}
+
 PricedOp Pricer::price_collective(const plan::Operator& o) const {
   const collective::Request& q = o.collective;
   auto key = std::make_tuple(q.op, q.bytes, q.ranks, q.stride, q.ranks_per_chip);
@@ -94,7 +100,7 @@ double Pricer::roofline_kernel(const plan::Operator& o, PricedOp& r) const {
   hw::RooflineTime t = hw::roofline(system_.chip, cost, eff);
   if (o.kind != plan::OpKind::memory) {  // each kernel's burst ramps up from cold (S15)
     const double kernels = std::max(1.0, o.kernels);
-    t.compute_s = kernels * warmed_compute_s(system_.chip.core.tensor, t.compute_s / kernels);
+    t.compute_s = kernels * warmed_on(system_.chip, t.compute_s / kernels);
   }
   r.compute_s = t.compute_s;
   r.memory_s = t.memory_s;
@@ -133,7 +139,7 @@ class EnginePricer : public Pricer {
 
  protected:
   double time_kernel(const plan::Operator& o, PricedOp& r) const override {
-    const int cores = std::max(1, system().chip.cores);
+    const int cores = system().chip.neuron("the engine pricer (workload.pricer: engine)").cores;
     engine::KernelReport k;
     double copies = 1;
     const bool gemm = o.kind == plan::OpKind::matmul || o.kind == plan::OpKind::conv;
@@ -167,7 +173,7 @@ class EnginePricer : public Pricer {
     }
     // Each copy's tensor-engine burst ramps up from cold (S15).
     const double busy = k.busy_s[engine::kTensor];
-    const double warm = warmed_compute_s(system().chip.core.tensor, busy);
+    const double warm = warmed_on(system().chip, busy);
     const bool tensor_bound = k.bottleneck == engine::unit_name(engine::kTensor);
     r.compute_s = copies * warm;
     r.memory_s = copies * k.busy_s[engine::kDma];

@@ -88,13 +88,13 @@ bool pow2(long x) { return x > 0 && (x & (x - 1)) == 0; }
 // The same system with DMA engines a thousand times faster: the links alone bound a large
 // message (the engines' share is checked apart, on the built-in systems).
 System fast_dma(System s) {
-  s.chip.dma_engine_bandwidth_bytes_per_s *= 1000;
+  s.chip.neuroncore->dma_engine_bandwidth_bytes_per_s *= 1000;
   return s;
 }
 
 // The DMA engines of one chip-rank (ranks_per_chip 1): its collective cores each drive one
 // engine (N4; an assumption that each has its own) at the engine's rate (S14).
-double dma_rate(const System& s) { return s.chip.collective_cores * s.chip.dma_engine_bandwidth_bytes_per_s; }
+double dma_rate(const System& s) { return s.chip.neuroncore->collective_cores * s.chip.neuroncore->dma_engine_bandwidth_bytes_per_s; }
 
 // Large-message busbw with the DMA engines, from the link-bound busbw `link`: every step
 // takes the longer of its link time and its DMA time. An all-gather, all-to-all or permute
@@ -146,7 +146,7 @@ TEST_CASE("link bandwidths derive from the published figures", "[derived]") {
       CHECK(s.fabric_spec.torus[i].link_bandwidth_bytes_per_s == si(f.at("torus")[i].at("bandwidth_per_chip")) / 2 / 2);
     // EFA: the instance's NICs shared by its 16 chips.
     CHECK(s.fabric_spec.efa_bandwidth_bytes_per_s_per_chip == si(data_file(std::string("data/systems/") + name + ".json")
-                                                                      .at("efa").at("bandwidth_per_server")) / 16);
+                                                                      .at("scale_out").at("bandwidth_per_server")) / 16);
   }
   // NeuronSwitch: the chip's whole NeuronLink-v4 reaches its first-level switch and the
   // second level; EFA per chip is the UltraServer's NICs over its chips (200 Gbps).
@@ -156,7 +156,7 @@ TEST_CASE("link bandwidths derive from the published figures", "[derived]") {
     CHECK(s.fabric_spec.intra_server_bandwidth_bytes_per_s == chip);
     CHECK(s.fabric_spec.inter_server_bandwidth_bytes_per_s == chip);
     CHECK(s.fabric_spec.efa_bandwidth_bytes_per_s_per_chip ==
-          Approx(si(data_file(std::string("data/systems/") + name + ".json").at("efa").at("bandwidth_per_domain")) / s.chips));
+          Approx(si(data_file(std::string("data/systems/") + name + ".json").at("scale_out").at("bandwidth_per_domain")) / s.chips));
     CHECK(s.fabric_spec.efa_bandwidth_bytes_per_s_per_chip == Approx(200e9 / 8));
   }
 }
@@ -280,8 +280,8 @@ TEST_CASE("collective times from the algorithm's steps, exactly", "[derived]") {
   System s = load_system("trn3-gen2-ultraserver");
   const FabricSpec& f = s.fabric_spec;
   const double n = s.chips, B = 256 * MiB, port = f.intra_server_bandwidth_bytes_per_s;
-  const double cores = s.chip.collective_cores, engine = s.chip.dma_engine_bandwidth_bytes_per_s;
-  const double fixed = s.chip.dma_transfer_fixed_s, packet = f.dma_packet_bytes;
+  const double cores = s.chip.neuroncore->collective_cores, engine = s.chip.neuroncore->dma_engine_bandwidth_bytes_per_s;
+  const double fixed = s.chip.neuroncore->dma_transfer_fixed_s, packet = f.dma_packet_bytes;
   REQUIRE(fixed == Approx(1300e-9));
   REQUIRE(packet == 64 * 1024);
   // One step of `transfers` of `bytes` per rank, reading `reduce` more, `link_s` on the busiest link.
@@ -332,7 +332,7 @@ TEST_CASE("collective times from the algorithm's steps, exactly", "[derived]") {
   System h = load_system(path);
   std::remove(path.c_str());
   System slow_dma = s;
-  slow_dma.chip.dma_engine_bandwidth_bytes_per_s /= 2;
+  slow_dma.chip.neuroncore->dma_engine_bandwidth_bytes_per_s /= 2;
   for (const char* algo : {"ring", "kangaring", "mesh"}) {
     auto a = run(fast_dma(s), "all-gather", B, algo), b = run(fast_dma(h), "all-gather", B, algo);
     INFO(algo);
