@@ -717,8 +717,8 @@ void check_step(const System& s, const DataFabric& f, const trnsim::collective::
   map.topology = &topo;
   map.ranks = s.chips;
   map.ranks_per_domain = s.domains > 1 ? s.chips_per_domain : 0;
-  map.max_flows_per_chip = s.chip.collective_cores;
-  REQUIRE(max_flows_per_rank(step, map.ranks) <= s.chip.collective_cores);
+  map.max_flows_per_chip = s.chip.neuroncore->collective_cores;
+  REQUIRE(max_flows_per_rank(step, map.ranks) <= s.chip.neuroncore->collective_cores);
   std::map<std::string, double> load, bandwidth;
   double latency = 0, sprayed = 0;
   for (long g = 0; g < subgroups(step, map.ranks); ++g)
@@ -780,7 +780,7 @@ TEST_CASE("every link's load is derived from the routes: both backends, every sy
     add(Pattern::shift, f.per_server, 0, "to the next server");
     add(Pattern::shift_both, f.per_server, 0, "to both neighbouring servers");
     add(Pattern::xor_, f.per_server, 0, "exchange with the partner server");
-    add(Pattern::all_pairs, 0, 2 * f.per_server <= s.chip.collective_cores && s.chips % (2 * f.per_server) == 0 ? 2 * f.per_server : 4,
+    add(Pattern::all_pairs, 0, 2 * f.per_server <= s.chip.neuroncore->collective_cores && s.chips % (2 * f.per_server) == 0 ? 2 * f.per_server : 4,
         "all-pairs in groups");
     if (s.domains > 1) add(Pattern::shift, s.chips_per_domain, 0, "to the next UltraServer");
     for (const auto& [st, what] : steps) check_step(s, f, st, what);
