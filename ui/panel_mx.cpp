@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/dtype.h"
 #include "common/splitmix64.h"
 #include "mx/mx.h"
 #include "ui/app.h"
@@ -150,9 +151,8 @@ void MxPanel::recompute_variants(App& app) {
 }
 
 const char* mx_format_of(const std::string& precision) {
-  if (precision == "mxfp8") return "e4m3";
-  if (precision == "mxfp4") return "e2m1";
-  return nullptr;
+  const dtype::Dtype* d = dtype::find(precision);
+  return d && d->mx_kernel ? d->element_format.c_str() : nullptr;
 }
 
 void MxPanel::variant_table(App& app, const char* id, const char* field, const std::vector<PrecisionVariant>& rows, const char* what) {

@@ -52,9 +52,10 @@ Planned plan_request(const hw::System& system, const Request& req) {
   if (!(req.bytes > 0) || !std::isfinite(req.bytes)) throw InputError("bytes", "must be a positive number of bytes");
   if (req.stride < 1) throw InputError("stride", "must be at least 1");
   if (req.ranks < 0) throw InputError("ranks", "must not be negative");
-  if (req.ranks_per_chip < 1 || req.ranks_per_chip > system.chip.cores)
-    throw InputError("ranks_per_chip", "must be 1.." + std::to_string(system.chip.cores) + " (the chip's NeuronCores), got " +
-                                           std::to_string(req.ranks_per_chip));
+  if (req.ranks_per_chip < 1 || req.ranks_per_chip > system.chip.cores())
+    throw InputError("ranks_per_chip", "must be 1.." + std::to_string(system.chip.cores()) +
+                                           (system.chip.neuroncore ? " (the chip's NeuronCores)" : " (one rank per chip without a NeuronCore block)") +
+                                           ", got " + std::to_string(req.ranks_per_chip));
   Planned p;
   p.stride = req.stride;
   p.ranks = req.ranks == 0 ? (static_cast<long>(system.chips) + p.stride - 1) / p.stride * req.ranks_per_chip : req.ranks;
@@ -103,19 +104,23 @@ Result run(const hw::System& system, const Request& req) {
   map.stride = stride;
   map.ranks_per_chip = L;
   map.ranks_per_domain = layout.ranks_per_domain;
-  // Assumption: one transfer per collective-communication core at a time (S1, S5 count 16).
-  map.max_flows_per_chip = system.chip.collective_cores;
   const hw::FabricSpec& f = system.fabric_spec;
+  // The DMA side is NeuronCore data: without the block a step is timed by its links alone.
+  const std::optional<hw::NeuronCoreBlock>& nc = system.chip.neuroncore;
+  // Assumption: one transfer per collective-communication core at a time (S1, S5 count 16).
+  map.max_flows_per_chip = nc ? nc->collective_cores : 0;
   Dma dma;
-  dma.channels = std::max(1, system.chip.collective_cores / req.ranks_per_chip);
-  dma.engine_bytes_per_s = system.chip.dma_engine_bandwidth_bytes_per_s;
-  dma.transfer_fixed_s = system.chip.dma_transfer_fixed_s;
-  dma.packet_bytes = f.dma_packet_bytes;
+  if (nc) {
+    dma.channels = std::max(1, nc->collective_cores / req.ranks_per_chip);
+    dma.engine_bytes_per_s = nc->dma_engine_bandwidth_bytes_per_s;
+    dma.transfer_fixed_s = nc->dma_transfer_fixed_s;
+    dma.packet_bytes = f.dma_packet_bytes;
+  }
   double t = f.launch_overhead_s;
   r.overhead_s = f.launch_overhead_s;
   for (const Step& s : sched.steps) {
     StepTime st = backend->time_step(s, map);
-    StepCost c = dma_cost(s, ranks, dma);
+    StepCost c = nc ? dma_cost(s, ranks, dma) : StepCost{};
     double reduce = f.reduce_bytes_per_s > 0 ? s.reduce_bytes / f.reduce_bytes_per_s : 0.0;
     double reps = static_cast<double>(s.repeat);
     t += reps * (f.step_overhead_s + c.fixed_s + st.latency_s + std::max(st.transfer_s, c.dma_s) + reduce);

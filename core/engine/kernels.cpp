@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "common/dtype.h"
 #include "engine/engine.h"
 
 namespace trnsim::engine {
@@ -17,16 +18,9 @@ namespace {
 
 long ceil_div(long a, long b) { return (a + b - 1) / b; }
 
-double element_bytes(const std::string& dt) {
-  if (dt == "fp32") return 4;
-  if (dt == "bf16") return 2;
-  if (dt == "fp8") return 1;
-  if (dt == "mxfp8") return 1 + 1.0 / 32;   // E8M0 scale per 32 elements
-  if (dt == "mxfp4") return 0.5 + 1.0 / 32;
-  throw InputError("dtype", "unknown dtype '" + dt + "'; one of: fp32, bf16, fp8, mxfp8, mxfp4");
-}
+double element_bytes(const std::string& dt) { return dtype::bytes_per_element(dt); }  // scales included
 
-bool is_mx(const std::string& dt) { return dt == "mxfp8" || dt == "mxfp4"; }
+bool is_mx(const std::string& dt) { return dtype::is_mx(dt); }
 
 std::string num(double v) {
   char b[64];
@@ -36,9 +30,13 @@ std::string num(double v) {
 
 std::string kib(double bytes) { return num(bytes / 1024) + " KiB"; }
 
+// What needs the NeuronCore block, as errors name it.
+constexpr const char* kEngineUser = "the engine pricer (core/engine: NeuronCore engines, SBUF, PSUM, DMA queues)";
+
 // Builds a program on one core and keeps the bookkeeping every kernel needs.
 struct Builder {
   const hw::Chip& chip;
+  const hw::NeuronCoreBlock& nc;  // the chip's NeuronCore block (InputError without one)
   const hw::CoreSpec& core;
   Program prog;
   double queue_bw = 0;  // bytes/s of one DMA queue
@@ -46,9 +44,9 @@ struct Builder {
   int next_queue = 0;
   double hbm_bytes = 0, flops = 0;
 
-  explicit Builder(const hw::Chip& c) : chip(c), core(c.core) {
+  explicit Builder(const hw::Chip& c) : chip(c), nc(c.neuron(kEngineUser)), core(nc.core) {
     queues = std::max(1, core.dma_queues);
-    double core_bw = std::min(chip.hbm_bandwidth_bytes_per_s, chip.dma_bandwidth_bytes_per_s) / std::max(1, chip.cores);
+    double core_bw = std::min(chip.hbm_bandwidth_bytes_per_s, nc.dma_bandwidth_bytes_per_s) / std::max(1, nc.cores);
     queue_bw = core_bw / queues;
   }
 
@@ -143,18 +141,18 @@ void check_dim(long v, const char* name, long hi = 1 << 20) {
 }  // namespace
 
 hw::Chip one_core(const hw::Chip& chip) {
+  const hw::NeuronCoreBlock& nc = chip.neuron(kEngineUser);
   hw::Chip c = chip;
   c.name = chip.name + "-core";
   c.display_name = chip.display_name + " (one NeuronCore)";
-  c.cores = 1;
+  c.neuroncore->cores = 1;
   c.peak_flops.clear();
   for (const auto& dt : hw::dtype_names()) {
-    double p = chip.core.tensor.peak_flops(dt);
+    double p = nc.core.tensor.peak_flops(dt);
     if (p > 0) c.peak_flops[dt] = p;
   }
-  c.hbm_capacity_bytes = chip.hbm_capacity_bytes / std::max(1, chip.cores);
-  c.hbm_bandwidth_bytes_per_s =
-      std::min(chip.hbm_bandwidth_bytes_per_s, chip.dma_bandwidth_bytes_per_s) / std::max(1, chip.cores);
+  c.hbm_capacity_bytes = chip.hbm_capacity_bytes / std::max(1, nc.cores);
+  c.hbm_bandwidth_bytes_per_s = std::min(chip.hbm_bandwidth_bytes_per_s, nc.dma_bandwidth_bytes_per_s) / std::max(1, nc.cores);
   return c;
 }
 

@@ -19,7 +19,7 @@ enum class Dim { count, ratio, bytes, bytes_per_s, flops, time, frequency, power
 
 // What a quantity can say instead of a number (only where a field allows it).
 struct SpecialValue {
-  std::string word;   // e.g. "chip-neuronlink"
+  std::string word;   // e.g. "chip-scale-up"
   double value = 0;   // what it stands for, in SI units
 };
 

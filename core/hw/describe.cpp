@@ -48,36 +48,50 @@ json engine_json(const EngineSpec& e) {
           {"op_overhead_cycles", e.op_overhead_cycles}};
 }
 
+json neuroncore_json(const Chip& c, const NeuronCoreBlock& n);
+
 json chip_json(const Chip& c) {
   json j;
   j["name"] = c.name;
   j["display_name"] = c.display_name;
-  j["cores"] = c.cores;
+  if (c.neuroncore) j["cores"] = c.neuroncore->cores;
   json pf;
-  for (const auto& dt : dtype_names()) pf[dt] = nullable(c.peak(dt));
+  for (const auto& dt : peak_table_dtypes({&c})) pf[dt] = nullable(c.peak(dt));
   j["peak_flops"] = pf;
   j["sparse_peak_flops"] = nullable(c.sparse_peak_flops);
   j["hbm_capacity_bytes"] = c.hbm_capacity_bytes;
   j["hbm_bandwidth_bytes_per_s"] = c.hbm_bandwidth_bytes_per_s;
   j["hbm_stacks"] = c.hbm_stacks;
-  j["dma_bandwidth_bytes_per_s"] = c.dma_bandwidth_bytes_per_s;
-  j["dma_engines"] = c.dma_engines;
-  j["dma_engine_bandwidth_bytes_per_s"] = c.dma_engine_bandwidth_bytes_per_s;
-  j["dma_transfer_fixed_s"] = c.dma_transfer_fixed_s;
+  const NeuronCoreBlock* n = c.neuroncore ? &*c.neuroncore : nullptr;
+  if (n) {
+    j["dma_bandwidth_bytes_per_s"] = n->dma_bandwidth_bytes_per_s;
+    j["dma_engines"] = n->dma_engines;
+    j["dma_engine_bandwidth_bytes_per_s"] = n->dma_engine_bandwidth_bytes_per_s;
+    j["dma_transfer_fixed_s"] = n->dma_transfer_fixed_s;
+  } else {
+    j["sram_bytes"] = c.sram_bytes;  // with the block, its SBUF says it per core
+    j["scale_up"] = c.scale_up_name.empty() ? json(nullptr) : json(c.scale_up_name);
+  }
   j["links"] = c.links;
   j["link_bandwidth_published_bytes_per_s"] = c.link_bandwidth_published_bytes_per_s;
   j["link_published_counts_both_directions"] = c.link_published_counts_both_directions;
   j["link_bandwidth_bytes_per_s"] = c.link_bandwidth_bytes_per_s;
-  j["collective_cores"] = c.collective_cores;
+  if (n) j["collective_cores"] = n->collective_cores;
   j["power_watts"] = c.power_watts;
-  const CoreSpec& k = c.core;
+  if (n) j["core"] = neuroncore_json(c, *n);
+  return j;
+}
+
+// The NeuronCore block: one core's engines, SBUF, PSUM and DMA queues.
+json neuroncore_json(const Chip& c, const NeuronCoreBlock& n) {
+  const CoreSpec& k = n.core;
   json core;
   json te;
   te["rows"] = k.tensor.rows;
   te["cols"] = k.tensor.cols;
   te["clock_hz"] = k.tensor.clock_hz;
   json tp;
-  for (const auto& dt : dtype_names()) tp[dt] = nullable(k.tensor.peak_flops(dt));
+  for (const auto& dt : peak_table_dtypes({&c})) tp[dt] = nullable(k.tensor.peak_flops(dt));
   te["peak_flops"] = tp;
   te["max_moving_free"] = k.tensor.max_moving_free;
   te["min_initiation_cycles"] = k.tensor.min_initiation_cycles;
@@ -93,8 +107,7 @@ json chip_json(const Chip& c) {
   core["psum_banks"] = k.psum_banks;
   core["dma_queues"] = k.dma_queues;
   core["dma_fixed_s"] = k.dma_fixed_s;
-  j["core"] = core;
-  return j;
+  return core;
 }
 
 std::string num(double v, const char* f = "%.4g") {
@@ -121,6 +134,9 @@ std::string binary(double bytes) {
   return num(x, "%.6g") + " " + prefixes[i];
 }
 
+// A text row's label, padded to the value column: "NeuronLink/chip  ".
+std::string label(const std::string& text) { return text + std::string(text.size() < 17 ? 17 - text.size() : 1, ' '); }
+
 std::string time_str(double s) {
   if (s >= 1) return num(s) + " s";
   if (s >= 1e-3) return num(s * 1e3) + " ms";
@@ -141,7 +157,7 @@ json describe_json(const System& s) {
   j["chips_per_domain"] = s.chips_per_domain;
   j["domains"] = s.domains;
   json pf;
-  for (const auto& dt : dtype_names()) pf[dt] = nullable(s.peak_flops(dt));
+  for (const auto& dt : peak_table_dtypes({&s.chip})) pf[dt] = nullable(s.peak_flops(dt));
   j["peak_flops"] = pf;
   j["sparse_peak_flops"] = nullable(s.chips * s.chip.sparse_peak_flops);
   j["hbm_capacity_bytes"] = s.hbm_capacity_bytes();
@@ -178,7 +194,7 @@ std::string describe_text(const System& s) {
   o << ", " << s.chips_per_server << " per server\n";
   o << "  peak             ";
   bool first = true;
-  for (const auto& dt : dtype_names()) {
+  for (const auto& dt : peak_table_dtypes({&c})) {
     o << (first ? "" : ", ") << dt << " ";
     double v = s.peak_flops(dt);
     o << (v > 0 ? si(v, "FLOP/s") : std::string("n/a"));
@@ -200,18 +216,22 @@ std::string describe_text(const System& s) {
       << (f.shared_chip_port ? " (shared port)" : " (separate lanes)");
   }
   o << "\n";
-  o << "  NeuronLink/chip  " << si(c.link_bandwidth_published_bytes_per_s, "B/s") << " published ("
-    << (c.link_published_counts_both_directions ? "both directions" : "per direction") << "), "
-    << si(c.link_bandwidth_bytes_per_s, "B/s") << " per direction\n";
+  if (!c.scale_up_name.empty())
+    o << "  " << label(c.scale_up_name + "/chip") << si(c.link_bandwidth_published_bytes_per_s, "B/s") << " published ("
+      << (c.link_published_counts_both_directions ? "both directions" : "per direction") << "), "
+      << si(c.link_bandwidth_bytes_per_s, "B/s") << " per direction\n";
   if (f.efa_bandwidth_bytes_per_s_per_chip > 0)
-    o << "  EFA/chip         " << si(f.efa_bandwidth_bytes_per_s_per_chip, "B/s") << " per direction, latency "
-      << time_str(f.efa_latency_s) << "\n";
-  o << "  per chip         " << c.cores << " cores, HBM " << binary(c.hbm_capacity_bytes) << " at "
-    << si(c.hbm_bandwidth_bytes_per_s, "B/s") << ", DMA " << si(c.dma_bandwidth_bytes_per_s, "B/s")
-    << ", power " << num(c.power_watts) << " W (assumption)\n";
-  o << "  per core         SBUF " << binary(c.core.sbuf_bytes) << ", PSUM " << binary(c.core.psum_bytes)
-    << ", tensor engine " << c.core.tensor.rows << "x" << c.core.tensor.cols << " at "
-    << si(c.core.tensor.clock_hz, "Hz") << " (bf16 " << si(c.core.tensor.peak_flops("bf16"), "FLOP/s") << ")\n";
+    o << "  " << label(f.scale_out_name + "/chip") << si(f.efa_bandwidth_bytes_per_s_per_chip, "B/s")
+      << " per direction, latency " << time_str(f.efa_latency_s) << "\n";
+  const NeuronCoreBlock* n = c.neuroncore ? &*c.neuroncore : nullptr;
+  o << "  per chip         " << (n ? std::to_string(n->cores) + " cores, " : std::string()) << "HBM "
+    << binary(c.hbm_capacity_bytes) << " at " << si(c.hbm_bandwidth_bytes_per_s, "B/s")
+    << (n ? ", DMA " + si(n->dma_bandwidth_bytes_per_s, "B/s") : ", SRAM " + binary(c.sram_bytes)) << ", power "
+    << num(c.power_watts) << " W (assumption)\n";
+  if (n)
+    o << "  per core         SBUF " << binary(n->core.sbuf_bytes) << ", PSUM " << binary(n->core.psum_bytes)
+      << ", tensor engine " << n->core.tensor.rows << "x" << n->core.tensor.cols << " at "
+      << si(n->core.tensor.clock_hz, "Hz") << " (bf16 " << si(n->core.tensor.peak_flops("bf16"), "FLOP/s") << ")\n";
   if (!s.alternatives.empty()) {
     o << "  alternatives (sources disagree; select with NAME+ALTERNATIVE):\n";
     for (const auto& [key, list] : s.alternatives) {

@@ -1,17 +1,21 @@
 // Loading chips, systems and clusters from the data files (core/data/**) or a user's
 // file, and the aggregates derived from them.
 //
-// Models: a chip file gives per-chip and per-core figures (FACTS.md S1..S10); a system
-// file gives how many chips, how they are packaged (servers), the scale-up fabric
-// (torus or NeuronSwitch) and EFA; a cluster file gives how many UltraServers are
-// joined by EFA. Every aggregate (system FLOP/s, HBM capacity and bandwidth) is
+// Models: a chip file (trnsim-chip-2) gives generic per-chip tiers and, optionally, the
+// NeuronCore block; a system file (trnsim-system-2) gives how many chips, how they are
+// packaged (servers), the scale-up fabric (a torus or a switched domain) and the scale-out
+// NIC share; a cluster file (trnsim-cluster-2) gives how many scale-up domains are joined
+// by the scale-out network. Physically bounded values are checked on reading (counts
+// positive, bandwidths positive, fractions in (0, 1]), each error naming the file and key. Every aggregate (system FLOP/s, HBM capacity and bandwidth) is
 // computed here from per-chip data, never read from a file.
 // Does NOT model: anything time-dependent (see roofline.cpp, core/collective, core/engine).
 #include <algorithm>
+#include <cctype>
 #include <limits>
 #include <map>
 #include <mutex>
 
+#include "common/dtype.h"
 #include "common/input_file.h"
 #include "common/limits.h"
 #include "embedded.h"
@@ -20,9 +24,12 @@
 
 namespace trnsim::hw {
 
-const std::vector<std::string>& dtype_names() {
-  static const std::vector<std::string> names = {"fp32", "bf16", "fp8", "mxfp8", "mxfp4"};
-  return names;
+const std::vector<std::string>& dtype_names() { return dtype::names(); }
+
+const NeuronCoreBlock& Chip::neuron(const std::string& user) const {
+  if (neuroncore) return *neuroncore;
+  throw InputError("system", display_name + " (" + name + ") has no NeuronCore block (\"neuroncore\" in its chip file), which " +
+                                 user + " needs; the roofline pricer works from the generic tiers alone");
 }
 
 double Chip::peak(const std::string& dtype) const {
@@ -36,18 +43,18 @@ double TensorEngineSpec::peak_flops(const std::string& dtype) const {
   return 2.0 * rows * cols * clock_hz * it->second;
 }
 
-static void check_dtype(const std::string& dtype) {
-  const auto& names = dtype_names();
-  if (std::find(names.begin(), names.end(), dtype) != names.end()) return;
-  std::string list;
-  for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
-  std::string hint = closest_name(dtype, names);
-  throw InputError("dtype", "unknown dtype '" + dtype + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
-                                "; one of: " + list);
+std::vector<std::string> peak_table_dtypes(const std::vector<const Chip*>& chips) {
+  std::vector<std::string> out;
+  for (const auto& d : dtype::all()) {
+    bool has = d.always_listed;
+    for (const Chip* c : chips) has = has || c->peak(d.name) > 0;
+    if (has) out.push_back(d.name);
+  }
+  return out;
 }
 
 double System::peak_flops(const std::string& dtype) const {
-  check_dtype(dtype);
+  dtype::get(dtype);
   return chips * chip.peak(dtype);
 }
 
@@ -126,69 +133,50 @@ EngineSpec read_engine(ObjectReader& r, const std::string& key, DataContext& ctx
 
 int as_int(double v) { return static_cast<int>(v); }
 
-Chip parse_chip(const json& j, DataContext& ctx, const std::string& p) {
-  ObjectReader r(j, "");
-  r.choice("format", {"trnsim-chip-1"});
-  Chip c;
-  c.name = r.string("name");
-  if (c.name.empty()) throw InputError("name", "must not be empty");
-  c.display_name = r.string("display_name", c.name);
-  r.ignore("note");
-  r.ignore("description");
-  c.cores = as_int(ctx.quantity(r, "cores", p + "cores", Dim::count, 1, 4096));
+// The previous formats (version 1) put NeuronCore internals at the top of every chip file;
+// version 2 splits generic tiers from vendor blocks. An old file is refused with what moved,
+// not migrated: user files are few, and a silent migration would keep the old shape alive.
+void refuse_version_1(const std::string& format) {
+  std::string moved =
+      format == "trnsim-chip-1"
+          ? "move cores, collective_cores, dma and core into a \"neuroncore\" block and rename \"neuronlink\" to "
+            "\"scale_up\" with \"name\": \"NeuronLink\""
+      : format == "trnsim-system-1"
+          ? "rename \"efa\" to \"scale_out\" with \"name\": \"EFA\", give a switch fabric \"name\": \"neuronswitch\" "
+            "and write chip-scale-up for chip-neuronlink"
+          : "only the format line changes";
+  std::string next = format.substr(0, format.size() - 1) + "2";
+  throw InputError("format", "'" + format + "' is the previous format; this version reads '" + next + "': " + moved +
+                                 " (docs/hardware.md, How to add a chip or a system)");
+}
+
+void read_neuroncore(ObjectReader& r, Chip& c, DataContext& ctx, const std::string& p) {
+  const json* block = r.optional_raw("neuroncore");
+  if (!block) return;
+  ObjectReader nr(*block, "neuroncore");
+  NeuronCoreBlock n;
+  n.cores = as_int(ctx.quantity(nr, "cores", p + "cores", Dim::count, 1, 4096));
+  n.collective_cores = as_int(ctx.quantity(nr, "collective_cores", p + "collective_cores", Dim::count, 1, 1e6));
   {
-    ObjectReader pf(r.raw("peak_flops"), "peak_flops");
-    for (const auto& dt : dtype_names()) {
-      double v = 0;
-      if (ctx.optional_quantity(pf, dt, p + "peak_flops." + dt, Dim::flops, 1, kBig, v)) c.peak_flops[dt] = v;
-    }
-    pf.finish();
-    if (c.peak_flops.empty()) throw InputError("peak_flops", "the chip needs a peak for at least one dtype");
-  }
-  ctx.optional_quantity(r, "sparse_peak_flops", p + "sparse_peak_flops", Dim::flops, 1, kBig, c.sparse_peak_flops);
-  {
-    ObjectReader h(r.raw("hbm"), "hbm");
-    c.hbm_capacity_bytes = ctx.quantity(h, "capacity", p + "hbm.capacity", Dim::bytes, 1, kBig);
-    c.hbm_stacks = as_int(ctx.quantity(h, "stacks", p + "hbm.stacks", Dim::count, 1, 64));
-    c.hbm_bandwidth_bytes_per_s = ctx.quantity(h, "bandwidth", p + "hbm.bandwidth", Dim::bytes_per_s, 1, kBig);
-    h.finish();
-  }
-  {
-    ObjectReader d(r.raw("dma"), "dma");
-    c.dma_bandwidth_bytes_per_s = ctx.quantity(d, "bandwidth", p + "dma.bandwidth", Dim::bytes_per_s, 1, kBig);
-    c.dma_engines = as_int(ctx.quantity(d, "engines", p + "dma.engines", Dim::count, 1, 1e6));
-    c.dma_engine_bandwidth_bytes_per_s =
+    ObjectReader d(nr.raw("dma"), "neuroncore.dma");
+    n.dma_bandwidth_bytes_per_s = ctx.quantity(d, "bandwidth", p + "dma.bandwidth", Dim::bytes_per_s, 1, kBig);
+    n.dma_engines = as_int(ctx.quantity(d, "engines", p + "dma.engines", Dim::count, 1, 1e6));
+    n.dma_engine_bandwidth_bytes_per_s =
         ctx.quantity(d, "engine_bandwidth", p + "dma.engine_bandwidth", Dim::bytes_per_s, 1, kBig);
-    c.dma_transfer_fixed_s = ctx.quantity(d, "transfer_fixed_cost", p + "dma.transfer_fixed_cost", Dim::time, 0, 1);
+    n.dma_transfer_fixed_s = ctx.quantity(d, "transfer_fixed_cost", p + "dma.transfer_fixed_cost", Dim::time, 0, 1);
     d.finish();
   }
   {
-    ObjectReader n(r.raw("neuronlink"), "neuronlink");
-    n.ignore("generation");
-    c.links = as_int(ctx.quantity(n, "links", p + "neuronlink.links", Dim::count, 0, 1024));
-    c.link_bandwidth_published_bytes_per_s =
-        ctx.quantity(n, "bandwidth_per_chip", p + "neuronlink.bandwidth_per_chip", Dim::bytes_per_s, 0, kBig);
-    c.link_published_counts_both_directions =
-        ctx.quantity(n, "counts_both_directions", p + "neuronlink.counts_both_directions", Dim::boolean, 0, 1) != 0;
-    n.finish();
-    c.link_bandwidth_bytes_per_s =
-        c.link_bandwidth_published_bytes_per_s / (c.link_published_counts_both_directions ? 2.0 : 1.0);
-  }
-  c.collective_cores = as_int(ctx.quantity(r, "collective_cores", p + "collective_cores", Dim::count, 0, 1e6));
-  c.power_watts = ctx.quantity(r, "power", p + "power", Dim::power, 0, 1e7);
-  ctx.optional_quantity(r, "price_per_chip_hour", p + "price_per_chip_hour", Dim::money_per_hour, 0, 1e6,
-                        c.price_per_hour_usd);
-  {
-    ObjectReader k(r.raw("core"), "core");
+    ObjectReader k(nr.raw("core"), "neuroncore.core");
     k.ignore("generation");
-    CoreSpec& s = c.core;
+    CoreSpec& s = n.core;
     {
-      ObjectReader t(k.raw("tensor_engine"), "core.tensor_engine");
+      ObjectReader t(k.raw("tensor_engine"), "neuroncore.core.tensor_engine");
       std::string tk = p + "core.tensor_engine.";
       s.tensor.rows = as_int(ctx.quantity(t, "rows", tk + "rows", Dim::count, 1, 65536));
       s.tensor.cols = as_int(ctx.quantity(t, "cols", tk + "cols", Dim::count, 1, 65536));
       s.tensor.clock_hz = ctx.quantity(t, "clock", tk + "clock", Dim::frequency, 1e6, 1e11);
-      ObjectReader rates(t.raw("rate_vs_bf16"), "core.tensor_engine.rate_vs_bf16");
+      ObjectReader rates(t.raw("rate_vs_bf16"), "neuroncore.core.tensor_engine.rate_vs_bf16");
       for (const auto& dt : dtype_names()) {
         double v = 0;
         if (ctx.optional_quantity(rates, dt, tk + "rate_vs_bf16." + dt, Dim::ratio, 1e-6, 1e6, v)) s.tensor.rate_vs_bf16[dt] = v;
@@ -212,6 +200,90 @@ Chip parse_chip(const json& j, DataContext& ctx, const std::string& p) {
     s.dma_fixed_s = ctx.quantity(k, "dma_fixed_latency", p + "core.dma_fixed_latency", Dim::time, 0, 1);
     k.finish();
   }
+  nr.finish();
+  c.neuroncore = n;
+}
+
+// A network's name as it prefixes its quantities' source keys: "NeuronLink" -> "neuronlink".
+std::string network_key(const std::string& name, const std::string& field) {
+  std::string key;
+  for (char ch : name) {
+    if (std::isalnum(static_cast<unsigned char>(ch))) key += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    else if (ch == '-' || ch == '_' || ch == ' ') key += '-';
+    else throw InputError(field, "a network name takes letters, digits, '-', '_' and spaces, got '" + name + "'");
+  }
+  if (key.empty()) throw InputError(field, "must not be empty");
+  return key;
+}
+
+void read_scale_up(ObjectReader& r, Chip& c, DataContext& ctx, const std::string& p) {
+  const json* block = r.optional_raw("scale_up");
+  if (!block) return;
+  ObjectReader n(*block, "scale_up");
+  c.scale_up_name = n.string("name");
+  const std::string k = p + network_key(c.scale_up_name, "scale_up.name") + ".";
+  n.ignore("generation");
+  c.links = as_int(ctx.quantity(n, "links", k + "links", Dim::count, 1, 1024));
+  double per_link = 0;
+  const bool by_link = ctx.optional_quantity(n, "bandwidth_per_link", k + "bandwidth_per_link", Dim::bytes_per_s, 1, kBig, per_link);
+  double per_chip = 0;
+  if (ctx.optional_quantity(n, "bandwidth_per_chip", k + "bandwidth_per_chip", Dim::bytes_per_s, 1, kBig, per_chip)) {
+    if (by_link) throw InputError("scale_up", "give bandwidth_per_chip or bandwidth_per_link, not both");
+    c.link_bandwidth_published_bytes_per_s = per_chip;
+  } else if (by_link) {
+    c.link_bandwidth_published_bytes_per_s = per_link * c.links;
+  } else {
+    throw InputError("scale_up.bandwidth_per_chip", "missing (required: bandwidth_per_chip or bandwidth_per_link)");
+  }
+  c.link_published_counts_both_directions =
+      ctx.quantity(n, "counts_both_directions", k + "counts_both_directions", Dim::boolean, 0, 1) != 0;
+  n.finish();
+  c.link_bandwidth_bytes_per_s =
+      c.link_bandwidth_published_bytes_per_s / (c.link_published_counts_both_directions ? 2.0 : 1.0);
+}
+
+// Source keys: the path in the file under `p` ("chip."), except that scale-up quantities
+// go under the network's name (chip.neuronlink.links) and a vendor block's under the chip
+// itself (chip.cores, chip.core.sbuf): the names every report has listed.
+Chip parse_chip(const json& j, DataContext& ctx, const std::string& p) {
+  ObjectReader r(j, "");
+  r.choice("format", {"trnsim-chip-2"});
+  Chip c;
+  c.name = r.string("name");
+  if (c.name.empty()) throw InputError("name", "must not be empty");
+  c.display_name = r.string("display_name", c.name);
+  r.ignore("note");
+  r.ignore("description");
+  {
+    ObjectReader pf(r.raw("peak_flops"), "peak_flops");
+    for (const auto& dt : dtype_names()) {
+      double v = 0;
+      if (ctx.optional_quantity(pf, dt, p + "peak_flops." + dt, Dim::flops, 1, kBig, v)) c.peak_flops[dt] = v;
+    }
+    pf.finish();
+    if (c.peak_flops.empty()) throw InputError("peak_flops", "the chip needs a peak for at least one dtype");
+  }
+  ctx.optional_quantity(r, "sparse_peak_flops", p + "sparse_peak_flops", Dim::flops, 1, kBig, c.sparse_peak_flops);
+  {
+    ObjectReader h(r.raw("hbm"), "hbm");
+    c.hbm_capacity_bytes = ctx.quantity(h, "capacity", p + "hbm.capacity", Dim::bytes, 1, kBig);
+    double stacks = 0;
+    if (ctx.optional_quantity(h, "stacks", p + "hbm.stacks", Dim::count, 1, 64, stacks)) c.hbm_stacks = as_int(stacks);
+    c.hbm_bandwidth_bytes_per_s = ctx.quantity(h, "bandwidth", p + "hbm.bandwidth", Dim::bytes_per_s, 1, kBig);
+    h.finish();
+  }
+  if (const json* sram = r.optional_raw("sram")) {
+    ObjectReader m(*sram, "sram");
+    c.sram_bytes = ctx.quantity(m, "capacity", p + "sram.capacity", Dim::bytes, 1, kBig);
+    m.finish();
+  }
+  read_scale_up(r, c, ctx, p);
+  c.power_watts = ctx.quantity(r, "power", p + "power", Dim::power, 1, 1e7);
+  ctx.optional_quantity(r, "price_per_chip_hour", p + "price_per_chip_hour", Dim::money_per_hour, 0, 1e6,
+                        c.price_per_hour_usd);
+  read_neuroncore(r, c, ctx, p);
+  // On-chip SRAM, derived where the NeuronCore block gives it per core (SBUF).
+  if (c.sram_bytes == 0 && c.neuroncore) c.sram_bytes = c.neuroncore->cores * c.neuroncore->core.sbuf_bytes;
   r.finish();
   return c;
 }
@@ -266,23 +338,36 @@ void read_fabric(ObjectReader& r, System& s, DataContext& ctx) {
                                            std::to_string(s.chips_per_domain));
     s.fabric = "torus" + std::to_string(fs.torus.size()) + "d";
   } else {
-    std::vector<SpecialValue> chip_bw = {{"chip-neuronlink", s.chip.link_bandwidth_published_bytes_per_s}};
-    fs.l2_switches = as_int(ctx.quantity(f, "l2_switches", "fabric.l2_switches", Dim::count, 1, 1024));
+    // "chip-scale-up": the chip's whole published scale-up bandwidth reaches the switch.
+    for (const char* key : {"intra_server_bandwidth", "inter_server_bandwidth"}) {
+      const json* q = f.has(key) ? &f.raw(key) : nullptr;
+      if (s.chip.link_bandwidth_published_bytes_per_s <= 0 && q && q->is_object() && q->contains("value") &&
+          (*q)["value"] == "chip-scale-up")
+        throw InputError(std::string("fabric.") + key, "chip-scale-up needs the chip's scale_up ports, and '" + s.chip.name +
+                                                           "' has none");
+    }
+    std::vector<SpecialValue> chip_bw = {{"chip-scale-up", s.chip.link_bandwidth_published_bytes_per_s}};
+    s.fabric = network_key(f.string("name", "switch"), "fabric.name");
     fs.shared_chip_port = ctx.quantity(f, "shared_chip_port", "fabric.shared_chip_port", Dim::boolean, 0, 1) != 0;
     fs.intra_server_bandwidth_bytes_per_s =
         ctx.quantity(f, "intra_server_bandwidth", "fabric.intra_server_bandwidth", Dim::bytes_per_s, 1, kBig, chip_bw) / conv;
-    fs.inter_server_bandwidth_bytes_per_s =
-        ctx.quantity(f, "inter_server_bandwidth", "fabric.inter_server_bandwidth", Dim::bytes_per_s, 1, kBig, chip_bw) / conv;
     fs.l1_latency_s = ctx.quantity(f, "l1_latency", "fabric.l1_latency", Dim::time, 0, 1);
-    fs.l2_latency_s = ctx.quantity(f, "l2_latency", "fabric.l2_latency", Dim::time, 0, 1);
-    s.fabric = "neuronswitch";
+    // The second level joins servers: a domain of one server has none (a single switch).
+    if (s.chips_per_domain > s.chips_per_server || f.has("l2_switches")) {
+      fs.l2_switches = as_int(ctx.quantity(f, "l2_switches", "fabric.l2_switches", Dim::count, 1, 1024));
+      fs.inter_server_bandwidth_bytes_per_s =
+          ctx.quantity(f, "inter_server_bandwidth", "fabric.inter_server_bandwidth", Dim::bytes_per_s, 1, kBig, chip_bw) / conv;
+      fs.l2_latency_s = ctx.quantity(f, "l2_latency", "fabric.l2_latency", Dim::time, 0, 1);
+    } else {
+      fs.inter_server_bandwidth_bytes_per_s = fs.intra_server_bandwidth_bytes_per_s;
+    }
   }
   f.finish();
 }
 
 System parse_system(const json& j, const Source& src, DataContext& ctx, int depth) {
   ObjectReader r(j, "");
-  r.choice("format", {"trnsim-system-1"});
+  r.choice("format", {"trnsim-system-2"});
   System s;
   s.name = r.string("name");
   if (s.name.empty()) throw InputError("name", "must not be empty");
@@ -304,21 +389,26 @@ System parse_system(const json& j, const Source& src, DataContext& ctx, int dept
   FabricSpec& fs = s.fabric_spec;
   if (fs.kind == "switch" && s.chips_per_domain % s.chips_per_server != 0)
     throw InputError("servers", "chips must fill whole servers");
-  if (const json* efa = r.optional_raw("efa")) {
-    ObjectReader e(*efa, "efa");
-    double v = 0;
-    bool per_server = ctx.optional_quantity(e, "bandwidth_per_server", "efa.bandwidth_per_server", Dim::bytes_per_s, 1, kBig, v);
-    if (per_server) {
-      fs.efa_bandwidth_bytes_per_s_per_chip = v / s.chips_per_server;
+  // The scale-out NIC share of each chip, given per chip, per server or per domain (one of
+  // them); its quantities' source keys go under the network's name (efa.latency).
+  if (const json* out = r.optional_raw("scale_out")) {
+    ObjectReader e(*out, "scale_out");
+    fs.scale_out_name = e.string("name");
+    const std::string k = network_key(fs.scale_out_name, "scale_out.name") + ".";
+    const std::pair<const char*, int> shares[] = {
+        {"bandwidth_per_chip", 1}, {"bandwidth_per_server", s.chips_per_server}, {"bandwidth_per_domain", s.chips_per_domain}};
+    std::string given;
+    for (const auto& [key, chips] : shares) {
+      double v = 0;
+      if (!ctx.optional_quantity(e, key, k + key, Dim::bytes_per_s, 1, kBig, v)) continue;
+      if (!given.empty()) throw InputError("scale_out", "give one of bandwidth_per_chip, bandwidth_per_server or bandwidth_per_domain, not " +
+                                                            given + " and " + key);
+      given = key;
+      fs.efa_bandwidth_bytes_per_s_per_chip = v / chips;
     }
-    double w = 0;
-    if (ctx.optional_quantity(e, "bandwidth_per_domain", "efa.bandwidth_per_domain", Dim::bytes_per_s, 1, kBig, w)) {
-      if (per_server) throw InputError("efa", "give bandwidth_per_server or bandwidth_per_domain, not both");
-      fs.efa_bandwidth_bytes_per_s_per_chip = w / s.chips_per_domain;
-    } else if (!per_server) {
-      throw InputError("efa.bandwidth_per_server", "missing (required: bandwidth_per_server or bandwidth_per_domain)");
-    }
-    fs.efa_latency_s = ctx.quantity(e, "latency", "efa.latency", Dim::time, 0, 1);
+    if (given.empty())
+      throw InputError("scale_out.bandwidth_per_chip", "missing (required: bandwidth_per_chip, bandwidth_per_server or bandwidth_per_domain)");
+    fs.efa_latency_s = ctx.quantity(e, "latency", k + "latency", Dim::time, 0, 1);
     e.finish();
     s.scaleout_bandwidth_bytes_per_s_per_chip = fs.efa_bandwidth_bytes_per_s_per_chip;
   }
@@ -327,8 +417,11 @@ System parse_system(const json& j, const Source& src, DataContext& ctx, int dept
     fs.launch_overhead_s = ctx.quantity(c, "launch_overhead", "collective_software.launch_overhead", Dim::time, 0, 1);
     fs.step_overhead_s = ctx.quantity(c, "step_overhead", "collective_software.step_overhead", Dim::time, 0, 1);
     fs.reduce_bytes_per_s = ctx.quantity(c, "reduce_bandwidth", "collective_software.reduce_bandwidth", Dim::bytes_per_s, 0, kBig);
-    fs.dma_packet_bytes = ctx.quantity(c, "dma_packet", "collective_software.dma_packet", Dim::bytes, 1, kBig);
+    ctx.optional_quantity(c, "dma_packet", "collective_software.dma_packet", Dim::bytes, 1, kBig, fs.dma_packet_bytes);
     c.finish();
+    if (s.chip.neuroncore && fs.dma_packet_bytes <= 0)
+      throw InputError("collective_software.dma_packet",
+                       "missing: the chip's NeuronCore block times collectives as DMA transfers cut into packets of this size");
   }
   r.finish();
   return s;
@@ -336,7 +429,7 @@ System parse_system(const json& j, const Source& src, DataContext& ctx, int dept
 
 System parse_cluster(const json& j, const Source& src, DataContext& ctx, int depth) {
   ObjectReader r(j, "");
-  r.choice("format", {"trnsim-cluster-1"});
+  r.choice("format", {"trnsim-cluster-2"});
   std::string name = r.string("name");
   if (name.empty()) throw InputError("name", "must not be empty");
   std::string display = r.string("display_name", name);
@@ -365,15 +458,17 @@ System load_any(const Source& src, DataContext& parent, const std::string& field
     if (!j.is_object()) throw InputError("", "expected a JSON object");
     std::string format = j.contains("format") && j["format"].is_string() ? j["format"].get<std::string>() : "";
     System out;
-    if (format == "trnsim-chip-1") {
+    if (format == "trnsim-chip-2") {
       out = chip_as_system(parse_chip(j, ctx, "chip."));
-    } else if (format == "trnsim-system-1") {
+    } else if (format == "trnsim-system-2") {
       out = parse_system(j, src, ctx, depth);
-    } else if (format == "trnsim-cluster-1") {
+    } else if (format == "trnsim-cluster-2") {
       out = parse_cluster(j, src, ctx, depth);
+    } else if (format == "trnsim-chip-1" || format == "trnsim-system-1" || format == "trnsim-cluster-1") {
+      refuse_version_1(format);
     } else {
       ObjectReader r(j, "");
-      r.choice("format", {"trnsim-chip-1", "trnsim-system-1", "trnsim-cluster-1"});
+      r.choice("format", {"trnsim-chip-2", "trnsim-system-2", "trnsim-cluster-2"});
     }
     if (src.builtin) {
       std::string stem = src.label.substr(src.label.find_last_of('/') + 1);
@@ -411,22 +506,28 @@ static void check_chip_limit(long long n, const System& system, const std::strin
                               std::to_string(kMaxChips / system.chips_per_domain) + " UltraServers of this system)");
 }
 
+// "+efa": how a system's fabric name says that domains are joined by its scale-out network.
+static std::string scale_out_suffix(const System& s) {
+  return s.fabric_spec.scale_out_name.empty() ? "+scale-out" : "+" + network_key(s.fabric_spec.scale_out_name, "scale_out.name");
+}
+
 System with_ultraservers(const System& system, int n) {
   if (n < 1) throw InputError("ultraservers", "must be at least 1, got " + std::to_string(n));
   if (system.fabric_spec.kind == "none")
     throw InputError("ultraservers", "'" + system.name + "' is a single chip; a cluster is built from an UltraServer");
   check_chip_limit(n, system, "ultraservers", "");
   if (n > 1 && system.fabric_spec.efa_bandwidth_bytes_per_s_per_chip <= 0)
-    throw InputError("ultraservers", "'" + system.name + "' has no EFA data (efa.bandwidth_per_server), so it cannot be clustered");
+    throw InputError("ultraservers", "'" + system.name + "' has no scale-out network (scale_out), so it cannot be clustered");
   System s = system;
   s.domains = n;
   s.chips = n * system.chips_per_domain;
-  bool was_cluster = system.domains > 1 || system.fabric.find("+efa") != std::string::npos;
+  const std::string suffix = scale_out_suffix(system);
+  bool was_cluster = system.domains > 1 || system.fabric.find(suffix) != std::string::npos;
   if (!was_cluster) {
     s.name = system.name + ":" + std::to_string(n);
     s.display_name = system.display_name + " x " + std::to_string(n);
   }
-  if (s.fabric.find("+efa") == std::string::npos) s.fabric += "+efa";
+  if (s.fabric.find(suffix) == std::string::npos) s.fabric += suffix;
   return s;
 }
 
@@ -498,7 +599,7 @@ static System load_system_uncached(const std::string& name_or_path) {
     check_chip_limit(spec.ultraservers, s, "system", "'" + name_or_path + "': ");
     int n = static_cast<int>(spec.ultraservers);
     std::string base_name = s.name, display = s.display_name;
-    bool cluster = s.fabric.find("+efa") != std::string::npos;
+    bool cluster = s.fabric.find(scale_out_suffix(s)) != std::string::npos;
     s = with_ultraservers(s, n);
     s.sources["ultraservers"] = "user: " + std::to_string(n) + " UltraServers (" + name_or_path + ")";
     if (cluster) {

@@ -21,8 +21,7 @@ RooflineTime roofline(const Chip& chip, const OperatorCost& op, const RooflineEf
   if (op.flops > 0) {
     double peak = chip.peak(op.dtype);
     if (peak <= 0) {
-      bool known = false;
-      for (const auto& d : dtype_names()) known = known || d == op.dtype;
+      const bool known = dtype::find(op.dtype) != nullptr;
       throw InputError("dtype", known ? chip.display_name + " has no native " + op.dtype + " support"
                                       : "unknown dtype '" + op.dtype + "'");
     }

@@ -1,25 +1,36 @@
-// Systems: Trainium2 / Trainium3 chips and the systems built from them (trn2.48xlarge,
-// Trn2 UltraServer, Trn3 Gen1 / Gen2 UltraServers, UltraClusters over EFA), loaded from
-// JSON data files under core/data/ that cite their sources (../shared/FACTS.md keys, listed
-// in core/data/sources.json). Every aggregate (system peak, HBM, bandwidth) is derived from
-// the per-chip data, never typed in. This header is the seam the fabric, the roofline, the
-// workload layer, the CLI and the UI read hardware through.
+// Hardware as data: chips, the systems built from them and clusters of systems, loaded from
+// JSON files (core/data/chips, systems, clusters, or a user's file of the same format;
+// docs/hardware.md says how to add one) that cite their sources (keys of
+// core/data/sources.json). A chip is vendor-neutral tiers -- dense and sparse compute per
+// dtype, memory, on-chip SRAM, scale-up ports, power and price -- plus optional vendor
+// blocks (the NeuronCore block: engines, SBUF, PSUM, DMA, collective cores). A system is N
+// chips in one scale-up domain (a torus, or a switched domain of one or two levels) with a
+// scale-out NIC share per chip; a cluster is N such domains over the scale-out network.
+// Every aggregate (system peak, HBM, bandwidth) is derived from the per-chip data, never
+// typed in. This header is the seam the fabric, the roofline, the workload layer, the CLI
+// and the UI read hardware through.
 // Units are SI in the names: bytes, seconds, FLOP/s, bytes/s.
 // Does NOT model: anything dynamic (that is roofline.h, collective/, engine/, schedule/).
 #pragma once
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "common/dtype.h"
 #include "common/fields.h"
 
 namespace trnsim::hw {
 
-// Tensor-engine data types with a published (or explicitly assumed) peak.
-// Names as strings everywhere: "fp32", "bf16", "fp8", "mxfp8", "mxfp4".
+// Every dtype of the table (common/dtype.h), in order: a chip file may give a peak for any.
+// Names as strings everywhere: "fp32", "bf16", "fp8", "mxfp8", "mxfp4", "nvfp4", ...
 const std::vector<std::string>& dtype_names();
+struct Chip;
+// The dtypes a peak table lists for these chips: the table's always-listed kinds (n/a where
+// a chip has no peak) and any other kind one of the chips has a peak for.
+std::vector<std::string> peak_table_dtypes(const std::vector<const Chip*>& chips);
 
-// A value kept beside the chosen one because the sources disagree (issue 4). `name`
+// A value kept beside the chosen one because the sources disagree. `name`
 // selects it: load_system("trainium3+nki-guide") uses every alternative named so.
 struct Alternative {
   std::string name;    // "nki-guide"
@@ -60,38 +71,58 @@ struct CoreSpec {
   double dma_fixed_s = 0;             // per-transfer fixed cost (descriptor generation, S8)
 };
 
+// The NeuronCore vendor block of a chip file ("neuroncore"): read only by the engine
+// pricer (core/engine), the collectives' DMA model and the Neuron serving stacks. A chip
+// without it (any non-Neuron accelerator) is priced from the generic tiers alone.
+struct NeuronCoreBlock {
+  int cores = 0;                                // NeuronCores per chip
+  int collective_cores = 0;                     // collective-communication cores per chip
+  // DMA, per chip
+  double dma_bandwidth_bytes_per_s = 0;
+  int dma_engines = 0;
+  double dma_engine_bandwidth_bytes_per_s = 0;  // one DMA engine at full payloads (S14)
+  double dma_transfer_fixed_s = 0;              // per DMA transfer: descriptor, sync, semaphore-to-start (S14)
+  CoreSpec core;                                // one NeuronCore (engines, SBUF, PSUM)
+};
+
+// A chip as generic tiers (compute per dtype, memory, SRAM, scale-up ports, cost) plus
+// optional vendor blocks.
 struct Chip {
+  // Identity
   std::string name;          // "trainium3"
   std::string display_name;  // "Trainium3"
-  int cores = 0;             // NeuronCores per chip
-  // Dense peak per chip in FLOP/s, keyed by dtype name. A dtype the chip does not
-  // support natively is absent (e.g. mxfp4 on Trainium2).
+  // Compute: dense peak per chip in FLOP/s, keyed by dtype name (common/dtype.h). A dtype
+  // the chip does not support natively is absent (e.g. mxfp4 on Trainium2).
   std::map<std::string, double> peak_flops;
+  double sparse_peak_flops = 0;  // structured-sparsity peak per chip where published (FLOP/s); 0 = none
+  // Memory tiers
   double hbm_capacity_bytes = 0;
   double hbm_bandwidth_bytes_per_s = 0;
-  double link_bandwidth_bytes_per_s = 0;  // chip-to-chip (NeuronLink), per chip, one direction
-  double power_watts = 0;                 // an explicit assumption (not published)
-  double price_per_hour_usd = 0;          // a guess (no price list covers both chips); 0 = unknown
-
-  // ---- additions (issue 4); everything above is the original seam ----
-  double sparse_peak_flops = 0;           // structured-sparsity peak per chip (FLOP/s)
-  int hbm_stacks = 0;
-  double dma_bandwidth_bytes_per_s = 0;   // per chip
-  int dma_engines = 0;                    // per chip
-  double dma_engine_bandwidth_bytes_per_s = 0;  // one DMA engine at full payloads (S14)
-  double dma_transfer_fixed_s = 0;        // per DMA transfer: descriptor, sync, semaphore-to-start (S14)
-  int links = 0;                          // NeuronLink ports per chip
-  // The per-chip NeuronLink figure as published, and how it is read: when
+  int hbm_stacks = 0;            // 0 = not given
+  double sram_bytes = 0;         // on-chip SRAM per chip: the file's "sram", else the NeuronCores' SBUF
+  // Scale-up ports (chip to chip inside a domain)
+  std::string scale_up_name;     // "NeuronLink"; "" = the chip has no scale-up ports
+  int links = 0;                 // ports per chip
+  // The per-chip figure as published, and how it is read: when
   // link_published_counts_both_directions, link_bandwidth_bytes_per_s is half of it.
   double link_bandwidth_published_bytes_per_s = 0;
   bool link_published_counts_both_directions = true;
-  int collective_cores = 0;
-  CoreSpec core;                          // one NeuronCore (engines, SBUF, PSUM)
+  double link_bandwidth_bytes_per_s = 0;  // per chip, one direction
+  // Power and cost
+  double power_watts = 0;                 // an explicit assumption where not published
+  double price_per_hour_usd = 0;          // a guess where no price list covers the chip; 0 = unknown
+  // Vendor blocks (optional)
+  std::optional<NeuronCoreBlock> neuroncore;
+
   double peak(const std::string& dtype) const;  // peak_flops[dtype] or 0
+  // The NeuronCore block, or InputError naming the chip and `user` (what needs it).
+  const NeuronCoreBlock& neuron(const std::string& user) const;
+  // NeuronCores per chip; 1 for a chip without the block (one rank per chip).
+  int cores() const { return neuroncore ? neuroncore->cores : 1; }
 };
 
-// The fabric of one scale-up domain, as data (issue 4 item 4). Bandwidths are per
-// direction of one link; latencies per traversal.
+// The fabric of one scale-up domain, as data. Bandwidths are per direction of one link;
+// latencies per traversal.
 struct TorusDim {
   int size = 1;
   double link_bandwidth_bytes_per_s = 0;  // to one neighbour, one direction
@@ -100,17 +131,18 @@ struct TorusDim {
 struct FabricSpec {
   std::string kind = "none";   // "none" (one chip), "torus", "switch"
   std::vector<TorusDim> torus;  // kind torus: dimensions, fastest-varying first
-  // kind switch (NeuronSwitch-v1): chips_per_server chips on a first-level switch,
-  // servers joined by l2_switches second-level switches.
+  // kind switch (e.g. NeuronSwitch-v1): chips_per_server chips on a first-level switch,
+  // servers joined by l2_switches second-level switches (one server: a single switch level).
   int l2_switches = 0;
   bool shared_chip_port = true;                    // intra- and inter-server traffic share the chip port
   double intra_server_bandwidth_bytes_per_s = 0;   // chip port, one direction
   double inter_server_bandwidth_bytes_per_s = 0;   // per chip toward the second level, one direction
   double l1_latency_s = 0, l2_latency_s = 0;       // one switch traversal
-  // Scale-out between domains (EFA), assumed non-blocking beyond the NIC.
+  // Scale-out between domains (e.g. EFA), assumed non-blocking beyond the NIC.
+  std::string scale_out_name;                      // "EFA"; "" = none
   double efa_bandwidth_bytes_per_s_per_chip = 0;   // one direction
   double efa_latency_s = 0;
-  // Software cost of a collective (Neuron runtime), explicit assumptions.
+  // Software cost of a collective (the runtime's), explicit assumptions.
   double launch_overhead_s = 0;   // once per collective
   double step_overhead_s = 0;     // per algorithm step (DMA descriptors, sync)
   double reduce_bytes_per_s = 0;  // in-line reduction throughput per chip (0 = free)
@@ -118,25 +150,28 @@ struct FabricSpec {
 };
 
 struct System {
+  // Identity
   std::string name;          // "trn3-gen2-ultraserver"
   std::string display_name;  // "Trn3 Gen2 UltraServer"
+  std::string origin;        // built-in key or file path it was loaded from
+  // Chips and how they are packaged
   Chip chip;
   int chips = 0;             // chips in the whole system
   int chips_per_server = 0;  // chips per physical server / instance
-  int chips_per_domain = 0;  // chips in one scale-up (NeuronLink / NeuronSwitch) domain
-  std::string fabric;        // "torus2d", "torus3d", "neuronswitch", ... (+ "efa" between domains)
-  double scaleout_bandwidth_bytes_per_s_per_chip = 0;  // EFA, per chip, one direction
-  // Every value's source key or "assumption: ..." text, keyed by field name.
+  int chips_per_domain = 0;  // chips in one scale-up domain
+  int domains = 1;           // scale-up domains joined by the scale-out network; chips = domains * chips_per_domain
+  // Networks
+  std::string fabric;        // "torus2d", "torus3d", "neuronswitch", ... (+ "+efa": the scale-out name, between domains)
+  FabricSpec fabric_spec;    // topology and link data of one domain, plus the scale-out network
+  double scaleout_bandwidth_bytes_per_s_per_chip = 0;  // per chip, one direction
+  // Sources: every value's source key or "assumption: ..." text, keyed by quantity name
+  // (docs/hardware.md: the path in the file; scale-up and scale-out quantities under the
+  // network's name, a vendor block's under the chip).
   std::map<std::string, std::string> sources;
-
-  // ---- additions (issue 4) ----
-  int domains = 1;           // scale-up domains (UltraServers) joined by EFA; chips = domains * chips_per_domain
-  FabricSpec fabric_spec;    // topology and link data of one domain, plus EFA
   // Values the sources disagree on, keyed like `sources`; the chosen value is in the
   // struct, its name in `chosen` ("default" unless an alternative was selected).
   std::map<std::string, std::vector<Alternative>> alternatives;
   std::map<std::string, std::string> chosen;
-  std::string origin;        // built-in key or file path it was loaded from
   // Derived aggregates (computed from the per-chip data, never typed in).
   double peak_flops(const std::string& dtype) const;  // whole system; 0 if unsupported
   double hbm_capacity_bytes() const { return chips * chip.hbm_capacity_bytes; }
@@ -165,7 +200,7 @@ std::vector<std::string> system_names();
 // A built-in chip or system by name (a chip alone is a one-chip system), or a path to a
 // user-written JSON file of the same format. Errors: InputError naming the file and field.
 System load_system(const std::string& name_or_path);
-// Name forms accepted by load_system (additions):
+// Name forms accepted by load_system:
 //   "trn3-gen2-ultracluster:512"   a cluster with 512 UltraServers (any cluster or system)
 //   "trainium3+nki-guide"          choose the alternative named nki-guide wherever one exists
 //   "path/to/my_system.json"       a user file (chip, system or cluster format)

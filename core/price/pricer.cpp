@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/dtype.h"
 #include "common/format.h"
 #include "engine/engine.h"
 #include "hw/roofline.h"
@@ -64,6 +65,12 @@ double warmed_compute_s(const hw::TensorEngineSpec& te, double t) {
   return R / (1 - f0) * (std::sqrt(f0 * f0 + 2 * (1 - f0) * t / R) - f0);
 }
 
+// The tensor engine's current ramp is NeuronCore data (S15): a chip without the block
+// runs at its peak from the first cycle.
+static double warmed_on(const hw::Chip& chip, double t) {
+  return chip.neuroncore ? warmed_compute_s(chip.neuroncore->core.tensor, t) : t;
+}
+
 PricedOp Pricer::price_collective(const plan::Operator& o) const {
   const collective::Request& q = o.collective;
   auto key = std::make_tuple(q.op, q.bytes, q.ranks, q.stride, q.ranks_per_chip);
@@ -102,7 +109,7 @@ double Pricer::roofline_kernel(const plan::Operator& o, PricedOp& r) const {
   }
   if (o.kind != plan::OpKind::memory) {  // each kernel's burst ramps up from cold (S15)
     const double kernels = std::max(1.0, o.kernels);
-    t.compute_s = kernels * warmed_compute_s(system_.chip.core.tensor, t.compute_s / kernels);
+    t.compute_s = kernels * warmed_on(system_.chip, t.compute_s / kernels);
   }
   r.compute_s = t.compute_s;
   r.memory_s = t.memory_s;
@@ -124,7 +131,7 @@ class RooflinePricer : public Pricer {
 long whole(double x) { return std::max(1L, static_cast<long>(std::ceil(x - 1e-9))); }
 
 // The engine model's tensor-engine input types (attention runs BF16 or FP8 on Neuron).
-std::string attention_dtype(const std::string& d) { return d == "bf16" || d == "fp32" ? "bf16" : "fp8"; }
+std::string attention_dtype(const std::string& d) { return dtype::attention_operand(d); }
 
 // Beyond these sizes a shape is timed in slices: a tiled GEMM streams its row blocks and a
 // non-causal attention its query tiles, so the time is linear in the rows / queries once one
@@ -141,7 +148,7 @@ class EnginePricer : public Pricer {
 
  protected:
   double time_kernel(const plan::Operator& o, PricedOp& r) const override {
-    const int cores = std::max(1, system().chip.cores);
+    const int cores = system().chip.neuron("the engine pricer (workload.pricer: engine)").cores;
     engine::KernelReport k;
     double copies = 1;
     const bool gemm = o.kind == plan::OpKind::matmul || o.kind == plan::OpKind::conv;
@@ -175,7 +182,7 @@ class EnginePricer : public Pricer {
     }
     // Each copy's tensor-engine burst ramps up from cold (S15).
     const double busy = k.busy_s[engine::kTensor];
-    const double warm = warmed_compute_s(system().chip.core.tensor, busy);
+    const double warm = warmed_on(system().chip, busy);
     const bool tensor_bound = k.bottleneck == engine::unit_name(engine::kTensor);
     r.compute_s = copies * warm;
     r.memory_s = copies * k.busy_s[engine::kDma];

@@ -212,10 +212,11 @@ const Stack& load_stack(const std::string& name) {
 
 int ranks_per_chip(const Stack& stack, const hw::Chip& chip) {
   if (stack.logical_nc_config <= 0) return 1;
-  if (chip.cores % stack.logical_nc_config != 0)
+  const int cores = chip.neuron("serving stack '" + stack.name + "' (logical NeuronCores)").cores;
+  if (cores % stack.logical_nc_config != 0)
     throw InputError("workload.stack", "logical_nc_config " + std::to_string(stack.logical_nc_config) + " does not divide " +
-                                           chip.display_name + "'s " + std::to_string(chip.cores) + " NeuronCores");
-  return chip.cores / stack.logical_nc_config;
+                                           chip.display_name + "'s " + std::to_string(cores) + " NeuronCores");
+  return cores / stack.logical_nc_config;
 }
 
 std::vector<int> automatic_buckets(int min_length, int max_length) {

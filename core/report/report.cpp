@@ -41,7 +41,8 @@ static json ratios(const Report& r) {
   auto ratio = [](double num, double den) { return (num > 0 && den > 0) ? json(num / den) : json(nullptr); };
   // Per chip: the generation-to-generation comparison the Neuron docs tabulate (S1).
   json chip;
-  for (const auto& dt : hw::dtype_names()) chip["peak_flops_" + dt] = ratio(a.chip.peak(dt), b.chip.peak(dt));
+  const auto dtypes = hw::peak_table_dtypes({&a.chip, &b.chip});
+  for (const auto& dt : dtypes) chip["peak_flops_" + dt] = ratio(a.chip.peak(dt), b.chip.peak(dt));
   chip["hbm_capacity"] = ratio(a.chip.hbm_capacity_bytes, b.chip.hbm_capacity_bytes);
   chip["hbm_bandwidth"] = ratio(a.chip.hbm_bandwidth_bytes_per_s, b.chip.hbm_bandwidth_bytes_per_s);
   chip["link_bandwidth"] = ratio(a.chip.link_bandwidth_bytes_per_s, b.chip.link_bandwidth_bytes_per_s);
@@ -49,7 +50,7 @@ static json ratios(const Report& r) {
   // Whole systems (aggregates derived from the per-chip data).
   json sys;
   sys["chips"] = ratio(a.chips, b.chips);
-  for (const auto& dt : hw::dtype_names()) sys["peak_flops_" + dt] = ratio(a.peak_flops(dt), b.peak_flops(dt));
+  for (const auto& dt : dtypes) sys["peak_flops_" + dt] = ratio(a.peak_flops(dt), b.peak_flops(dt));
   sys["hbm_capacity"] = ratio(a.hbm_capacity_bytes(), b.hbm_capacity_bytes());
   sys["hbm_bandwidth"] = ratio(a.hbm_bandwidth_bytes_per_s(), b.hbm_bandwidth_bytes_per_s());
   out["per_system"] = sys;
@@ -95,7 +96,7 @@ static void system_summary(std::ostringstream& o, const hw::System& s) {
     << " per server, " << s.chips_per_domain << " per scale-up domain (" << s.fabric << ")\n";
   o << "  peak          ";
   bool first = true;
-  for (const auto& dt : hw::dtype_names()) {
+  for (const auto& dt : hw::peak_table_dtypes({&s.chip})) {
     double p = s.peak_flops(dt);
     o << (first ? "" : ", ") << dt << " " << (p > 0 ? fmt::si(p, "FLOP/s") : std::string("n/a"));
     first = false;

@@ -6,6 +6,7 @@
 #include <map>
 #include <sstream>
 
+#include "common/dtype.h"
 #include "common/error.h"
 #include "common/format.h"
 #include "serve/requests.h"
@@ -257,7 +258,7 @@ void decode_row(const StepModel& m, double context, int chips_per_replica, Row& 
 void kv_precisions(const Runner& run, Result& R) {
   const double context = double(run.input_tokens()) + run.output_tokens();
   const std::string& own = run.workload().precision.kv_cache;
-  std::vector<std::string> dtypes = {"bf16", "fp8", "mxfp8"};
+  std::vector<std::string> dtypes = dtype::kv_precision_names();
   if (std::find(dtypes.begin(), dtypes.end(), own) == dtypes.end()) dtypes.push_back(own);
   R.kv_fit_sequences = run.model().memory().kv_budget_bytes / run.model().kv_bytes(context);
   for (const auto& dt : dtypes) {

@@ -86,11 +86,7 @@ bool chip_supports(const hw::Chip& chip, const std::string& dtype) {
 std::string resolve_dtype(const hw::Chip& chip, const std::string& want, const std::string& what,
                           std::vector<std::string>& warnings) {
   if (chip_supports(chip, want)) return want;
-  std::vector<std::string> chain;
-  if (want == "mxfp8") chain = {"fp8", "bf16"};
-  else if (want == "fp8") chain = {"mxfp8", "bf16"};
-  else chain = {"bf16"};
-  for (const auto& c : chain) {
+  for (const auto& c : dtype::get(want, what).fallback) {
     if (!chip_supports(chip, c)) continue;
     std::string why = want == "mxfp4" ? " (as Neuron does for gpt-oss's MXFP4 experts on Trainium2, PERF #5)" : "";
     warnings.push_back(what + ": " + want + " is not supported by " + chip.display_name + "; modeled as " + c + why);

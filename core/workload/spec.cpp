@@ -5,20 +5,9 @@
 
 namespace trnsim::workload {
 
-const std::vector<std::string>& precision_names() {
-  static const std::vector<std::string> names = {"bf16", "fp8", "mxfp8", "mxfp4"};
-  return names;
-}
+const std::vector<std::string>& precision_names() { return dtype::precision_names(); }
 
-double bytes_per_element(const std::string& dtype) {
-  // MX formats carry one 8-bit (E8M0) scale per block of 32 elements (OCP MX v1.0; S10).
-  if (dtype == "fp32") return 4.0;
-  if (dtype == "bf16") return 2.0;
-  if (dtype == "fp8") return 1.0;
-  if (dtype == "mxfp8") return 1.0 + 1.0 / 32.0;
-  if (dtype == "mxfp4") return 0.5 + 1.0 / 32.0;
-  throw InputError("precision", "unknown dtype '" + dtype + "'");
-}
+double bytes_per_element(const std::string& dtype) { return dtype::bytes_per_element(dtype, "precision"); }
 
 namespace {
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "common/dtype.h"
 #include "common/fields.h"
 #include "model/llm.h"
 #include "model/video.h"
@@ -132,7 +133,8 @@ std::vector<std::string> model_choices(const std::string& kind);
 // A bundled model's JSON, language or video (InputError naming `field` when unknown).
 json bundled_model_config(const std::string& name, const std::string& field);
 
-// Supported precision names, in order.
+// The dtype table's workload precisions, in order, and bytes per element (errors name
+// "precision"): common/dtype.h.
 const std::vector<std::string>& precision_names();
 double bytes_per_element(const std::string& dtype);
 

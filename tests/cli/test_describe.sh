@@ -44,10 +44,18 @@ set +e
 set -e
 [ "$rc" = 2 ] || fail "unknown name: exit $rc"
 grep -q "did you mean 'trn3-gen2-ultraserver'" "$tmp/err" || fail "unknown name: no suggestion"
-echo '{"format": "trnsim-chip-1", "name": "x"}' > "$tmp/bad.json"
+echo '{"format": "trnsim-chip-2", "name": "x"}' > "$tmp/bad.json"
 set +e
 "$TRNSIM" describe "$tmp/bad.json" > /dev/null 2> "$tmp/err"; rc=$?
 set -e
 [ "$rc" = 2 ] || fail "bad file: exit $rc"
-grep -q "bad.json: cores: missing (required)" "$tmp/err" || fail "bad file: message $(cat "$tmp/err")"
+grep -q "bad.json: peak_flops: missing (required)" "$tmp/err" || fail "bad file: message $(cat "$tmp/err")"
+# A file in the previous chip format is refused with what moved, not read half-way.
+echo '{"format": "trnsim-chip-1", "name": "x"}' > "$tmp/old.json"
+set +e
+"$TRNSIM" describe "$tmp/old.json" > /dev/null 2> "$tmp/err"; rc=$?
+set -e
+[ "$rc" = 2 ] || fail "old format: exit $rc"
+grep -q "old.json: format: 'trnsim-chip-1' is the previous format; this version reads 'trnsim-chip-2': move cores" "$tmp/err" ||
+  fail "old format: message $(cat "$tmp/err")"
 echo "ok"

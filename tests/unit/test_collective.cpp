@@ -37,7 +37,7 @@ trnsim::collective::Result run(const System& s, const std::string& op, double by
 // What one rank's DMA engines move per second: its collective-communication cores, each
 // driving one engine (chip data: collective_cores, dma.engine_bandwidth).
 double dma_rate(const System& s, int ranks_per_chip) {
-  return s.chip.collective_cores / ranks_per_chip * s.chip.dma_engine_bandwidth_bytes_per_s;
+  return s.chip.neuroncore->collective_cores / ranks_per_chip * s.chip.neuroncore->dma_engine_bandwidth_bytes_per_s;
 }
 
 const double MiB = 1048576.0, GiB = 1073741824.0;
@@ -96,7 +96,7 @@ TEST_CASE("logical NeuronCores as ranks: on-chip transfers, Neuron's stages, Kan
   auto m = run(t, "all-reduce", 14336, "auto", "analytic", 64, 1, 4);
   CHECK(contains(m.algorithm, "mesh"));
   CHECK(m.steps == 4);
-  double fixed = t.chip.dma_transfer_fixed_s;
+  double fixed = t.chip.neuroncore->dma_transfer_fixed_s;
   CHECK(m.overhead_s == Approx(t.fabric_spec.launch_overhead_s + (1 + 4 + 4 + 1) * fixed).epsilon(1e-6));
   // Logical-core groups cost more than chip-rank groups of the same chips: fewer channels
   // per rank and the intra-chip stages.

@@ -104,13 +104,13 @@ bool pow2(long x) { return x > 0 && (x & (x - 1)) == 0; }
 // The same system with DMA engines a thousand times faster: the links alone bound a large
 // message (the engines' share is checked apart, on the built-in systems).
 System fast_dma(System s) {
-  s.chip.dma_engine_bandwidth_bytes_per_s *= 1000;
+  s.chip.neuroncore->dma_engine_bandwidth_bytes_per_s *= 1000;
   return s;
 }
 
 // The DMA engines of one chip-rank (ranks_per_chip 1): its collective cores each drive one
 // engine (N4; an assumption that each has its own) at the engine's rate (S14).
-double dma_rate(const System& s) { return s.chip.collective_cores * s.chip.dma_engine_bandwidth_bytes_per_s; }
+double dma_rate(const System& s) { return s.chip.neuroncore->collective_cores * s.chip.neuroncore->dma_engine_bandwidth_bytes_per_s; }
 
 // Large-message busbw with the DMA engines, from the link-bound busbw `link`: every step
 // takes the longer of its link time and its DMA time. An all-gather, all-to-all or permute
@@ -139,7 +139,7 @@ void check_busbw(const System& real, const std::string& op, const std::string& a
 
 TEST_CASE("link bandwidths derive from the published figures", "[derived]") {
   for (const char* name : {"trainium2", "trainium3"}) {
-    json nl = data_file(std::string("data/chips/") + name + ".json").at("neuronlink");
+    json nl = data_file(std::string("data/chips/") + name + ".json").at("scale_up");
     const double published = si(nl.at("bandwidth_per_chip"));
     REQUIRE(nl.at("counts_both_directions").at("value") == true);
     Chip c = load_chip(name);
@@ -162,7 +162,7 @@ TEST_CASE("link bandwidths derive from the published figures", "[derived]") {
       CHECK(s.fabric_spec.torus[i].link_bandwidth_bytes_per_s == si(f.at("torus")[i].at("bandwidth_per_chip")) / 2 / 2);
     // EFA: the instance's NICs shared by its 16 chips.
     CHECK(s.fabric_spec.efa_bandwidth_bytes_per_s_per_chip == si(data_file(std::string("data/systems/") + name + ".json")
-                                                                      .at("efa").at("bandwidth_per_server")) / 16);
+                                                                      .at("scale_out").at("bandwidth_per_server")) / 16);
   }
   // NeuronSwitch: the chip's whole NeuronLink-v4 reaches its first-level switch and the
   // second level; EFA per chip is the UltraServer's NICs over its chips (200 Gbps).
@@ -172,7 +172,7 @@ TEST_CASE("link bandwidths derive from the published figures", "[derived]") {
     CHECK(s.fabric_spec.intra_server_bandwidth_bytes_per_s == chip);
     CHECK(s.fabric_spec.inter_server_bandwidth_bytes_per_s == chip);
     CHECK(s.fabric_spec.efa_bandwidth_bytes_per_s_per_chip ==
-          Approx(si(data_file(std::string("data/systems/") + name + ".json").at("efa").at("bandwidth_per_domain")) / s.chips));
+          Approx(si(data_file(std::string("data/systems/") + name + ".json").at("scale_out").at("bandwidth_per_domain")) / s.chips));
     CHECK(s.fabric_spec.efa_bandwidth_bytes_per_s_per_chip == Approx(200e9 / 8));
   }
 }
@@ -296,8 +296,8 @@ TEST_CASE("collective times from the algorithm's steps, exactly", "[derived]") {
   System s = load_system("trn3-gen2-ultraserver");
   const FabricSpec& f = s.fabric_spec;
   const double n = s.chips, B = 256 * MiB, port = f.intra_server_bandwidth_bytes_per_s;
-  const double cores = s.chip.collective_cores, engine = s.chip.dma_engine_bandwidth_bytes_per_s;
-  const double fixed = s.chip.dma_transfer_fixed_s, packet = f.dma_packet_bytes;
+  const double cores = s.chip.neuroncore->collective_cores, engine = s.chip.neuroncore->dma_engine_bandwidth_bytes_per_s;
+  const double fixed = s.chip.neuroncore->dma_transfer_fixed_s, packet = f.dma_packet_bytes;
   REQUIRE(fixed == Approx(1300e-9));
   REQUIRE(packet == 64 * 1024);
   // One step of `transfers` of `bytes` per rank, reading `reduce` more, `link_s` on the busiest link.
@@ -344,7 +344,7 @@ TEST_CASE("collective times from the algorithm's steps, exactly", "[derived]") {
   half["fabric"]["intra_server_bandwidth"] = {{"value", 1280}, {"unit", "GB/s"}, {"source", "assumption: half the port, a test"}};
   System h = user_system(half, "test-half-port");
   System slow_dma = s;
-  slow_dma.chip.dma_engine_bandwidth_bytes_per_s /= 2;
+  slow_dma.chip.neuroncore->dma_engine_bandwidth_bytes_per_s /= 2;
   for (const char* algo : {"ring", "kangaring", "mesh"}) {
     auto a = run(fast_dma(s), "all-gather", B, algo), b = run(fast_dma(h), "all-gather", B, algo);
     INFO(algo);
@@ -512,7 +512,7 @@ DataFabric data_fabric(const std::string& system_name) {
   out.kind = f.at("kind").get<std::string>();
   out.per_server = value(d.at("chips_per_server")).get<long>();
   out.per_domain = out.per_server * value(d.at("servers")).get<long>();
-  out.efa_latency = si(chosen(d.at("efa").at("latency"), n.alternatives));
+  out.efa_latency = si(chosen(d.at("scale_out").at("latency"), n.alternatives));
   if (out.kind == "torus") {
     for (const json& dim : f.at("torus")) {
       out.sizes.push_back(value(dim.at("size")).get<int>());
@@ -717,8 +717,8 @@ void check_step(const System& s, const DataFabric& f, const trnsim::collective::
   map.topology = &topo;
   map.ranks = s.chips;
   map.ranks_per_domain = s.domains > 1 ? s.chips_per_domain : 0;
-  map.max_flows_per_chip = s.chip.collective_cores;
-  REQUIRE(max_flows_per_rank(step, map.ranks) <= s.chip.collective_cores);
+  map.max_flows_per_chip = s.chip.neuroncore->collective_cores;
+  REQUIRE(max_flows_per_rank(step, map.ranks) <= s.chip.neuroncore->collective_cores);
   std::map<std::string, double> load, bandwidth;
   double latency = 0, sprayed = 0;
   for (long g = 0; g < subgroups(step, map.ranks); ++g)
@@ -780,7 +780,7 @@ TEST_CASE("every link's load is derived from the routes: both backends, every sy
     add(Pattern::shift, f.per_server, 0, "to the next server");
     add(Pattern::shift_both, f.per_server, 0, "to both neighbouring servers");
     add(Pattern::xor_, f.per_server, 0, "exchange with the partner server");
-    add(Pattern::all_pairs, 0, 2 * f.per_server <= s.chip.collective_cores && s.chips % (2 * f.per_server) == 0 ? 2 * f.per_server : 4,
+    add(Pattern::all_pairs, 0, 2 * f.per_server <= s.chip.neuroncore->collective_cores && s.chips % (2 * f.per_server) == 0 ? 2 * f.per_server : 4,
         "all-pairs in groups");
     if (s.domains > 1) add(Pattern::shift, s.chips_per_domain, 0, "to the next UltraServer");
     for (const auto& [st, what] : steps) check_step(s, f, st, what);

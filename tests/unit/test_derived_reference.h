@@ -532,7 +532,7 @@ inline void check_op(const json& o, const Op& want, const trnsim::hw::System& sy
     const bool attention = want.name == "attn.core" || want.name.rfind("attn.core.", 0) == 0;
     const double full = want.flops / (sys.chip.peak(want.dtype) * (attention ? eff.attention : eff.compute));
     const double kernels = std::max(1.0, want.kernels);
-    compute = kernels * warmed(sys.chip.core.tensor, full / kernels);
+    compute = kernels * warmed(sys.chip.neuroncore->core.tensor, full / kernels);
   }
   CHECK(o.at("compute_s").get<double>() == exact(compute));
   CHECK(o.at("time_s").get<double>() ==

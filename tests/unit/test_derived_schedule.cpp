@@ -429,7 +429,7 @@ TEST_CASE("metamorphic: efficiencies scale only the kernels they name", "[derive
       const bool attention = name == "attn.core", matmul = c > 0 && !attention;
       // Half the efficiency doubles a kernel's full-rate work; each kernel still starts cold
       // (the tensor engine's ramp, S15), so the time is the ramp's inverse of twice the work.
-      const auto& te = base.system.chip.core.tensor;
+      const auto& te = base.system.chip.neuroncore->core.tensor;
       const double kernels = b[i].at("overhead_s").get<double>() / Efficiency{}.kernel_overhead_s;
       const double doubled = rescaled_compute(te, c, kernels, 2);
       if (c > 0) REQUIRE(doubled > 2 * c - kernels * te.warmup_ramp_s);  // the ramp is worth at most R per kernel

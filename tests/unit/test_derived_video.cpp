@@ -144,7 +144,7 @@ TEST_CASE("video: the denoiser priced at its own efficiency; chip-hours count th
     const double kernels = std::max(1.0, o.overhead_s / overhead);
     const std::string dtype = o.detail.substr(0, o.detail.find(' '));  // "bf16 matmul", "bf16 attention"
     const double full = o.flops / (sys.chip.peak(dtype) * eff);
-    CHECK(o.compute_s == exact(kernels * derived::warmed(sys.chip.core.tensor, full / kernels)));
+    CHECK(o.compute_s == exact(kernels * derived::warmed(sys.chip.neuroncore->core.tensor, full / kernels)));
     ++priced;
   }
   CHECK(priced > 5);

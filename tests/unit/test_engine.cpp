@@ -78,14 +78,14 @@ TEST_CASE("tensor-engine time follows the ISA cost rules") {
   // Full tiles: every matmul has N = 512 moving columns, so the tensor engine's busy time
   // is exactly the FLOPs at the PE array's peak (128x128 x 2 x 2.4 GHz x rate).
   KernelReport bf = gemm(t3, gemm_shape(2048, 2048, 2048, "bf16"));
-  CHECK(bf.busy_s[kTensor] == Approx(bf.flops / t3.core.tensor.peak_flops("bf16")).epsilon(1e-9));
+  CHECK(bf.busy_s[kTensor] == Approx(bf.flops / t3.neuroncore->core.tensor.peak_flops("bf16")).epsilon(1e-9));
   KernelReport mx = gemm(t3, gemm_shape(2048, 2048, 2048, "mxfp8"));
   CHECK(bf.busy_s[kTensor] / mx.busy_s[kTensor] == Approx(4.0).epsilon(1e-9));  // MX: 4x BF16 (S10)
   KernelReport f32 = gemm(t3, gemm_shape(2048, 2048, 2048, "fp32"));
   CHECK(f32.busy_s[kTensor] / bf.busy_s[kTensor] == Approx(4.0).epsilon(1e-9));  // FP32 ~4x slower
   // Short moving tiles pay the 64-cycle minimum initiation interval.
   KernelReport thin = gemm(t3, gemm_shape(2048, 16, 2048, "bf16"));
-  CHECK(thin.busy_s[kTensor] == Approx(thin.flops / t3.core.tensor.peak_flops("bf16") * 4).epsilon(1e-9));
+  CHECK(thin.busy_s[kTensor] == Approx(thin.flops / t3.neuroncore->core.tensor.peak_flops("bf16") * 4).epsilon(1e-9));
   // MX with quantisation on the vector engine keeps the vector engine busy too.
   CHECK(mx.busy_s[kVector] > bf.busy_s[kVector]);
 }

@@ -98,13 +98,13 @@ TEST_CASE("Trn3 / Trn2 ratios match the published ones") {
   CHECK(t3.peak("bf16") / t2.peak("bf16") == Approx(1.0).epsilon(0.01));                // BF16 1x
   CHECK(t3.hbm_capacity_bytes / t2.hbm_capacity_bytes == Approx(1.5));                  // capacity 1.5x
   CHECK(t3.hbm_bandwidth_bytes_per_s / t2.hbm_bandwidth_bytes_per_s == Approx(1.7).epsilon(0.01));
-  CHECK(t3.core.sbuf_bytes / t2.core.sbuf_bytes == Approx(1.14).epsilon(0.01));
-  CHECK(t3.dma_bandwidth_bytes_per_s / t2.dma_bandwidth_bytes_per_s == Approx(1.4));
+  CHECK(t3.neuroncore->core.sbuf_bytes / t2.neuroncore->core.sbuf_bytes == Approx(1.14).epsilon(0.01));
+  CHECK(t3.neuroncore->dma_bandwidth_bytes_per_s / t2.neuroncore->dma_bandwidth_bytes_per_s == Approx(1.4));
   // The PE array reproduces the per-core figures: 128x128x2x2.4 GHz = 79 BF16 TFLOPS.
-  CHECK(t2.core.tensor.peak_flops("bf16") == Approx(79e12).epsilon(0.01));
-  CHECK(t2.core.tensor.peak_flops("fp8") == Approx(158e12).epsilon(0.01));
-  CHECK(t3.core.tensor.peak_flops("mxfp8") == Approx(315e12).epsilon(0.01));
-  CHECK(t2.core.tensor.peak_flops("mxfp8") == 0);
+  CHECK(t2.neuroncore->core.tensor.peak_flops("bf16") == Approx(79e12).epsilon(0.01));
+  CHECK(t2.neuroncore->core.tensor.peak_flops("fp8") == Approx(158e12).epsilon(0.01));
+  CHECK(t3.neuroncore->core.tensor.peak_flops("mxfp8") == Approx(315e12).epsilon(0.01));
+  CHECK(t2.neuroncore->core.tensor.peak_flops("mxfp8") == 0);
 }
 
 TEST_CASE("alternatives are kept, shown and selectable") {
@@ -196,8 +196,8 @@ TEST_CASE("bad files name the file and the field") {
                  "hbm.capacity.unit: unknown unit 'GiB/s'"));
   CHECK(contains(bad([](trnsim::json& j) { j["hbm"]["capacity"]["source"] = "I think"; }),
                  "hbm.capacity.source: a source must start with"));
-  CHECK(contains(bad([](trnsim::json& j) { j["cores"] = 8; }), "cores: expected an object, got number"));
-  CHECK(contains(bad([](trnsim::json& j) { j.erase("dma"); }), "dma: missing (required)"));
+  CHECK(contains(bad([](trnsim::json& j) { j["neuroncore"]["cores"] = 8; }), "neuroncore.cores: expected an object, got number"));
+  CHECK(contains(bad([](trnsim::json& j) { j["neuroncore"].erase("dma"); }), "neuroncore.dma: missing (required)"));
   CHECK(contains(bad([](trnsim::json& j) { j["format"] = "chip"; }), "format: unknown value 'chip'"));
   CHECK(contains(error_of([] { load_system(write_temp("syntax.json", "{\"format\": ")); }),
                  kTempPrefix + "syntax.json: not valid JSON"));

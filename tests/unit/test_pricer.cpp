@@ -47,7 +47,7 @@ TEST_CASE("roofline pricer: max(compute, memory) plus the kernel overhead", "[pr
   price::PricedOp r = p->price(o);
   const double peak = trn3().chip.peak("bf16");
   // Each of the 3 kernels ramps up from cold (S15).
-  CHECK(r.compute_s == Approx(3 * price::warmed_compute_s(trn3().chip.core.tensor, o.flops / (peak * 0.5) / 3)));
+  CHECK(r.compute_s == Approx(3 * price::warmed_compute_s(trn3().chip.neuroncore->core.tensor, o.flops / (peak * 0.5) / 3)));
   CHECK(r.compute_s > o.flops / (peak * 0.5));
   CHECK(r.memory_s == Approx(o.hbm_bytes / (trn3().chip.hbm_bandwidth_bytes_per_s * 0.8)));
   CHECK(r.overhead_s == Approx(60e-6));
@@ -78,7 +78,7 @@ TEST_CASE("engine pricer: never beats the peak, prices collectives like the roof
 }
 
 TEST_CASE("tensor-engine warm-up: a burst starts at half rate and ramps over 3 us (S15)", "[price]") {
-  const hw::TensorEngineSpec& te = trn3().chip.core.tensor;
+  const hw::TensorEngineSpec& te = trn3().chip.neuroncore->core.tensor;
   REQUIRE(te.warmup_start_fraction == Approx(0.5));
   REQUIRE(te.warmup_ramp_s == Approx(3e-6));
   const double R = te.warmup_ramp_s, f0 = te.warmup_start_fraction;

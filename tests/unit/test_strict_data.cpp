@@ -108,7 +108,7 @@ TEST_CASE("every object of every hardware data file refuses an unknown key, nami
 
 TEST_CASE("a key given twice in a data file is refused, naming file and path", "[strict]") {
   std::string text = *trnsim::find_embedded("data/systems/trn2-48xlarge.json");
-  const std::string size = "{\"size\": {\"value\": 4, \"source\": \"S6\"},";
+  const std::string size = "\"size\": {\"value\": 4, \"source\": \"S6\"},";
   auto second = text.find(size, text.find(size) + 1);  // the second torus dimension
   REQUIRE(second != std::string::npos);
   text.insert(second + size.size(), "\"size\": {\"value\": 8, \"source\": \"S6\"},");
