@@ -37,7 +37,7 @@ struct StackNumbers {
 };
 StackNumbers stack_numbers(const json& stack, const std::string& chip) {
   const double lnc = value(stack, "logical_nc_config");
-  const double cores = value(data_file("data/chips/" + chip + ".json"), "cores");
+  const double cores = value(data_file("data/chips/" + chip + ".json"), "neuroncore", "cores");
   REQUIRE(stack.at("moe").at("strategy").at("value") == "neuron");
   return {lnc > 0 ? cores / lnc : 1,
           value(stack, "moe", "selective_loading_threshold"),
