@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <climits>
 
-#include "embedded.h"
 #include "link/link.h"
+#include "scenario/examples.h"
+#include "ui/view/panel_tabs.h"
 #include "ui/widgets.h"
 
 namespace trnsim::ui {
@@ -14,15 +16,12 @@ namespace trnsim::ui {
 const std::vector<Example>& examples() {
   static const std::vector<Example> list = [] {
     std::vector<Example> out;
-    for (const auto& key : embedded_keys("examples/")) {
-      std::string rest = key.substr(9);
-      // examples/models/... are model configs, examples/sweeps/... sweep grids.
-      if (rest.find('/') != std::string::npos || rest.size() < 6 || rest.substr(rest.size() - 5) != ".json") continue;
+    for (const auto& stem : bundled_example_names()) {
       Example e;
-      e.key = key;
-      e.stem = rest.substr(0, rest.size() - 5);
+      e.key = bundled_example_key(stem);
+      e.stem = stem;
       try {
-        e.scenario = parse_json_text(*find_embedded(key), key);
+        e.scenario = parse_json_text(bundled_example_text(stem), e.key);
       } catch (const InputError&) {
         continue;
       }
@@ -40,25 +39,32 @@ const std::vector<Example>& examples() {
 
 namespace {
 
-std::vector<std::pair<int, PanelFactory>>& panel_registry() {
-  static std::vector<std::pair<int, PanelFactory>> registry;
+std::vector<PanelFactory>& panel_registry() {
+  static std::vector<PanelFactory> registry;
   return registry;
 }
 
 }  // namespace
 
-bool register_panel(int order, PanelFactory factory) {
-  panel_registry().emplace_back(order, factory);
+bool register_panel(PanelFactory factory) {
+  panel_registry().push_back(factory);
   return true;
 }
 
 App::App() {
   scenario_panel_ = make_scenario_panel();
-  auto registry = panel_registry();
-  std::stable_sort(registry.begin(), registry.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  for (const auto& r : registry) panels_.push_back(r.second());
+  for (const auto& factory : panel_registry()) panels_.push_back(factory());
+  // The tab order is ui/view/panel_tabs.cpp's; a panel without a row there goes last and says so.
+  std::string unplaced;
+  for (const auto& p : panels_)
+    if (panel_tab_order(p->name()) < 0) unplaced += std::string(unplaced.empty() ? "" : ", ") + p->name();
+  std::stable_sort(panels_.begin(), panels_.end(), [](const auto& a, const auto& b) {
+    const int x = panel_tab_order(a->name()), y = panel_tab_order(b->name());
+    return (x < 0 ? INT_MAX : x) < (y < 0 ? INT_MAX : y);
+  });
   std::string error;
   if (!apply(default_scenario(), error)) set_message("default scenario: " + error);
+  else if (!unplaced.empty()) set_message("no tab order for " + unplaced + " (ui/view/panel_tabs.cpp)");
 }
 
 App::~App() = default;

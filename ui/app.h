@@ -10,7 +10,7 @@
 // Layout: a toolbar (Copy link, gallery, back/forward, messages), the Scenario panel on
 // the left, and the views as tabs on the right: Report, Fabric, Timeline, Roofline,
 // MX lab, Compare, Validation, Video -- one file per panel under ui/, each registering itself
-// with TRNSIM_PANEL(order, factory) (the order is the tab's place). What a panel turns
+// with TRNSIM_PANEL(factory) (the tab's place: ui/view/panel_tabs.cpp). What a panel turns
 // the Scenario and Report into (fabric loads, timeline lanes, metric rows, validation
 // rows, the Scenario panel's sections) lives in ui/view/, a library without ImGui.
 #pragma once
@@ -41,13 +41,13 @@ class Panel {
 };
 
 // The view tabs register themselves, one line at the end of each panel file:
-//   TRNSIM_PANEL(30, make_timeline_panel);
-// Tabs are ordered by `order` (Report 10, Fabric 20, Timeline 30, Roofline 40, MX lab 50,
-// Compare 60, Validation 70, Video 80; a new panel picks a free number).
+//   TRNSIM_PANEL(make_timeline_panel);
+// Tabs are ordered by ui/view/panel_tabs.cpp (one row per tab label, each with its own
+// place; a new panel adds its row there).
 using PanelFactory = std::unique_ptr<Panel> (*)();
-bool register_panel(int order, PanelFactory factory);
-#define TRNSIM_PANEL(order, factory) \
-  static const bool trnsim_panel_##factory##_registered = ::trnsim::ui::register_panel(order, factory)
+bool register_panel(PanelFactory factory);
+#define TRNSIM_PANEL(factory) \
+  static const bool trnsim_panel_##factory##_registered = ::trnsim::ui::register_panel(factory)
 
 // An example bundled with the core (examples/*.json).
 struct Example {

@@ -130,6 +130,6 @@ class ComparePanel : public Panel {
 }  // namespace
 
 std::unique_ptr<Panel> make_compare_panel() { return std::make_unique<ComparePanel>(); }
-TRNSIM_PANEL(60, make_compare_panel);
+TRNSIM_PANEL(make_compare_panel);
 
 }  // namespace trnsim::ui

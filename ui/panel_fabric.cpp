@@ -53,6 +53,7 @@ class FabricPanel : public Panel {
   void set_system(Side& s, const hw::System& sys);
   void update_loads(Side& s, const collective::Request& req);
   void draw_side(Side& s, const char* id, ImVec2 size);
+  void side_header(Side& s, const char* id);
   collective::Request custom_request();
   void choose_requests(const Report& rep, collective::Request& a, collective::Request& b);
 
@@ -100,34 +101,140 @@ struct Hit {
   int node = -1, link = -1;
 };
 
-void FabricPanel::draw_side(Side& s, const char* id, ImVec2 size) {
-  ImGui::BeginChild(id, size, true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
-  const hw::System& sys = s.system;
-  ImGui::Text("%s", sys.display_name.c_str());
-  ImGui::SameLine();
-  ImGui::TextDisabled("%s, %d chips per scale-up domain%s", sys.fabric.c_str(), sys.chips_per_domain,
-                      sys.domains > 1 ? (", " + fmt::count(sys.domains) + " domains over EFA").c_str() : "");
-  if (s.layout.domains > 1) {
-    // Any domain of a cluster: its chips, links and its part of the collective.
-    int d = s.domain;
-    ImGui::SetNextItemWidth(std::min(220.0f, ImGui::GetContentRegionAvail().x));
-    const std::string format = "domain %d of " + std::to_string(s.layout.domains);
-    if (ImGui::SliderInt((std::string("##domain") + id).c_str(), &d, 0, s.layout.domains - 1, format.c_str(),
-                         ImGuiSliderFlags_AlwaysClamp | (s.layout.domains > 64 ? ImGuiSliderFlags_Logarithmic : 0)))
-      s.domain = d;
-    probe((std::string("fabric:domain:") + id).c_str());
-    help_marker("The scale-up domain (UltraServer) drawn. A group that fits in one domain runs in every domain "
-                "(its copy in this one is drawn); a group spanning domains shows its flows in, out of and inside this one.");
-    ImGui::SameLine();
-    ImGui::TextDisabled("chips %s-%s", fmt::count(s.layout.first_chip).c_str(),
-                        fmt::count(s.layout.first_chip + sys.chips_per_domain - 1).c_str());
-    probe((std::string("fabric:domain-chips:") + id).c_str());
+// The layout fitted into the drawing area: where nodes and links land on screen, and how big.
+struct FabricGeometry {
+  ImVec2 p0, area;  // the drawing area
+  float scale = 1, ox = 0, oy = 0;
+  float chip_half = 0, base_w = 0;
+  const collective::Traffic* traffic = nullptr;
+
+  FabricGeometry(const FabricLayout& lay, const collective::Traffic& t, ImVec2 origin, ImVec2 size)
+      : p0(origin), area(size), traffic(&t) {
+    const float lw = lay.hi.x - lay.lo.x, lh = lay.hi.y - lay.lo.y;
+    scale = std::min(area.x / std::max(1.0f, lw), area.y / std::max(1.0f, lh));
+    ox = p0.x + (area.x - lw * scale) / 2 - lay.lo.x * scale;
+    oy = p0.y + (area.y - lh * scale) / 2 - lay.lo.y * scale;
+    chip_half = std::max(2.5f, lay.chip_size * scale * 0.5f);
+    base_w = std::clamp(chip_half * 0.22f, 1.2f, 3.5f);
   }
-  if (!s.layout.error.empty()) {
-    dim_text("%s", s.layout.error.c_str());
-    ImGui::EndChild();
-    return;
+  ImVec2 map(FabricPoint p) const { return ImVec2(ox + p.x * scale, oy + p.y * scale); }
+  float node_half(const FabricNode& n) const {
+    return n.node.kind == fabric::NodeKind::chip ? chip_half : n.node.kind == fabric::NodeKind::l1_switch ? chip_half * 0.9f : chip_half * 1.6f;
   }
+  float link_width(const FabricLink& l) const { return traffic->bytes.count(l.id) ? base_w * 1.7f : base_w * 0.8f; }
+  float link_offset(const FabricLink& l) const {
+    const float w = link_width(l);
+    return w * 0.5f + 0.6f + l.lane * w;
+  }
+};
+
+// Nodes first, then links.
+Hit hit_test(const FabricLayout& lay, const FabricGeometry& g, ImVec2 mouse) {
+  Hit hit;
+  float best = 1e9f;
+  for (std::size_t i = 0; i < lay.nodes.size(); ++i) {
+    const ImVec2 c = g.map(lay.nodes[i].p);
+    const float d = std::max(std::fabs(mouse.x - c.x), std::fabs(mouse.y - c.y));
+    if (d <= g.node_half(lay.nodes[i]) + 1 && d < best) best = d, hit.node = static_cast<int>(i);
+  }
+  best = 1e9f;
+  for (std::size_t i = 0; hit.node < 0 && i < lay.links.size(); ++i) {
+    const auto& l = lay.links[i];
+    const float w = g.link_width(l), off = g.link_offset(l);
+    for (const auto& sg : l.segments) {
+      const ImVec2 a = g.map(sg.first), b = g.map(sg.second);
+      const float dx = b.x - a.x, dy = b.y - a.y, len = std::max(0.001f, std::sqrt(dx * dx + dy * dy));
+      const ImVec2 n(-dy / len * off, dx / len * off);
+      const float d = seg_distance(mouse, ImVec2(a.x + n.x, a.y + n.y), ImVec2(b.x + n.x, b.y + n.y));
+      if (d < std::max(3.0f, w) && d < best) best = d, hit.link = static_cast<int>(i);
+    }
+  }
+  return hit;
+}
+
+// Instances for the shaders: unused links first, so used ones are drawn on top; chips of the
+// group highlighted, the hovered node and link marked.
+void fill_canvas(Side& s, const FabricGeometry& g, const Hit& hit, const std::set<long>& members) {
+  const FabricLayout& lay = s.layout;
+  s.canvas.links.clear();
+  s.canvas.glyphs.clear();
+  for (int pass = 0; pass < 2; ++pass)
+    for (std::size_t i = 0; i < lay.links.size(); ++i) {
+      const auto& l = lay.links[i];
+      const float util = static_cast<float>(s.loads.utilization(l));
+      if ((util >= 0) != (pass == 1)) continue;
+      const float w = g.link_width(l), off = g.link_offset(l);
+      for (const auto& sg : l.segments) {
+        const ImVec2 a = g.map(sg.first), b = g.map(sg.second);
+        s.canvas.links.push_back({a.x, a.y, b.x, b.y, w, util, static_cast<int>(i) == hit.link ? 1.0f : 0.0f, off});
+      }
+    }
+  for (std::size_t i = 0; i < lay.nodes.size(); ++i) {
+    const auto& n = lay.nodes[i];
+    const ImVec2 c = g.map(n.p);
+    GlyphInstance glyph{c.x, c.y, g.node_half(n), glyph_kind(n.node.kind), 0.28f, 0.30f, 0.36f, 1.0f, 0.0f};
+    if (n.node.kind == fabric::NodeKind::chip && members.count(n.node.index)) {
+      glyph.r = 0.36f, glyph.g = 0.60f, glyph.b = 0.95f;
+      glyph.flags += 2;
+    } else if (n.node.kind == fabric::NodeKind::l1_switch) {
+      glyph.r = 0.50f, glyph.g = 0.46f, glyph.b = 0.66f;
+    } else if (n.node.kind == fabric::NodeKind::l2_switch) {
+      glyph.r = 0.66f, glyph.g = 0.50f, glyph.b = 0.78f;
+    }
+    if (static_cast<int>(i) == hit.node) glyph.flags += 1;
+    s.canvas.glyphs.push_back(glyph);
+  }
+}
+
+// The hovered link (its load, busy time, utilization) or node (whether it takes part).
+void fabric_tooltip(const Side& s, const Hit& hit, const std::set<long>& members) {
+  const FabricLayout& lay = s.layout;
+  const FabricLoads& L = s.loads;
+  if (hit.link >= 0) {
+    const auto& l = lay.links[hit.link];
+    auto it = L.traffic.bytes.find(l.id);
+    ImGui::BeginTooltip();
+    ImGui::Text("%s", l.name.c_str());
+    ImGui::TextDisabled("%s per direction (%s)", fmt::si(l.bandwidth_bytes_per_s, "B/s").c_str(), fabric::link_kind_name(l.ends.kind));
+    if (it == L.traffic.bytes.end()) {
+      ImGui::Text("carries nothing in this collective");
+    } else {
+      ImGui::Text("load: %s, busy %s", fmt::bytes(it->second).c_str(), fmt::time(L.busy_s(l)).c_str());
+      ImGui::Text("utilization: %s of the collective's %s", fmt::percent(L.utilization(l)).c_str(),
+                  fmt::time(L.traffic.result.time_s).c_str());
+    }
+    ImGui::EndTooltip();
+  } else if (hit.node >= 0) {
+    const auto& n = lay.nodes[hit.node];
+    ImGui::BeginTooltip();
+    ImGui::Text("%s", n.label.c_str());
+    if (n.node.kind == fabric::NodeKind::chip)
+      ImGui::TextDisabled("%s", members.count(n.node.index) ? "takes part in the drawn group" : "not in the drawn group");
+    ImGui::EndTooltip();
+  }
+}
+
+// Legend: the utilization ramp and the unused colour.
+void fabric_legend(ImDrawList* dl, float area_w, float legend_h) {
+  ImVec2 lp = ImGui::GetCursorScreenPos();
+  lp.y += 4;
+  const float lw2 = std::min(160.0f, area_w * 0.3f), lhh = ImGui::GetTextLineHeight() * 0.8f;
+  for (int i = 0; i < 32; ++i) {
+    const float a = i / 32.0f, b = (i + 1) / 32.0f;
+    dl->AddRectFilled(ImVec2(lp.x + a * lw2, lp.y), ImVec2(lp.x + b * lw2 + 0.5f, lp.y + lhh),
+                      ImGui::GetColorU32(utilization_colour((a + b) / 2)));
+  }
+  const ImU32 dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+  const char* legend = "busy 0 .. 100% of the collective";
+  dl->AddText(ImVec2(lp.x + lw2 + 6, lp.y - 2), dim, legend);
+  const float tx = lp.x + lw2 + 14 + ImGui::CalcTextSize(legend).x;
+  dl->AddRectFilled(ImVec2(tx, lp.y + 2), ImVec2(tx + 16, lp.y + lhh - 2), IM_COL32(77, 84, 102, 255));
+  dl->AddText(ImVec2(tx + 20, lp.y - 2), dim, "unused");
+  ImGui::Dummy(ImVec2(area_w, legend_h - 4));
+}
+
+// The collective drawn on this side: its time, bus bandwidth and busiest link, or the error.
+void request_summary(const Side& s) {
   const FabricLoads& L = s.loads;
   const auto& req = L.request;
   const collective::Traffic& T = L.traffic;
@@ -143,6 +250,41 @@ void FabricPanel::draw_side(Side& s, const char* id, ImVec2 size) {
   }
   if (!s.note.empty()) ImGui::TextDisabled("%s", s.note.c_str());
   dim_text("%s", s.layout.caption.c_str());
+}
+
+// The system's name and fabric, and in a cluster the domain slider.
+void FabricPanel::side_header(Side& s, const char* id) {
+  const hw::System& sys = s.system;
+  ImGui::Text("%s", sys.display_name.c_str());
+  ImGui::SameLine();
+  ImGui::TextDisabled("%s, %d chips per scale-up domain%s", sys.fabric.c_str(), sys.chips_per_domain,
+                      sys.domains > 1 ? (", " + fmt::count(sys.domains) + " domains over EFA").c_str() : "");
+  if (s.layout.domains <= 1) return;
+  // Any domain of a cluster: its chips, links and its part of the collective.
+  int d = s.domain;
+  ImGui::SetNextItemWidth(std::min(220.0f, ImGui::GetContentRegionAvail().x));
+  const std::string format = "domain %d of " + std::to_string(s.layout.domains);
+  if (ImGui::SliderInt((std::string("##domain") + id).c_str(), &d, 0, s.layout.domains - 1, format.c_str(),
+                       ImGuiSliderFlags_AlwaysClamp | (s.layout.domains > 64 ? ImGuiSliderFlags_Logarithmic : 0)))
+    s.domain = d;
+  probe((std::string("fabric:domain:") + id).c_str());
+  help_marker("The scale-up domain (UltraServer) drawn. A group that fits in one domain runs in every domain "
+              "(its copy in this one is drawn); a group spanning domains shows its flows in, out of and inside this one.");
+  ImGui::SameLine();
+  ImGui::TextDisabled("chips %s-%s", fmt::count(s.layout.first_chip).c_str(),
+                      fmt::count(s.layout.first_chip + sys.chips_per_domain - 1).c_str());
+  probe((std::string("fabric:domain-chips:") + id).c_str());
+}
+
+void FabricPanel::draw_side(Side& s, const char* id, ImVec2 size) {
+  ImGui::BeginChild(id, size, true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  side_header(s, id);
+  if (!s.layout.error.empty()) {
+    dim_text("%s", s.layout.error.c_str());
+    ImGui::EndChild();
+    return;
+  }
+  request_summary(s);
 
   // The drawing area.
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
@@ -155,116 +297,15 @@ void FabricPanel::draw_side(Side& s, const char* id, ImVec2 size) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->AddRectFilled(p0, ImVec2(p0.x + area.x, p0.y + area.y), IM_COL32(16, 18, 22, 255));
 
-  const FabricLayout& lay = s.layout;
-  const float lw = lay.hi.x - lay.lo.x, lh = lay.hi.y - lay.lo.y;
-  const float scale = std::min(area.x / std::max(1.0f, lw), area.y / std::max(1.0f, lh));
-  const float ox = p0.x + (area.x - lw * scale) / 2 - lay.lo.x * scale, oy = p0.y + (area.y - lh * scale) / 2 - lay.lo.y * scale;
-  auto map = [&](FabricPoint p) { return ImVec2(ox + p.x * scale, oy + p.y * scale); };
-  const float chip_half = std::max(2.5f, lay.chip_size * scale * 0.5f);
-  const float base_w = std::clamp(chip_half * 0.22f, 1.2f, 3.5f);
-  auto node_half = [&](const FabricNode& n) {
-    return n.node.kind == fabric::NodeKind::chip ? chip_half : n.node.kind == fabric::NodeKind::l1_switch ? chip_half * 0.9f : chip_half * 1.6f;
-  };
-  auto link_width = [&](const FabricLink& l) { return T.bytes.count(l.id) ? base_w * 1.7f : base_w * 0.8f; };
-
-  // Hit testing: nodes first, then links.
-  const ImVec2 mouse = ImGui::GetIO().MousePos;
-  Hit hit;
-  if (hovered) {
-    float best = 1e9f;
-    for (std::size_t i = 0; i < lay.nodes.size(); ++i) {
-      const ImVec2 c = map(lay.nodes[i].p);
-      const float d = std::max(std::fabs(mouse.x - c.x), std::fabs(mouse.y - c.y));
-      if (d <= node_half(lay.nodes[i]) + 1 && d < best) best = d, hit.node = static_cast<int>(i);
-    }
-    best = 1e9f;
-    for (std::size_t i = 0; hit.node < 0 && i < lay.links.size(); ++i) {
-      const auto& l = lay.links[i];
-      const float w = link_width(l), off = w * 0.5f + 0.6f + l.lane * w;
-      for (const auto& sg : l.segments) {
-        const ImVec2 a = map(sg.first), b = map(sg.second);
-        const float dx = b.x - a.x, dy = b.y - a.y, len = std::max(0.001f, std::sqrt(dx * dx + dy * dy));
-        const ImVec2 n(-dy / len * off, dx / len * off);
-        const float d = seg_distance(mouse, ImVec2(a.x + n.x, a.y + n.y), ImVec2(b.x + n.x, b.y + n.y));
-        if (d < std::max(3.0f, w) && d < best) best = d, hit.link = static_cast<int>(i);
-      }
-    }
-  }
-
-  // Instances for the shaders: unused links first, so used ones are drawn on top.
-  s.canvas.links.clear();
-  s.canvas.glyphs.clear();
-  for (int pass = 0; pass < 2; ++pass)
-    for (std::size_t i = 0; i < lay.links.size(); ++i) {
-      const auto& l = lay.links[i];
-      const float util = static_cast<float>(L.utilization(l));
-      if ((util >= 0) != (pass == 1)) continue;
-      const float w = link_width(l), off = w * 0.5f + 0.6f + l.lane * w;
-      for (const auto& sg : l.segments) {
-        const ImVec2 a = map(sg.first), b = map(sg.second);
-        s.canvas.links.push_back({a.x, a.y, b.x, b.y, w, util, static_cast<int>(i) == hit.link ? 1.0f : 0.0f, off});
-      }
-    }
-  const std::set<long> members(L.members.begin(), L.members.end());
-  for (std::size_t i = 0; i < lay.nodes.size(); ++i) {
-    const auto& n = lay.nodes[i];
-    const ImVec2 c = map(n.p);
-    GlyphInstance g{c.x, c.y, node_half(n), glyph_kind(n.node.kind), 0.28f, 0.30f, 0.36f, 1.0f, 0.0f};
-    if (n.node.kind == fabric::NodeKind::chip && members.count(n.node.index)) {
-      g.r = 0.36f, g.g = 0.60f, g.b = 0.95f;
-      g.flags += 2;
-    } else if (n.node.kind == fabric::NodeKind::l1_switch) {
-      g.r = 0.50f, g.g = 0.46f, g.b = 0.66f;
-    } else if (n.node.kind == fabric::NodeKind::l2_switch) {
-      g.r = 0.66f, g.g = 0.50f, g.b = 0.78f;
-    }
-    if (static_cast<int>(i) == hit.node) g.flags += 1;
-    s.canvas.glyphs.push_back(g);
-  }
+  const FabricGeometry g(s.layout, s.loads.traffic, p0, area);
+  const Hit hit = hovered ? hit_test(s.layout, g, ImGui::GetIO().MousePos) : Hit{};
+  const std::set<long> members(s.loads.members.begin(), s.loads.members.end());
+  fill_canvas(s, g, hit, members);
   dl->PushClipRect(p0, ImVec2(p0.x + area.x, p0.y + area.y), true);
   s.canvas.submit(dl);
   dl->PopClipRect();
-
-  if (hit.link >= 0) {
-    const auto& l = lay.links[hit.link];
-    auto it = T.bytes.find(l.id);
-    ImGui::BeginTooltip();
-    ImGui::Text("%s", l.name.c_str());
-    ImGui::TextDisabled("%s per direction (%s)", fmt::si(l.bandwidth_bytes_per_s, "B/s").c_str(), fabric::link_kind_name(l.ends.kind));
-    if (it == T.bytes.end()) {
-      ImGui::Text("carries nothing in this collective");
-    } else {
-      const double busy = it->second / l.bandwidth_bytes_per_s;
-      ImGui::Text("load: %s, busy %s", fmt::bytes(it->second).c_str(), fmt::time(busy).c_str());
-      ImGui::Text("utilization: %s of the collective's %s", fmt::percent(L.utilization(l)).c_str(),
-                  fmt::time(T.result.time_s).c_str());
-    }
-    ImGui::EndTooltip();
-  } else if (hit.node >= 0) {
-    const auto& n = lay.nodes[hit.node];
-    ImGui::BeginTooltip();
-    ImGui::Text("%s", n.label.c_str());
-    if (n.node.kind == fabric::NodeKind::chip)
-      ImGui::TextDisabled("%s", members.count(n.node.index) ? "takes part in the drawn group" : "not in the drawn group");
-    ImGui::EndTooltip();
-  }
-
-  // Legend: the utilization ramp and the unused colour.
-  ImVec2 lp = ImGui::GetCursorScreenPos();
-  lp.y += 4;
-  const float lw2 = std::min(160.0f, area.x * 0.3f), lhh = ImGui::GetTextLineHeight() * 0.8f;
-  for (int i = 0; i < 32; ++i) {
-    const float a = i / 32.0f, b = (i + 1) / 32.0f;
-    dl->AddRectFilled(ImVec2(lp.x + a * lw2, lp.y), ImVec2(lp.x + b * lw2 + 0.5f, lp.y + lhh),
-                      ImGui::GetColorU32(utilization_colour((a + b) / 2)));
-  }
-  const ImU32 dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
-  const char* legend = "busy 0 .. 100% of the collective";
-  dl->AddText(ImVec2(lp.x + lw2 + 6, lp.y - 2), dim, legend);
-  const float tx = lp.x + lw2 + 14 + ImGui::CalcTextSize(legend).x;
-  dl->AddRectFilled(ImVec2(tx, lp.y + 2), ImVec2(tx + 16, lp.y + lhh - 2), IM_COL32(77, 84, 102, 255));
-  dl->AddText(ImVec2(tx + 20, lp.y - 2), dim, "unused");
-  ImGui::Dummy(ImVec2(area.x, legend_h - 4));
+  fabric_tooltip(s, hit, members);
+  fabric_legend(dl, area.x, legend_h);
   ImGui::EndChild();
 }
 
@@ -400,6 +441,6 @@ void FabricPanel::draw(App& app) {
 }  // namespace
 
 std::unique_ptr<Panel> make_fabric_panel() { return std::make_unique<FabricPanel>(); }
-TRNSIM_PANEL(20, make_fabric_panel);
+TRNSIM_PANEL(make_fabric_panel);
 
 }  // namespace trnsim::ui

@@ -90,6 +90,10 @@ class MxPanel : public Panel {
  private:
   void recompute();
   void recompute_variants(App& app);
+  void controls();
+  void formats_table();
+  void plots(float line);
+  void code_strip(const FormatResult& shown, const std::string& shown_name, float line);
   void variant_table(App& app, const char* id, const char* field, const std::vector<PrecisionVariant>& rows, const char* what);
 
   int dist_ = 0, rule_ = 0, overflow_ = 0, shown_ = 0;
@@ -213,16 +217,11 @@ void MxPanel::variant_table(App& app, const char* id, const char* field, const s
   ImGui::EndTable();
 }
 
-void MxPanel::draw(App& app) {
+// The sample settings: distribution, size, seed, outliers, the scale rule and overflow.
+void MxPanel::controls() {
   static const char* dists[] = {"normal (0, 1)", "laplace (0, 1)", "uniform [-1, 1)", "lognormal exp(N(0, 1))"};
   static const char* rules[] = {"floor (OCP)", "rceil", "even", "nki (FP8 only)"};
   static const char* overflows[] = {"saturate", "inf"};
-  const float left_w = std::min(330.0f, ImGui::GetContentRegionAvail().x * 0.33f);
-  const float line = ImGui::GetTextLineHeightWithSpacing();
-  const float effect_h = line * 14;
-  const float top_h = std::max(line * 20, ImGui::GetContentRegionAvail().y - effect_h);
-  ImGui::BeginChild("mx-top", ImVec2(0, top_h), false);
-  ImGui::BeginChild("mx-controls", ImVec2(left_w, 0), false);
   ImGui::PushItemWidth(-110);
   ImGui::Combo("distribution", &dist_, dists, 4);
   probe("mx:distribution");
@@ -242,8 +241,10 @@ void MxPanel::draw(App& app) {
   ImGui::Checkbox("flush subnormal inputs", &flush_);
   ImGui::Checkbox("log count axis", &log_y_);
   ImGui::PopItemWidth();
-  recompute();
+}
 
+// Each format's bits per element and SQNR on the samples; which to show and plot.
+void MxPanel::formats_table() {
   section("Formats");
   std::vector<const char*> names;
   for (const auto& r : results_) names.push_back(mx::format_name(r.format));
@@ -292,10 +293,39 @@ void MxPanel::draw(App& app) {
     ImGui::EndTable();
   }
   ImGui::TextDisabled("SQNR = 10 log10(sum x^2 / sum (x - q(x))^2)");
-  ImGui::EndChild();
+}
 
-  ImGui::SameLine();
-  ImGui::BeginChild("mx-plots", ImVec2(0, 0), false);
+// The element codes the shown format used, as a strip of log-scaled counts.
+void MxPanel::code_strip(const FormatResult& shown, const std::string& shown_name, float line) {
+  const auto& codes = shown.codes;
+  std::size_t used = 0;
+  for (auto c : codes) used += c > 0;
+  ImGui::Text("%s element codes used: %zu of %zu", shown_name.c_str(), used, codes.size());
+  ImVec2 p = ImGui::GetCursorScreenPos();
+  float w = ImGui::GetContentRegionAvail().x, h = line * 2;
+  ImGui::InvisibleButton("mx:codes", ImVec2(w, h));
+  probe("mx:codes");
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), IM_COL32(20, 22, 27, 255));
+  double cmax = 1;
+  for (auto c : codes) cmax = std::max(cmax, static_cast<double>(c));
+  float bw = w / std::max<std::size_t>(1, codes.size());
+  for (std::size_t i = 0; i < codes.size(); ++i) {
+    float f = static_cast<float>(std::log(1.0 + static_cast<double>(codes[i])) / std::log(1.0 + cmax));
+    dl->AddRectFilled(ImVec2(p.x + i * bw, p.y + h * (1 - f)), ImVec2(p.x + (i + 1) * bw - (bw > 3 ? 1 : 0), p.y + h),
+                      series_colour(shown_, 0.9f));
+  }
+  if (ImGui::IsItemHovered()) {
+    std::size_t i = static_cast<std::size_t>((ImGui::GetIO().MousePos.x - p.x) / bw);
+    if (i < codes.size())
+      ImGui::SetTooltip("code 0x%02zX = %g (times the block scale): %llu elements", i,
+                        mx::decode_element(shown.format, static_cast<std::uint8_t>(i)),
+                        static_cast<unsigned long long>(codes[i]));
+  }
+}
+
+// The samples and their quantized values, the error histogram and the codes used.
+void MxPanel::plots(float line) {
   const FormatResult& shown = results_[std::clamp(shown_, 0, static_cast<int>(results_.size()) - 1)];
   const float plot_h = std::max(150.0f, ImGui::GetContentRegionAvail().y - line * 4.5f);
   const float half_w = (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) / 2;
@@ -319,35 +349,27 @@ void MxPanel::draw(App& app) {
     histogram_plot("mx:errors", ("error q(x) - x, " + shown_name).c_str(), {&err}, {"error"}, -emax * 1.02,
                    emax * 1.02, log_y_, "error (value units)", ImVec2(half_w, plot_h));
     ImGui::EndGroup();
-    // Codes used.
-    const auto& codes = shown.codes;
-    std::size_t used = 0;
-    for (auto c : codes) used += c > 0;
-    ImGui::Text("%s element codes used: %zu of %zu", shown_name.c_str(), used, codes.size());
-    ImVec2 p = ImGui::GetCursorScreenPos();
-    float w = ImGui::GetContentRegionAvail().x, h = line * 2;
-    ImGui::InvisibleButton("mx:codes", ImVec2(w, h));
-    probe("mx:codes");
-    ImDrawList* dl = ImGui::GetWindowDrawList();
-    dl->AddRectFilled(p, ImVec2(p.x + w, p.y + h), IM_COL32(20, 22, 27, 255));
-    double cmax = 1;
-    for (auto c : codes) cmax = std::max(cmax, static_cast<double>(c));
-    float bw = w / std::max<std::size_t>(1, codes.size());
-    for (std::size_t i = 0; i < codes.size(); ++i) {
-      float f = static_cast<float>(std::log(1.0 + static_cast<double>(codes[i])) / std::log(1.0 + cmax));
-      dl->AddRectFilled(ImVec2(p.x + i * bw, p.y + h * (1 - f)), ImVec2(p.x + (i + 1) * bw - (bw > 3 ? 1 : 0), p.y + h),
-                        series_colour(shown_, 0.9f));
-    }
-    if (ImGui::IsItemHovered()) {
-      std::size_t i = static_cast<std::size_t>((ImGui::GetIO().MousePos.x - p.x) / bw);
-      if (i < codes.size())
-        ImGui::SetTooltip("code 0x%02zX = %g (times the block scale): %llu elements", i,
-                          mx::decode_element(shown.format, static_cast<std::uint8_t>(i)),
-                          static_cast<unsigned long long>(codes[i]));
-    }
+    code_strip(shown, shown_name, line);
   } else {
     error_text(shown_name + ": " + shown.error);
   }
+}
+
+void MxPanel::draw(App& app) {
+  const float left_w = std::min(330.0f, ImGui::GetContentRegionAvail().x * 0.33f);
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  const float effect_h = line * 14;
+  const float top_h = std::max(line * 20, ImGui::GetContentRegionAvail().y - effect_h);
+  ImGui::BeginChild("mx-top", ImVec2(0, top_h), false);
+  ImGui::BeginChild("mx-controls", ImVec2(left_w, 0), false);
+  controls();
+  recompute();
+  formats_table();
+  ImGui::EndChild();
+
+  ImGui::SameLine();
+  ImGui::BeginChild("mx-plots", ImVec2(0, 0), false);
+  plots(line);
   ImGui::EndChild();
   ImGui::EndChild();
 
@@ -363,6 +385,6 @@ void MxPanel::draw(App& app) {
 }  // namespace
 
 std::unique_ptr<Panel> make_mx_panel() { return std::make_unique<MxPanel>(); }
-TRNSIM_PANEL(50, make_mx_panel);
+TRNSIM_PANEL(make_mx_panel);
 
 }  // namespace trnsim::ui

@@ -9,6 +9,7 @@
 
 #include "ui/app.h"
 #include "ui/figures.h"
+#include "ui/view/roofline_points.h"
 #include "ui/view/scenario_form.h"
 #include "common/format.h"
 #include "ui/plot.h"
@@ -100,7 +101,7 @@ void ops_table(const workload::Result& r) {
         ImGui::TableSetColumnIndex(2);
         ImGui::TextUnformatted(fmt::time(o->total_s()).c_str());
         ImGui::TableSetColumnIndex(3);
-        float share = ph.time_s > 0 ? static_cast<float>(o->total_s() / ph.time_s) : 0;
+        float share = static_cast<float>(op_share(ph, *o));
         ImVec2 p = ImGui::GetCursorScreenPos();
         float w = ImGui::GetContentRegionAvail().x, h = ImGui::GetTextLineHeight();
         ImGui::GetWindowDrawList()->AddRectFilled(p, ImVec2(p.x + w * share, p.y + h), category_colour(price::category_name(o->category), 0.75f));
@@ -214,6 +215,6 @@ class ReportPanel : public Panel {
 }  // namespace
 
 std::unique_ptr<Panel> make_report_panel() { return std::make_unique<ReportPanel>(); }
-TRNSIM_PANEL(10, make_report_panel);
+TRNSIM_PANEL(make_report_panel);
 
 }  // namespace trnsim::ui

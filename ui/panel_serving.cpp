@@ -169,40 +169,31 @@ void over_response(const serve::Result& r) {
            "long the batch producing them is smaller; the tables below hold the batch full.");
 }
 
-void kv_tables(const serve::Result& r) {
-  if (ImGui::BeginTable("serving-kv-precision", 6, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
-    for (const char* h : {"KV cache", "bytes/token/chip", "sequences that fit", "batch", "decode step", "tokens/s/chip"})
-      ImGui::TableSetupColumn(h);
-    ImGui::TableHeadersRow();
-    for (const auto& k : r.kv_precisions) {
-      ImGui::TableNextRow();
-      const std::string cells[] = {k.dtype, fmt::bytes(k.bytes_per_token), fmt::fixed(k.fit_sequences, 1),
-                                   std::to_string(k.batch), k.batch ? fmt::time(k.step_s) : "-",
-                                   k.batch ? fmt::number(k.tokens_per_s_per_chip) : "-"};
-      for (const auto& c : cells) {
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(c.c_str());
-      }
+// A table of the core's formatted cells under these headers; `probe_id` names it for the page's tests.
+void cell_table(const char* id, const char* probe_id, std::initializer_list<const char*> headers,
+                const serve::TableRows& rows) {
+  if (!ImGui::BeginTable(id, static_cast<int>(headers.size()), ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) return;
+  for (const char* h : headers) ImGui::TableSetupColumn(h);
+  ImGui::TableHeadersRow();
+  for (const auto& row : rows) {
+    ImGui::TableNextRow();
+    for (const auto& c : row) {
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(c.c_str());
     }
-    ImGui::EndTable();
-    probe("serving:kv-precision");
   }
+  ImGui::EndTable();
+  if (probe_id) probe(probe_id);
+}
+
+void kv_tables(const serve::Result& r) {
+  cell_table("serving-kv-precision", "serving:kv-precision",
+             {"KV cache", "bytes/token/chip", "sequences that fit", "batch", "decode step", "tokens/s/chip"},
+             serve::kv_precision_rows(r));
   dim_text("At %s tokens (the mean request at its end). As the context grows, a full batch:",
            fmt::count(double(r.reference_input_tokens + r.reference_output_tokens)).c_str());
-  if (ImGui::BeginTable("serving-contexts", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
-    for (const char* h : {"context", "sequences that fit", "batch", "decode step", "tokens/s/chip"}) ImGui::TableSetupColumn(h);
-    ImGui::TableHeadersRow();
-    for (const auto& c : r.contexts) {
-      ImGui::TableNextRow();
-      const std::string cells[] = {fmt::count(c.context), fmt::fixed(c.fit_sequences, 1), std::to_string(c.batch),
-                                   c.batch ? fmt::time(c.step_s) : "-", c.batch ? fmt::number(c.tokens_per_s_per_chip) : "-"};
-      for (const auto& s : cells) {
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(s.c_str());
-      }
-    }
-    ImGui::EndTable();
-  }
+  cell_table("serving-contexts", nullptr, {"context", "sequences that fit", "batch", "decode step", "tokens/s/chip"},
+             serve::context_rows(r));
 }
 
 void sessions(const serve::Result& r) {
@@ -210,20 +201,7 @@ void sessions(const serve::Result& r) {
   section("Agentic sessions: TTFT per turn, with the prefix cache and without");
   ImGui::Text("%zu sessions; KV held at a session's last call %s per chip (p90 %s)", r.sessions,
               fmt::bytes(r.session_kv_bytes_mean).c_str(), fmt::bytes(r.session_kv_bytes_p90).c_str());
-  if (!ImGui::BeginTable("serving-turns", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) return;
-  for (const char* h : {"turn", "calls", "TTFT p50", "without reuse", "prompt cached"}) ImGui::TableSetupColumn(h);
-  ImGui::TableHeadersRow();
-  for (const auto& t : r.turns) {
-    ImGui::TableNextRow();
-    const std::string cells[] = {std::to_string(t.turn), std::to_string(t.calls), fmt::time(t.ttft_p50_s),
-                                 r.has_no_reuse ? fmt::time(t.ttft_p50_no_reuse_s) : "-", fmt::percent(t.cached_fraction)};
-    for (const auto& c : cells) {
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(c.c_str());
-    }
-  }
-  ImGui::EndTable();
-  probe("serving:turns");
+  cell_table("serving-turns", "serving:turns", {"turn", "calls", "TTFT p50", "without reuse", "prompt cached"}, serve::turn_rows(r));
 }
 
 class ServingPanel : public Panel {
@@ -342,6 +320,6 @@ void ServingPanel::draw(App& app) {
 }  // namespace
 
 std::unique_ptr<Panel> make_serving_panel() { return std::make_unique<ServingPanel>(); }
-TRNSIM_PANEL(80, make_serving_panel);
+TRNSIM_PANEL(make_serving_panel);
 
 }  // namespace trnsim::ui

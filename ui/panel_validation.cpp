@@ -185,6 +185,6 @@ void ValidationPanel::draw(App&) {
 }  // namespace
 
 std::unique_ptr<Panel> make_validation_panel() { return std::make_unique<ValidationPanel>(); }
-TRNSIM_PANEL(70, make_validation_panel);
+TRNSIM_PANEL(make_validation_panel);
 
 }  // namespace trnsim::ui

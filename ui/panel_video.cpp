@@ -261,6 +261,6 @@ class VideoPanel : public Panel {
 }  // namespace
 
 std::unique_ptr<Panel> make_video_panel() { return std::make_unique<VideoPanel>(); }
-TRNSIM_PANEL(80, make_video_panel);
+TRNSIM_PANEL(make_video_panel);
 
 }  // namespace trnsim::ui

@@ -48,6 +48,10 @@ long ranks_on_each_chip(const Request& req, long ranks) {
 
 }  // namespace
 
+long request_ranks(const hw::System& system, const Request& req) {
+  return req.ranks == 0 ? (static_cast<long>(system.chips) + req.stride - 1) / req.stride * req.ranks_per_chip : req.ranks;
+}
+
 Planned plan_request(const hw::System& system, const Request& req) {
   if (!(req.bytes > 0) || !std::isfinite(req.bytes)) throw InputError("bytes", "must be a positive number of bytes");
   if (req.stride < 1) throw InputError("stride", "must be at least 1");
@@ -58,7 +62,7 @@ Planned plan_request(const hw::System& system, const Request& req) {
                                            ", got " + std::to_string(req.ranks_per_chip));
   Planned p;
   p.stride = req.stride;
-  p.ranks = req.ranks == 0 ? (static_cast<long>(system.chips) + p.stride - 1) / p.stride * req.ranks_per_chip : req.ranks;
+  p.ranks = request_ranks(system, req);
   const long stride = p.stride, ranks = p.ranks;
   const long L = ranks > 0 ? ranks_on_each_chip(req, ranks) : 1;
   p.ranks_per_chip = L;

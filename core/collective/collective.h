@@ -67,6 +67,9 @@ const std::vector<std::string>& op_names();
 const std::vector<std::string>& algo_names();  // including "auto"
 const std::vector<std::string>& backend_names();
 // Times `request` on the system's fabric. Throws InputError naming the bad field.
+// The ranks a request runs on: its `ranks`, or when 0 every chip of the system at its stride,
+// times its ranks per chip (the CLI and the Python module report this number).
+long request_ranks(const hw::System& system, const Request& request);
 Result run(const hw::System& system, const Request& request);
 
 // ---- per-link traffic (traffic.cpp): what the Fabric view draws -------------------------

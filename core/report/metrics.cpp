@@ -67,28 +67,11 @@ void add_serve_metrics(std::vector<Metric>& t) {
     m.of_serve = std::move(of);
     t.push_back(std::move(m));
   };
-  struct Latency {
-    const char* key;
-    const char* label;
-    serve::Summary S::*field;
-    const char* help;
-  };
-  const Latency latencies[] = {
-      {"ttft", "TTFT", &S::ttft, "Arrival to the first output token: queueing, host cost and prefill."},
-      {"tpot", "TPOT", &S::tpot, "(End to end - TTFT) / (output tokens - 1) per request: after the first token."},
-      {"itl", "ITL", &S::itl, "Inter-token latency in serve.harness's definition (vllm-bench: every gap, pooled)."},
-      {"e2e", "end to end", &S::e2e, "Arrival to the last output token."},
-  };
-  struct Stat {
-    const char* name;
-    double serve::Summary::*field;
-  };
-  const Stat stats[] = {{"mean", &serve::Summary::mean}, {"p50", &serve::Summary::p50},
-                        {"p90", &serve::Summary::p90}, {"p99", &serve::Summary::p99}};
-  for (const auto& l : latencies)
-    for (const auto& st : stats) {
-      auto field = l.field;
-      auto stat = st.field;
+  // The latency figures and their statistics: serve's table (serve.h), which its latency table reads too.
+  for (const auto& l : serve::latency_kinds())
+    for (const auto& st : serve::latency_stats()) {
+      auto field = l.summary;
+      auto stat = st.value;
       add(std::string("serve_") + l.key + "_" + st.name + "_s", std::string(l.label) + " " + st.name, "s", Better::lower,
           l.help, std::string("latency.") + l.key + "_s." + st.name,
           [field, stat](const S& r) -> Value { return (r.*field).n > 0 ? Value(r.*field.*stat) : std::nullopt; },
@@ -243,6 +226,11 @@ const Metric& find_metric(const std::string& key, const std::string& field) {
   if (const Metric* m = find_metric_or_null(key)) return *m;
   std::string hint = closest_name(key, keys());
   throw InputError(field, "unknown metric '" + key + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)"));
+}
+
+std::optional<double> metric_ratio(std::optional<double> first, std::optional<double> second) {
+  if (first && second && *first > 0 && *second > 0) return *first / *second;
+  return std::nullopt;
 }
 
 std::string better_side(const Metric& m, double r) {

@@ -44,6 +44,10 @@ std::vector<const Metric*> serve_metrics();
 // The metric with this key; InputError naming `field` (with the closest key) when unknown.
 const Metric& find_metric(const std::string& key, const std::string& field = "metric");
 const Metric* find_metric_or_null(const std::string& key);
+// The ratio convention's one rule: first / second when both figures exist and are positive,
+// nothing otherwise (a zero or missing figure has no meaningful ratio). The reports' ratio
+// sections, `trnsim compare` and the page's metric rows all take their ratios from here.
+std::optional<double> metric_ratio(std::optional<double> first, std::optional<double> second);
 // "A", "B", "=" or "-" (neither better, or no ratio) for first / second = r.
 std::string better_side(const Metric& m, double r);
 // The metric's value formatted by its unit (common/format.h).

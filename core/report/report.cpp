@@ -38,7 +38,10 @@ static json ratios(const Report& r) {
   if (!r.compare) return out;
   const hw::System& a = r.primary.system;
   const hw::System& b = r.compare->system;
-  auto ratio = [](double num, double den) { return (num > 0 && den > 0) ? json(num / den) : json(nullptr); };
+  auto ratio = [](double num, double den) {
+    const auto q = metric_ratio(num, den);
+    return q ? json(*q) : json(nullptr);
+  };
   // Per chip: the generation-to-generation comparison the Neuron docs tabulate (S1).
   json chip;
   const auto dtypes = hw::peak_table_dtypes({&a.chip, &b.chip});

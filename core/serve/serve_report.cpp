@@ -8,28 +8,60 @@
 
 namespace trnsim::serve {
 
-namespace {
+const std::vector<LatencyKind>& latency_kinds() {
+  static const std::vector<LatencyKind> kinds = {
+      {"ttft", "TTFT", &Result::ttft, "Arrival to the first output token: queueing, host cost and prefill."},
+      {"tpot", "TPOT", &Result::tpot, "(End to end - TTFT) / (output tokens - 1) per request: after the first token."},
+      {"itl", "ITL", &Result::itl, "Inter-token latency in serve.harness's definition (vllm-bench: every gap, pooled)."},
+      {"e2e", "end to end", &Result::e2e, "Arrival to the last output token."},
+  };
+  return kinds;
+}
 
-const char* const kLatencyKeys[] = {"ttft", "tpot", "itl", "e2e"};
-const char* const kLatencyNames[] = {"TTFT", "TPOT", "ITL", "end to end"};
-const char* const kStats[] = {"mean", "p50", "p90", "p99"};
-
-}  // namespace
+const std::vector<LatencyStat>& latency_stats() {
+  static const std::vector<LatencyStat> stats = {
+      {"mean", &Summary::mean}, {"p50", &Summary::p50}, {"p90", &Summary::p90}, {"p99", &Summary::p99}};
+  return stats;
+}
 
 std::vector<LatencyRow> latency_rows(const Result& r) {
-  const Summary* sums[] = {&r.ttft, &r.tpot, &r.itl, &r.e2e};
   std::vector<LatencyRow> rows;
-  for (int i = 0; i < 4; ++i) {
+  for (const auto& kind : latency_kinds()) {
     LatencyRow row;
-    row.name = kLatencyNames[i];
-    for (const char* st : kStats) {
-      const Metric& m = find_metric(std::string("serve_") + kLatencyKeys[i] + "_" + st + "_s");
+    row.name = kind.label;
+    for (const auto& st : latency_stats()) {
+      const Metric& m = find_metric(std::string("serve_") + kind.key + "_" + st.name + "_s");
       auto v = m.of_serve(r);
       row.cells.push_back(v ? format_metric(m, *v) : "-");
     }
-    row.cells.push_back(sums[i]->n ? fmt::time(sums[i]->max) : "-");
+    const Summary& sum = r.*kind.summary;
+    row.cells.push_back(sum.n ? fmt::time(sum.max) : "-");
     rows.push_back(row);
   }
+  return rows;
+}
+
+TableRows kv_precision_rows(const Result& r) {
+  TableRows rows;
+  for (const auto& k : r.kv_precisions)
+    rows.push_back({k.dtype, fmt::bytes(k.bytes_per_token), fmt::fixed(k.fit_sequences, 1), std::to_string(k.batch),
+                    k.batch ? fmt::time(k.step_s) : "-", k.batch ? fmt::number(k.tokens_per_s_per_chip) : "-"});
+  return rows;
+}
+
+TableRows context_rows(const Result& r) {
+  TableRows rows;
+  for (const auto& c : r.contexts)
+    rows.push_back({fmt::count(c.context), fmt::fixed(c.fit_sequences, 1), std::to_string(c.batch),
+                    c.batch ? fmt::time(c.step_s) : "-", c.batch ? fmt::number(c.tokens_per_s_per_chip) : "-"});
+  return rows;
+}
+
+TableRows turn_rows(const Result& r) {
+  TableRows rows;
+  for (const auto& t : r.turns)
+    rows.push_back({std::to_string(t.turn), std::to_string(t.calls), fmt::time(t.ttft_p50_s),
+                    r.has_no_reuse ? fmt::time(t.ttft_p50_no_reuse_s) : "-", fmt::percent(t.cached_fraction)});
   return rows;
 }
 
@@ -202,7 +234,7 @@ using fmt::pad;
 void latency_table(std::ostringstream& o, const Result& r) {
   o << "\nLatency (" << r.requests << " requests; definitions: `trnsim serve --json` .serve.definitions)\n";
   o << "  " << pad("", 12);
-  for (const char* st : kStats) o << lpad(st, 12);
+  for (const auto& st : latency_stats()) o << lpad(st.name, 12);
   o << lpad("max", 12) << "\n";
   for (const auto& row : latency_rows(r)) {
     o << "  " << pad(row.name, 12);
@@ -276,23 +308,26 @@ void positions_text(std::ostringstream& o, const Result& r) {
   }
 }
 
+// Rows of cells: the first padded to its width, the others right-aligned to theirs.
+void rows_text(std::ostringstream& o, const TableRows& rows, const std::vector<std::size_t>& widths) {
+  for (const auto& row : rows) {
+    o << "  ";
+    for (std::size_t i = 0; i < row.size(); ++i) o << (i == 0 ? pad(row[i], widths[i]) : lpad(row[i], widths[i]));
+    o << "\n";
+  }
+}
+
 void kv_text(std::ostringstream& o, const Result& r) {
   o << "\nKV precision (sequences of " << r.reference_input_tokens + r.reference_output_tokens
     << " tokens at the end of their response)\n  " << pad("KV cache", 10) << lpad("bytes/token", 13)
     << lpad("fit", 10) << lpad("batch", 8) << lpad("step", 12) << lpad("tok/s/chip", 12) << "\n";
-  for (const auto& k : r.kv_precisions)
-    o << "  " << pad(k.dtype, 10) << lpad(fmt::bytes(k.bytes_per_token), 13) << lpad(fmt::fixed(k.fit_sequences, 1), 10)
-      << lpad(std::to_string(k.batch), 8) << lpad(k.batch ? fmt::time(k.step_s) : "-", 12)
-      << lpad(k.batch ? fmt::number(k.tokens_per_s_per_chip) : "-", 12) << "\n";
+  rows_text(o, kv_precision_rows(r), {10, 13, 10, 8, 12, 12});
 }
 
 void contexts_text(std::ostringstream& o, const Result& r) {
   o << "\nAs the context grows (every sequence of a full batch at that context)\n  " << pad("context", 10)
     << lpad("fit", 10) << lpad("batch", 8) << lpad("step", 12) << lpad("tok/s/chip", 12) << "\n";
-  for (const auto& c : r.contexts)
-    o << "  " << pad(fmt::count(c.context), 10) << lpad(fmt::fixed(c.fit_sequences, 1), 10)
-      << lpad(std::to_string(c.batch), 8) << lpad(c.batch ? fmt::time(c.step_s) : "-", 12)
-      << lpad(c.batch ? fmt::number(c.tokens_per_s_per_chip) : "-", 12) << "\n";
+  rows_text(o, context_rows(r), {10, 10, 8, 12, 12});
 }
 
 void sessions_text(std::ostringstream& o, const Result& r) {
@@ -300,13 +335,10 @@ void sessions_text(std::ostringstream& o, const Result& r) {
   o << "\nAgentic sessions: " << r.sessions << " finished; KV held at a session's last call "
     << fmt::bytes(r.session_kv_bytes_mean) << " per chip (p90 " << fmt::bytes(r.session_kv_bytes_p90) << ")\n  "
     << pad("turn", 6) << lpad("calls", 8) << lpad("TTFT p50", 12) << lpad("no reuse", 12) << lpad("cached", 9) << "\n";
-  const std::size_t shown = std::min<std::size_t>(r.turns.size(), 12);
-  for (std::size_t i = 0; i < shown; ++i) {
-    const auto& t = r.turns[i];
-    o << "  " << pad(std::to_string(t.turn), 6) << lpad(std::to_string(t.calls), 8) << lpad(fmt::time(t.ttft_p50_s), 12)
-      << lpad(r.has_no_reuse ? fmt::time(t.ttft_p50_no_reuse_s) : "-", 12) << lpad(fmt::percent(t.cached_fraction), 9)
-      << "\n";
-  }
+  TableRows turns = turn_rows(r);
+  const std::size_t shown = std::min<std::size_t>(turns.size(), 12);
+  turns.resize(shown);
+  rows_text(o, turns, {6, 8, 12, 12, 9});
   if (r.turns.size() > shown) o << "  (" << r.turns.size() - shown << " more turns in --json)\n";
 }
 

@@ -95,7 +95,7 @@ int run_collective(const std::vector<std::string>& raw, trnsim::cli::Io& io) {
     rows.emplace_back(b, trnsim::collective::run(system, req));
     if (rows.size() > 64) break;
   }
-  long ranks = req.ranks > 0 ? req.ranks : (system.chips + req.stride - 1) / req.stride * req.ranks_per_chip;
+  long ranks = trnsim::collective::request_ranks(system, req);
   if (args.flag("json")) {
     trnsim::json j;
     j["system"] = system.name;

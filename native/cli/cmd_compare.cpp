@@ -76,8 +76,8 @@ int run_compare(const std::vector<std::string>& raw, trnsim::cli::Io& io) {
     j["b"] = side(B);
     json ratios = json::object();
     for (const auto& m : trnsim::metrics()) {
-      auto a = m.of(A.result), b = m.of(B.result);
-      ratios[m.key] = (a && b && *a > 0 && *b > 0) ? json(*a / *b) : json(nullptr);
+      const auto q = trnsim::metric_ratio(m.of(A.result), m.of(B.result));
+      ratios[m.key] = q ? json(*q) : json(nullptr);
     }
     j["ratios"] = ratios;
     io.out << j.dump(2) << "\n";
@@ -93,9 +93,9 @@ int run_compare(const std::vector<std::string>& raw, trnsim::cli::Io& io) {
     auto a = m.of(A.result), b = m.of(B.result);
     if (!a && !b) continue;
     std::string ratio = "-", better = "-";
-    if (a && b && *a > 0 && *b > 0) {
-      ratio = trnsim::fmt::ratio(*a / *b);
-      better = trnsim::better_side(m, *a / *b);
+    if (const auto q = trnsim::metric_ratio(a, b)) {
+      ratio = trnsim::fmt::ratio(*q);
+      better = trnsim::better_side(m, *q);
     }
     io.out << pad("  " + m.label, 30) << pad(a ? trnsim::format_metric(m, *a) : "-", 18)
            << pad(b ? trnsim::format_metric(m, *b) : "-", 18) << pad(ratio, 10) << better << "\n";

@@ -35,6 +35,7 @@
 #include "plot_data.h"
 #include "report/report.h"
 #include "report/serving.h"
+#include "scenario/examples.h"
 #include "scenario/scenario.h"
 #include "sweep/sweep.h"
 #include "validate/validate.h"
@@ -103,29 +104,11 @@ std::string canonical_scenario(const std::string& text, const std::string& what,
 
 std::string default_scenario() { return trnsim::scenario_to_string(trnsim::default_scenario()); }
 
-// Embedded example scenarios ("default", "gpt-oss-120b-trn3-gen2", ...): examples/*.json
-// directly under examples/ (models and sweeps live in subfolders).
-std::vector<std::string> example_names() {
-  std::vector<std::string> names;
-  const std::string prefix = "examples/", suffix = ".json";
-  for (const auto& key : trnsim::embedded_keys(prefix)) {
-    std::string rest = key.substr(prefix.size());
-    if (rest.find('/') != std::string::npos || rest.size() <= suffix.size()) continue;
-    if (rest.compare(rest.size() - suffix.size(), suffix.size(), suffix) != 0) continue;
-    names.push_back(rest.substr(0, rest.size() - suffix.size()));
-  }
-  return names;
-}
+// The bundled example scenarios ("default", "gpt-oss-120b-trn3-gen2", ...): the core's list
+// (core/scenario/examples.h).
+std::vector<std::string> example_names() { return trnsim::bundled_example_names(); }
 
-std::string example_text(const std::string& name) {
-  const std::string* text = trnsim::find_embedded("examples/" + name + ".json");
-  if (!text) {
-    std::vector<std::string> names = example_names();
-    std::string hint = trnsim::closest_name(name, names);
-    throw trnsim::InputError("example", "no example '" + name + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)"));
-  }
-  return *text;
-}
+std::string example_text(const std::string& name) { return trnsim::bundled_example_text(name); }
 
 // ---- hardware, collectives, links ----------------------------------------------------------
 
@@ -156,7 +139,7 @@ py::dict collective(const std::string& system_name, const std::string& op, doubl
   d["system"] = system.name;
   d["op"] = req.op;
   d["bytes"] = bytes;
-  d["ranks"] = req.ranks > 0 ? req.ranks : (system.chips + req.stride - 1) / req.stride;
+  d["ranks"] = trnsim::collective::request_ranks(system, req);
   d["stride"] = req.stride;
   d["time_s"] = r.time_s;
   d["algbw_bytes_per_s"] = r.algbw_bytes_per_s;

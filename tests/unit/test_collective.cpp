@@ -270,4 +270,25 @@ TEST_CASE("Trn3 UltraServer collectives are faster than Trn2's by the link ratio
   CHECK(t3.chip.link_bandwidth_bytes_per_s / t2.chip.link_bandwidth_bytes_per_s == Approx(2.0));
 }
 
+TEST_CASE("request_ranks: the given ranks, or every chip at the stride times the ranks per chip") {
+  const System t = load_system("trn2-48xlarge");
+  namespace coll = trnsim::collective;
+  coll::Request r;
+  r.bytes = 1 << 20;
+  CHECK(coll::request_ranks(t, r) == t.chips);
+  r.stride = 3;  // chips 0, 3, 6, ...: the chips the strided group reaches
+  long reached = 0;
+  for (long c = 0; c < t.chips; c += r.stride) ++reached;
+  CHECK(coll::request_ranks(t, r) == reached);
+  r.stride = 1;
+  r.ranks_per_chip = 2;
+  CHECK(coll::request_ranks(t, r) == 2L * t.chips);
+  r.ranks = 4;
+  CHECK(coll::request_ranks(t, r) == 4);
+  // The traffic the collective plans has as many ranks.
+  r.ranks = 0;
+  r.ranks_per_chip = 1;
+  CHECK(coll::link_traffic(t, r).ranks == coll::request_ranks(t, r));
+}
+
 }  // namespace unit_collective

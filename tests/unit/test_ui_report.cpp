@@ -4,6 +4,9 @@
 // exactly the schedule's spans; points and variants come from the core's results.
 #include <catch2/catch.hpp>
 
+#include <map>
+#include <set>
+
 #include "embedded.h"
 #include "report/report.h"
 #include "scenario/scenario.h"
@@ -53,6 +56,23 @@ TEST_CASE("metric rows: the core's table, texts and ratio convention (first / se
   }
 }
 
+TEST_CASE("the ratio rule: first / second when both are positive, otherwise no ratio") {
+  const Report rep = evaluate(default_scenario());
+  REQUIRE(rep.compare);
+  const auto& a = rep.primary.system.chip;
+  const auto& b = rep.compare->system.chip;
+  // The JSON report's hardware ratios go through the same rule as the metric rows.
+  const json per_chip = report_to_json(rep)["ratios"]["per_chip"];
+  REQUIRE(per_chip["hbm_bandwidth"].is_number());
+  CHECK(per_chip["hbm_bandwidth"].get<double>() == *metric_ratio(a.hbm_bandwidth_bytes_per_s, b.hbm_bandwidth_bytes_per_s));
+  CHECK(*metric_ratio(a.hbm_capacity_bytes, b.hbm_capacity_bytes) == a.hbm_capacity_bytes / b.hbm_capacity_bytes);
+  CHECK_FALSE(metric_ratio(a.hbm_capacity_bytes, 0.0));
+  CHECK_FALSE(metric_ratio(0.0, b.hbm_capacity_bytes));
+  CHECK_FALSE(metric_ratio(-a.hbm_capacity_bytes, b.hbm_capacity_bytes));
+  CHECK_FALSE(metric_ratio(std::nullopt, b.hbm_capacity_bytes));
+  CHECK_FALSE(metric_ratio(a.hbm_capacity_bytes, std::nullopt));
+}
+
 TEST_CASE("timeline lanes hold exactly the schedule's spans, in time order") {
   for (const char* example : {"examples/default.json", "examples/llama-3.1-70b-training-ultracluster.json"}) {
     INFO(example);
@@ -77,6 +97,12 @@ TEST_CASE("timeline lanes hold exactly the schedule's spans, in time order") {
     double summed = 0;
     for (const auto& row : busy_in_window(v, 0, v.end_s * 2)) summed += row.busy_s;
     CHECK(summed == Approx(busy));
+    // The share of one lane's time in a window: busy time over the window, per pipeline stage.
+    std::set<int> stages;
+    for (const auto& lane : v.lanes) stages.insert(lane.stage);
+    const double window = v.end_s / 2;
+    for (const auto& row : busy_in_window(v, 0, window))
+      CHECK(row.share == Approx(row.busy_s / window / double(stages.size())));
     if (rep.primary.result->kind == "training") CHECK(v.end_s == Approx(rep.primary.result->step_time_s));
   }
   CHECK(op_family("forward mb 12") == "forward mb ");
@@ -124,6 +150,48 @@ TEST_CASE("roofline points: every compute or memory operator at its intensity, a
     CHECK(p.intensity == p.op->flops / p.op->hbm_bytes);
     CHECK(p.flops_per_s <= p.roof_flops_per_s * (1 + 1e-12));  // overhead only slows it down
   }
+  // Operator shares: each phase's operators add up to its time (the operators are its stages).
+  for (const auto& ph : r.phases) {
+    double shares = 0, totals = 0;
+    for (const auto& o : ph.ops) shares += op_share(ph, o), totals += o.total_s();
+    INFO(ph.name);
+    CHECK(shares == Approx(totals / ph.time_s));
+  }
+  CHECK(op_share(workload::Phase{}, r.phases.front().ops.front()) == 0);  // an empty phase: no share
+}
+
+TEST_CASE("roofline roofs: one per distinct peak naming its data types, and the derated roof") {
+  const Report rep = evaluate(default_scenario());
+  const auto& r = *rep.primary.result;
+  const hw::Chip& chip = rep.primary.system.chip;
+  const Roofs roofs = roofline_roofs(chip, r);
+  CHECK(roofs.hbm_bytes_per_s == chip.hbm_bandwidth_bytes_per_s);
+  // Every data type with a peak sits on exactly the roof of its peak; roofs rise left to right.
+  std::map<std::string, double> on_roof;  // data type -> the roof naming it
+  for (std::size_t i = 0; i < roofs.peaks.size(); ++i) {
+    if (i) CHECK(roofs.peaks[i - 1].flops_per_s < roofs.peaks[i].flops_per_s);
+    const std::string& list = roofs.peaks[i].dtypes;
+    for (std::size_t a = 0;;) {
+      const std::size_t b = list.find(", ", a);
+      CHECK(on_roof.emplace(list.substr(a, b - a), roofs.peaks[i].flops_per_s).second);
+      if (b == std::string::npos) break;
+      a = b + 2;
+    }
+  }
+  std::size_t with_peak = 0;
+  for (const auto& [dtype, peak] : chip.peak_flops) {
+    INFO(dtype);
+    CHECK(roofs.peak_max >= peak);
+    if (peak <= 0) continue;
+    ++with_peak;
+    REQUIRE(on_roof.count(dtype));
+    CHECK(on_roof[dtype] == peak);
+  }
+  CHECK(on_roof.size() == with_peak);
+  CHECK(roofs.peak_max == roofs.peaks.back().flops_per_s);
+  CHECK(roofs.derated_flops_per_s == chip.peak(r.matmul_dtype) * r.spec.efficiency.compute);
+  CHECK(roofs.derated_hbm_bytes_per_s == chip.hbm_bandwidth_bytes_per_s * r.spec.efficiency.hbm);
+  CHECK(roofs.of_matmul_peak(chip.peak(r.matmul_dtype) / 4) == Approx(0.25));
 }
 
 }  // namespace unit_ui_report

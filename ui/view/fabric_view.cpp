@@ -194,11 +194,15 @@ FabricLayout layout_fabric(const hw::System& sys, int domain) {
   return L;
 }
 
-double FabricLoads::utilization(const FabricLink& l) const {
+double FabricLoads::busy_s(const FabricLink& l) const {
   auto it = traffic.bytes.find(l.id);
-  if (it == traffic.bytes.end()) return -1;
+  return it == traffic.bytes.end() ? -1 : it->second / l.bandwidth_bytes_per_s;
+}
+
+double FabricLoads::utilization(const FabricLink& l) const {
+  if (!traffic.bytes.count(l.id)) return -1;
   if (!(traffic.result.time_s > 0) || !(l.bandwidth_bytes_per_s > 0)) return 0;
-  return it->second / l.bandwidth_bytes_per_s / traffic.result.time_s;
+  return busy_s(l) / traffic.result.time_s;
 }
 
 FabricLoads fabric_loads(const hw::System& sys, const collective::Request& req, int domain) {

@@ -63,6 +63,7 @@ struct FabricLoads {
   std::vector<long> members;     // chips of the domain in the group
   double max_utilization = 0;
   double utilization(const FabricLink& link) const;  // -1 when the link carries nothing
+  double busy_s(const FabricLink& link) const;       // its bytes at its bandwidth; -1 when it carries nothing
 };
 FabricLoads fabric_loads(const hw::System& system, const collective::Request& request, int domain = 0);
 

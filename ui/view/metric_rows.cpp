@@ -14,7 +14,7 @@ std::vector<MetricRow> metric_rows(const workload::Result& a, const workload::Re
     if (!r.first && !r.second) continue;
     r.first_text = r.first ? format_metric(m, *r.first) : "-";
     r.second_text = r.second ? format_metric(m, *r.second) : "-";
-    if (r.first && r.second && *r.first > 0 && *r.second > 0) r.ratio = *r.first / *r.second;
+    r.ratio = metric_ratio(r.first, r.second);
     r.ratio_text = r.ratio ? fmt::ratio(*r.ratio) : "-";
     r.better = r.ratio ? better_side(m, *r.ratio) : "-";
     rows.push_back(std::move(r));

@@ -86,8 +86,13 @@ std::vector<BusyRow> busy_in_window(const TimelineView& v, double t0, double t1)
       r.busy_s += b - a;
       r.spans += 1;
     }
+  const double window = t1 - t0;
+  const std::size_t stages = std::max<std::size_t>(1, v.lanes.empty() ? 1 : v.lanes.back().stage + 1);
   std::vector<BusyRow> rows;
-  for (auto& kv : busy) rows.push_back(std::move(kv.second));
+  for (auto& kv : busy) {
+    kv.second.share = window > 0 ? kv.second.busy_s / window / stages : 0;
+    rows.push_back(std::move(kv.second));
+  }
   std::stable_sort(rows.begin(), rows.end(), [](const BusyRow& a, const BusyRow& b) { return a.busy_s > b.busy_s; });
   return rows;
 }

@@ -41,6 +41,7 @@ struct BusyRow {
   std::string category;  // lane category
   double busy_s = 0;     // inside the window
   long spans = 0;
+  double share = 0;      // of one lane's time in the window: busy_s / (t1 - t0) / stages
 };
 // Busy time per operator family and lane category inside [t0, t1), all stages, largest first.
 std::vector<BusyRow> busy_in_window(const TimelineView& view, double t0, double t1);
