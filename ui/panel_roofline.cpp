@@ -69,7 +69,7 @@ class RooflinePanel : public Panel {
       return fmt::general(v, 4);
     };
     ay.fmt = [](double v) { return fmt::si(v, "FLOP/s"); };
-    std::string title = chip.display_name + ": HBM " + fmt::si(bw, "B/s") + "; " + r.model.name + " " + r.kind;
+    std::string title = chip.display_name + ": HBM " + fmt::si(bw, "B/s") + "; " + r.model_name() + " " + workload::kind_name(r.kind());
     PlotFrame plot("roofline", ImVec2(0, -ImGui::GetTextLineHeightWithSpacing() * 3.6f), ax, ay, title.c_str());
     probe("roofline:plot");
     ImDrawList* dl = plot.draw_list();

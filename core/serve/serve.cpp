@@ -42,8 +42,9 @@ class OneRequest : public Source {
 
 void check_settings(const Scenario& s, bool search) {
   const Spec& v = s.serve;
-  if (s.workload.kind != "inference")
-    throw InputError("workload.kind", "serving needs an inference workload, got '" + s.workload.kind + "'");
+  if (s.workload.kind != workload::Kind::inference)
+    throw InputError("workload.kind",
+                     "serving needs an inference workload, got '" + std::string(workload::kind_name(s.workload.kind)) + "'");
   if (v.arrivals == "trace" && v.trace.file.empty() && v.trace.text.empty())
     throw InputError("serve.trace.file", "arrivals 'trace' need a trace: a file (serve.trace.file, the CLI) or the "
                                          "trace itself (serve.trace.text)");
@@ -271,8 +272,8 @@ void zero_load(const Runner& run, const Scenario& s, Result& R) {
   spec.inference.output_tokens = out;
   try {
     const workload::Result ref = workload::evaluate(spec, run.system());
-    R.run_ttft_s = ref.ttft_s;
-    R.run_tpot_s = ref.tpot_s;
+    R.run_ttft_s = ref.inference().ttft_s;
+    R.run_tpot_s = ref.inference().tpot_s;
   } catch (const InputError& e) {
     R.notes.push_back("`trnsim run` cannot price one request of these lengths (it prefills whole prompts): " +
                       std::string(e.what()));

@@ -127,8 +127,8 @@ TEST_CASE("neuron: compiled slots hold their KV cache; serving at zero load adds
   s.workload.inference.batch = 1;
   const serve::Result r = serve::run(s);
   const Report rep = evaluate(s);
-  CHECK(r.ttft.p50 > rep.primary.result->ttft_s + price::load_stack("vllm-neuron").runtime.request_host_s);
-  CHECK(r.tpot.p50 > rep.primary.result->tpot_s);
+  CHECK(r.ttft.p50 > rep.primary.result->inference().ttft_s + price::load_stack("vllm-neuron").runtime.request_host_s);
+  CHECK(r.tpot.p50 > rep.primary.result->inference().tpot_s);
   CHECK(r.stack == "vllm-neuron");
 }
 

@@ -83,8 +83,8 @@ TEST_CASE("serve: at zero load one request reproduces trnsim run's TTFT and TPOT
     const Report rep = evaluate(s);
     const serve::Result r = served(s);
     REQUIRE(r.requests == 3);
-    CHECK(rel(r.ttft.p50, rep.primary.result->ttft_s) < 1e-9);
-    CHECK(rel(r.tpot.p50, rep.primary.result->tpot_s) < 1e-9);
+    CHECK(rel(r.ttft.p50, rep.primary.result->inference().ttft_s) < 1e-9);
+    CHECK(rel(r.tpot.p50, rep.primary.result->inference().tpot_s) < 1e-9);
     CHECK(rel(r.zero_load_ttft_s, r.run_ttft_s) < 1e-9);
     CHECK(rel(r.zero_load_tpot_s, r.run_tpot_s) < 1e-9);
     // Every request alone: e2e = TTFT + (output - 1) x TPOT.
