@@ -86,7 +86,7 @@ struct SimResult {
   double start_s = 0;              // the first arrival: the run's window opens here
   double end_s = 0;                // the last completion (or the duration's end)
   double busy_s = 0;               // summed over replicas: time spent in steps
-  double step_compute_s = 0, step_hbm_s = 0, step_fabric_s = 0, step_overhead_s = 0;
+  price::TimeSplit step_split;  // the steps' time, summed
   double output_tokens = 0, prompt_tokens = 0, cached_prompt_tokens = 0, computed_prefill_tokens = 0;
   double in_system_area = 0, in_queue_area = 0;  // integrals of requests in system / waiting over time
   double queue_s_all = 0, e2e_s_all = 0;         // summed over every call (warm-up included), for Little's law

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "hw/system.h"
+#include "price/time_split.h"
 
 namespace trnsim {
 struct Scenario;
@@ -47,7 +48,7 @@ struct Batch {
 
 struct StepTime {
   double time_s = 0;  // the step, end to end (what every sequence in it waits)
-  double compute_s = 0, hbm_s = 0, fabric_s = 0, overhead_s = 0;  // where it went (sums to time_s)
+  price::TimeSplit split;  // where it went (totals time_s)
   int padded_batch = 0, padded_tokens = 0;  // what actually ran (compiled shapes; plain: the batch as given)
   // Output tokens each decoding sequence gains in this step: 1, or the expected accepted
   // tokens with speculative decoding (fractional: the simulator carries the remainder).

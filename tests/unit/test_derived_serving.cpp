@@ -206,7 +206,7 @@ TEST_CASE("serving: a step pays one graph launch per graph it runs, the host ste
   REQUIRE(prefill_graph > 0);
   CHECK(m.step(both).time_s == Approx(decode_graph + prefill_graph + 2 * launch + per_step).epsilon(1e-12));
   CHECK(m.step(two).time_s == Approx(prefill_graph + other_graph + 2 * launch + per_step).epsilon(1e-12));
-  CHECK(m.step(both).overhead_s >= 2 * launch + per_step);
+  CHECK(m.step(both).split.overhead_s >= 2 * launch + per_step);
   CHECK(m.request_overhead_s() == Approx(seconds(rt.at("request_host"))).epsilon(1e-15));
 }
 

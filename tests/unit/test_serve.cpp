@@ -136,8 +136,8 @@ TEST_CASE("serve: a step's time splits into compute, HBM, fabric and overhead", 
   b.prefills = {{300, 1024, true}, {700, 0, false}};
   const serve::StepTime t = m->step(b);
   CHECK(t.time_s > 0);
-  CHECK(rel(t.compute_s + t.hbm_s + t.fabric_s + t.overhead_s, t.time_s) < 1e-12);
-  CHECK(t.fabric_s > 0);  // tp 4: all-reduces
+  CHECK(rel(t.split.total(), t.time_s) < 1e-12);
+  CHECK(t.split.fabric_s > 0);  // tp 4: all-reduces
   CHECK(t.padded_batch == 5);
   CHECK(t.padded_tokens == 3 + 300 + 700);
 }
