@@ -16,20 +16,32 @@
 //  - routes are balanced over the second-level NeuronSwitch switches for any chips per
 //    server (1 to 16): every flow between servers is sprayed over all of them, so each
 //    switch's uplink and downlink of a server carry exactly 1 / l2_switches of its flows.
+//  - torus routes: on every torus system and alternative, every route's hops per dimension
+//    are the shorter way round between the chips' coordinates and its latency their sum of
+//    link latencies from the data file; both backends report it for a permute at every distance;
+//  - every link's load from the routes as the data describe them (a flow sprayed over l
+//    second-level switches puts 1 / l of its bytes on each switch's links): both backends'
+//    step latency and transfer time on every built-in system and named alternative (the PCIe
+//    view's separate lanes included) and on fabrics whose second level is the bottleneck.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <limits>
 #include <map>
+#include <string>
 #include <tuple>
+#include <vector>
 
 #include "collective/algorithms.h"
+#include "collective/backend.h"
 #include "collective/collective.h"
 #include "embedded.h"
 #include "fabric/topology.h"
 #include "hw/system.h"
+#include "test_derived_reference.h"
 
 // A namespace per file: the unit tests build in unity batches (tests/CMakeLists.txt).
 namespace unit_derived_fabric {
@@ -48,7 +60,7 @@ trnsim::collective::Result run(const System& s, const std::string& op, double by
   return trnsim::collective::run(s, r);
 }
 
-json data_file(const std::string& key) { return json::parse(*trnsim::find_embedded(key)); }
+using derived::data_file;
 
 // A quantity of a data file in SI units (the units the data files use here).
 double si(const json& q) {
@@ -66,18 +78,22 @@ const std::string kPrefix = "test_derived_fabric_native_";
 
 // A NeuronSwitch system of `servers` x `per_server` Trainium3 chips with `l2` second-level
 // switches, written from the Trn3 Gen2 data file (same links, latencies and software).
-System switch_system(int per_server, int servers, int l2) {
-  json s = data_file("data/systems/trn3-gen2-ultraserver.json");
-  std::string name = "test-switch-" + std::to_string(per_server) + "x" + std::to_string(servers) + "-l2-" + std::to_string(l2);
-  s["name"] = name;
-  s["chips_per_server"]["value"] = per_server;
-  s["servers"]["value"] = servers;
-  s["fabric"]["l2_switches"]["value"] = l2;
+// A system written as a user's file (`data` in the system format, named `name`) and loaded.
+System user_system(json data, const std::string& name) {
+  data["name"] = name;
   std::string path = std::string(TRNSIM_SOURCE_DIR) + "/build/" + kPrefix + name + ".json";
-  std::ofstream(path) << s.dump();
+  std::ofstream(path) << data.dump();
   System sys = load_system(path);
   std::remove(path.c_str());
   return sys;
+}
+
+System switch_system(int per_server, int servers, int l2) {
+  json s = data_file("data/systems/trn3-gen2-ultraserver.json");
+  s["chips_per_server"]["value"] = per_server;
+  s["servers"]["value"] = servers;
+  s["fabric"]["l2_switches"]["value"] = l2;
+  return user_system(s, "test-switch-" + std::to_string(per_server) + "x" + std::to_string(servers) + "-l2-" + std::to_string(l2));
 }
 
 // The derivation adds the steps in another order: equal to 1e-12 relative.
@@ -324,13 +340,9 @@ TEST_CASE("collective times from the algorithm's steps, exactly", "[derived]") {
   // Halving a link's bandwidth doubles exactly the link part of the time (with DMA engines
   // fast enough not to bound it), and halving the DMA engines' rate doubles their part.
   json half = data_file("data/systems/trn3-gen2-ultraserver.json");
-  half["name"] = "test-half-port";
   // Published figures count both directions: 1,280 GB/s is 640 GB/s a direction, half the port.
   half["fabric"]["intra_server_bandwidth"] = {{"value", 1280}, {"unit", "GB/s"}, {"source", "assumption: half the port, a test"}};
-  std::string path = std::string(TRNSIM_SOURCE_DIR) + "/build/" + kPrefix + "half.json";
-  std::ofstream(path) << half.dump();
-  System h = load_system(path);
-  std::remove(path.c_str());
+  System h = user_system(half, "test-half-port");
   System slow_dma = s;
   slow_dma.chip.dma_engine_bandwidth_bytes_per_s /= 2;
   for (const char* algo : {"ring", "kangaring", "mesh"}) {
@@ -458,4 +470,322 @@ TEST_CASE("the event backend agrees with the analytic one on a balanced 8-chip-s
   }
 }
 
+
+namespace {
+
+// ---- routes, latencies and link loads written from the data files ----------------------
+// What core/fabric/topology.h documents, derived here from the system's data file (the
+// cluster's UltraServer for a cluster, each value as the chosen alternatives give it): a
+// torus routes dimension by dimension the shorter way round (ties: + from an even
+// coordinate), each hop paying its dimension's link_latency; inside a NeuronSwitch server a
+// flow crosses the first-level switch (l1_latency), between servers both servers' first-level
+// switches and the second level (2 l1 + l2), sprayed evenly over the l2_switches second-level
+// switches: 1 / l2 of its bytes on each switch's uplink from the source server and downlink
+// to the destination server, sized chips_per_server x inter_server_bandwidth / l2; between
+// UltraServers a flow leaves through the source chip's EFA share and enters through the
+// destination's (efa.latency).
+
+// The value of a data quantity under the chosen alternatives (a quantity lists the
+// alternatives its sources disagree on; no alternative chosen: its own value).
+json chosen(const json& q, const std::vector<std::string>& alternatives) {
+  if (q.contains("alternatives"))
+    for (const std::string& a : alternatives)
+      if (q.at("alternatives").contains(a)) return q.at("alternatives").at(a);
+  return q;
+}
+
+struct DataFabric {
+  std::string kind;                  // "torus" or "switch"
+  long per_server = 0, per_domain = 0;
+  std::vector<int> sizes;            // torus, dimension 0 first
+  std::vector<double> hop_latency;   // torus: s per hop of each dimension
+  int l2 = 0;                        // switch
+  bool shared = true;
+  double l1_latency = 0, l2_latency = 0, efa_latency = 0;
+};
+
+DataFabric data_fabric(const std::string& system_name) {
+  const trnsim::hw::SystemName n = trnsim::hw::parse_system_name(system_name);
+  const json d = derived::system_data(system_name), f = d.at("fabric");
+  auto value = [&](const json& q) { return chosen(q, n.alternatives).at("value"); };
+  DataFabric out;
+  out.kind = f.at("kind").get<std::string>();
+  out.per_server = value(d.at("chips_per_server")).get<long>();
+  out.per_domain = out.per_server * value(d.at("servers")).get<long>();
+  out.efa_latency = si(chosen(d.at("efa").at("latency"), n.alternatives));
+  if (out.kind == "torus") {
+    for (const json& dim : f.at("torus")) {
+      out.sizes.push_back(value(dim.at("size")).get<int>());
+      out.hop_latency.push_back(si(chosen(dim.at("link_latency"), n.alternatives)));
+    }
+  } else {
+    out.l2 = value(f.at("l2_switches")).get<int>();
+    out.shared = value(f.at("shared_chip_port")).get<bool>();
+    out.l1_latency = si(chosen(f.at("l1_latency"), n.alternatives));
+    out.l2_latency = si(chosen(f.at("l2_latency"), n.alternatives));
+  }
+  return out;
+}
+
+// A chip's torus coordinates in its domain, dimension 0 varying fastest.
+std::vector<int> coordinates(const DataFabric& f, long chip) {
+  std::vector<int> c;
+  long local = chip % f.per_domain;
+  for (int size : f.sizes) {
+    c.push_back(static_cast<int>(local % size));
+    local /= size;
+  }
+  return c;
+}
+
+// Hops of the shortest way round each torus dimension from src to dst (same domain).
+std::vector<int> torus_hops(const DataFabric& f, long src, long dst) {
+  const std::vector<int> a = coordinates(f, src), b = coordinates(f, dst);
+  std::vector<int> h;
+  for (std::size_t d = 0; d < f.sizes.size(); ++d) {
+    const int fwd = ((b[d] - a[d]) % f.sizes[d] + f.sizes[d]) % f.sizes[d];
+    h.push_back(std::min(fwd, f.sizes[d] - fwd) % f.sizes[d]);
+  }
+  return h;
+}
+
+// One directed link of a derived path (named by its ends), the share of the flow's bytes it
+// carries and its bandwidth.
+struct DerivedLink {
+  std::string name;
+  double share = 1, bandwidth = 0;
+};
+struct DerivedPath {
+  double latency = 0;
+  std::vector<DerivedLink> links;
+};
+
+DerivedPath derived_path(const DataFabric& f, const FabricSpec& spec, long src, long dst) {
+  DerivedPath p;
+  const std::string s = std::to_string(src), d = std::to_string(dst);
+  if (src / f.per_domain != dst / f.per_domain) {
+    p.latency = f.efa_latency;
+    p.links = {{"chip " + s + " -> EFA", 1, spec.efa_bandwidth_bytes_per_s_per_chip},
+               {"EFA -> chip " + d, 1, spec.efa_bandwidth_bytes_per_s_per_chip}};
+    return p;
+  }
+  if (f.kind == "torus") {
+    long cur = src, stride = 1;
+    std::vector<int> a = coordinates(f, src);
+    const std::vector<int> b = coordinates(f, dst);
+    for (std::size_t k = 0; k < f.sizes.size(); ++k) {
+      const int n = f.sizes[k];
+      const int fwd = ((b[k] - a[k]) % n + n) % n, back = (n - fwd) % n;
+      const bool plus = fwd < back || (fwd == back && a[k] % 2 == 0);
+      for (int h = 0; h < std::min(fwd, back); ++h) {
+        const int next = plus ? (a[k] + 1) % n : (a[k] + n - 1) % n;
+        const long to = cur + (next - a[k]) * stride;
+        p.links.push_back({"chip " + std::to_string(cur) + " -> chip " + std::to_string(to), 1,
+                           spec.torus[k].link_bandwidth_bytes_per_s});
+        p.latency += f.hop_latency[k];
+        cur = to;
+        a[k] = next;
+      }
+      stride *= n;
+    }
+    return p;
+  }
+  const long from = src / f.per_server, into = dst / f.per_server;
+  if (from == into) {
+    p.latency = f.l1_latency;
+    p.links = {{"chip " + s + " -> L1", 1, spec.intra_server_bandwidth_bytes_per_s},
+               {"L1 -> chip " + d, 1, spec.intra_server_bandwidth_bytes_per_s}};
+    return p;
+  }
+  // Out of the chip through its port to the first-level switch (shared with the traffic
+  // inside the server), or through separate lanes (the PCIe view).
+  p.latency = 2 * f.l1_latency + f.l2_latency;
+  const std::string via = f.shared ? "L1" : "lanes";
+  const double chip_bw = f.shared ? spec.intra_server_bandwidth_bytes_per_s : spec.inter_server_bandwidth_bytes_per_s;
+  const double uplink = static_cast<double>(f.per_server) * spec.inter_server_bandwidth_bytes_per_s / f.l2;
+  p.links.push_back({"chip " + s + " -> " + via, 1, chip_bw});
+  for (int k = 0; k < f.l2; ++k) {
+    p.links.push_back({"server " + std::to_string(from) + " -> L2 " + std::to_string(k), 1.0 / f.l2, uplink});
+    p.links.push_back({"L2 " + std::to_string(k) + " -> server " + std::to_string(into), 1.0 / f.l2, uplink});
+  }
+  p.links.push_back({via + " -> chip " + d, 1, chip_bw});
+  return p;
+}
+
+// Every built-in system with a fabric (a chip alone has none), as its data gives it and with
+// each named alternative of its data; a cluster at 2 UltraServers (EFA joins any number the
+// same way, and the event backend times every flow).
+std::vector<std::string> fabric_systems() {
+  std::vector<std::string> out;
+  for (const std::string& name : trnsim::hw::system_names()) {
+    const System s = load_system(name);
+    if (s.chips < 2) continue;
+    const std::string base = s.domains > 1 ? name + ":2" : name;
+    out.push_back(base);
+    for (const std::string& alt : trnsim::hw::alternative_names(s)) out.push_back(base + "+" + alt);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("torus routes: the latency is the sum of the hops counted from the coordinates", "[derived]") {
+  // On every torus system (and its alternatives), every route from a chip of the first domain:
+  // the hops of each dimension are the shorter way round between the two coordinates, the
+  // latency the sum of those hops' link latencies from the data file (EFA's between domains).
+  // The collective backends report the same latency for a permute between two chips at every
+  // distance, and its bytes over the slowest link it crosses (each link carries one flow).
+  using namespace trnsim::collective;
+  int torus_systems = 0;
+  for (const std::string& name : fabric_systems()) {
+    const DataFabric f = data_fabric(name);
+    if (f.kind != "torus") continue;
+    ++torus_systems;
+    const System s = load_system(name);
+    const trnsim::fabric::Topology topo(s);
+    INFO(name);
+    REQUIRE(s.chips_per_domain == f.per_domain);
+    std::string wrong;  // the first route that differs (one check per system keeps the output short)
+    long routes = 0;
+    std::map<int, long> first_at;  // hop count -> the first chip that far from chip 0
+    std::vector<trnsim::fabric::Hop> hops;
+    for (long src = 0; src < f.per_domain; ++src) {
+      for (long dst = 0; dst < std::min<long>(s.chips, 2 * f.per_domain); ++dst) {
+        if (dst == src) continue;
+        hops.clear();
+        const double latency = topo.route(src, dst, hops);
+        ++routes;
+        // Between domains: EFA out and in (distance -1 below).
+        double want = f.efa_latency;
+        int total = 2, distance = -1;
+        std::vector<int> per_dim(f.sizes.size(), 0), got(f.sizes.size(), 0);
+        if (dst / f.per_domain == src / f.per_domain) {
+          per_dim = torus_hops(f, src, dst);
+          want = 0, total = 0;
+          for (std::size_t d = 0; d < per_dim.size(); ++d) want += per_dim[d] * f.hop_latency[d], total += per_dim[d];
+          distance = total;
+          for (const auto& h : hops) {
+            const auto e = topo.ends(h.link);
+            if (e.kind == trnsim::fabric::LinkKind::torus && h.share == 1) ++got[static_cast<std::size_t>(e.torus_dim)];
+          }
+        } else {
+          got = per_dim;
+        }
+        if (src == 0 && !first_at.count(distance)) first_at[distance] = dst;
+        if (wrong.empty() && (std::abs(latency - want) > 1e-12 * want || static_cast<int>(hops.size()) != total || got != per_dim))
+          wrong = std::to_string(src) + " -> " + std::to_string(dst) + ": latency " + std::to_string(latency * 1e6) + " us, " +
+                  std::to_string(hops.size()) + " hops; derived " + std::to_string(want * 1e6) + " us, " + std::to_string(total);
+      }
+    }
+    CHECK(wrong == "");
+    CHECK(routes == f.per_domain * (std::min<long>(s.chips, 2 * f.per_domain) - 1));
+    // Every distance, 1 to the torus's diameter, through both backends.
+    int diameter = 0;
+    for (int size : f.sizes) diameter += size / 2;
+    REQUIRE(first_at.size() == static_cast<std::size_t>(diameter) + (s.domains > 1 ? 1 : 0));
+    for (const auto& [distance, chip] : first_at) {
+      const DerivedPath there = derived_path(f, s.fabric_spec, 0, chip), back = derived_path(f, s.fabric_spec, chip, 0);
+      double slowest = std::numeric_limits<double>::infinity();
+      for (const DerivedPath* p : {&there, &back})
+        for (const DerivedLink& l : p->links) slowest = std::min(slowest, l.bandwidth);
+      for (const char* backend : {"analytic", "event"}) {
+        INFO(backend << ": chip 0 <-> chip " << chip << ", " << distance << " hops (-1: EFA)");
+        const Result r = run(s, "permute", MiB, "auto", 2, static_cast<int>(chip), backend);
+        REQUIRE(r.steps == 1);
+        CHECK(r.latency_s == exact_time(std::max(there.latency, back.latency)));
+        CHECK(r.link_s == exact_time(MiB / slowest));
+      }
+    }
+  }
+  CHECK(torus_systems >= 2);  // trn2.48xlarge, the Trn2 UltraServer (and its cluster), with alternatives
+}
+
+namespace {
+
+// One step of a collective timed by both backends against the derivation: the step's
+// latency is its longest derived path's; every flow's `bytes` load each link of its derived
+// path by bytes x the share the link carries (a flow sprayed over l second-level switches: 1 / l
+// on each), and the transfer takes the busiest link's load / bandwidth. That is also the
+// event backend's time: equal flows starting together and sharing links max-min fairly are
+// frozen first on the link with the most flows per bandwidth, at its fair rate, which keeps it
+// full to the end; every other flow runs at least as fast (each chip's flows here fit its
+// collective cores, so all start at once).
+void check_step(const System& s, const DataFabric& f, const trnsim::collective::Step& step, const std::string& what) {
+  using namespace trnsim::collective;
+  const trnsim::fabric::Topology topo(s);
+  RankMap map;
+  map.topology = &topo;
+  map.ranks = s.chips;
+  map.ranks_per_domain = s.domains > 1 ? s.chips_per_domain : 0;
+  map.max_flows_per_chip = s.chip.collective_cores;
+  REQUIRE(max_flows_per_rank(step, map.ranks) <= s.chip.collective_cores);
+  std::map<std::string, double> load, bandwidth;
+  double latency = 0, sprayed = 0;
+  for (long g = 0; g < subgroups(step, map.ranks); ++g)
+    for_each_flow_in_group(step, map.ranks, g, [&](long src, long dst) {
+      const DerivedPath p = derived_path(f, s.fabric_spec, src, dst);
+      latency = std::max(latency, p.latency);
+      for (const DerivedLink& l : p.links) {
+        load[l.name] += step.bytes * l.share;
+        bandwidth[l.name] = l.bandwidth;
+        if (l.share < 1) sprayed += l.share;
+      }
+    });
+  double transfer = 0;
+  for (const auto& [name, bytes] : load) transfer = std::max(transfer, bytes / bandwidth.at(name));
+  for (const char* backend : {"analytic", "event"}) {
+    INFO(s.name << ", " << what << ", " << backend << " backend (" << sprayed << " flow-shares sprayed)");
+    const StepTime t = make_backend(backend)->time_step(step, map);
+    CHECK(t.latency_s == exact_time(latency));
+    CHECK(t.transfer_s == Approx(transfer).epsilon(1e-9));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("every link's load is derived from the routes: both backends, every system and alternative", "[derived]") {
+  // On every built-in system and every named alternative of its data (the PCIe view's separate
+  // lanes included), and on user fabrics whose second level is the bottleneck, steps whose
+  // flows stay in a server, cross servers (every chip to its counterpart in the next server:
+  // every second-level link as loaded as the chip ports), cross UltraServers, or mix them.
+  using trnsim::collective::Pattern;
+  using trnsim::collective::Step;
+  const double B = 64 * MiB;
+  std::vector<std::pair<System, std::string>> systems;
+  for (const std::string& name : fabric_systems()) systems.push_back({load_system(name), name});
+  // The shared chip port at full NeuronLink, the uplinks sized for half of it: between servers
+  // a chip gets half its port, through the second level (the built-in data sizes them equal).
+  json half_up = data_file("data/systems/trn3-gen2-ultraserver.json");
+  half_up["fabric"]["inter_server_bandwidth"] = {{"value", 1280}, {"unit", "GB/s"}, {"source", "assumption: half the port, a test"}};
+  systems.push_back({user_system(half_up, "test-half-uplinks"), "trn3-gen2-ultraserver"});
+  half_up["chips_per_server"]["value"] = 3;
+  half_up["servers"]["value"] = 8;
+  half_up["fabric"]["l2_switches"]["value"] = 3;
+  systems.push_back({user_system(half_up, "test-half-uplinks-3x8-l2-3"), "trn3-gen2-ultraserver"});
+  int sprayed_systems = 0, lanes_systems = 0;
+  for (const auto& [s, data_name] : systems) {
+    DataFabric f = data_fabric(data_name);
+    f.per_server = s.chips_per_server, f.per_domain = s.chips_per_domain;  // the user files change them
+    if (f.kind == "switch") f.l2 = s.fabric_spec.l2_switches, ++sprayed_systems;
+    if (f.kind == "switch" && !f.shared) ++lanes_systems;
+    std::vector<std::pair<Step, std::string>> steps;
+    auto add = [&](Pattern pattern, long param, long group, const std::string& what) {
+      Step st;
+      st.pattern = pattern, st.param = param, st.group_size = group, st.bytes = B;
+      steps.push_back({st, what});
+    };
+    add(Pattern::shift, 1, 0, "ring");
+    add(Pattern::shift_both, 1, 0, "two rings");
+    add(Pattern::shift, 3, 0, "shift by 3");
+    add(Pattern::shift, f.per_server, 0, "to the next server");
+    add(Pattern::shift_both, f.per_server, 0, "to both neighbouring servers");
+    add(Pattern::xor_, f.per_server, 0, "exchange with the partner server");
+    add(Pattern::all_pairs, 0, 2 * f.per_server <= s.chip.collective_cores && s.chips % (2 * f.per_server) == 0 ? 2 * f.per_server : 4,
+        "all-pairs in groups");
+    if (s.domains > 1) add(Pattern::shift, s.chips_per_domain, 0, "to the next UltraServer");
+    for (const auto& [st, what] : steps) check_step(s, f, st, what);
+  }
+  CHECK(sprayed_systems >= 4);
+  CHECK(lanes_systems >= 1);  // +pcie-switch-view
+}
 }  // namespace unit_derived_fabric

@@ -48,6 +48,7 @@
 #include <vector>
 
 #include "collective/collective.h"
+#include "embedded.h"
 #include "hw/system.h"
 #include "model/llm.h"
 #include "report/report.h"
@@ -384,6 +385,26 @@ inline std::vector<Op> last_stage_ops(const Arch& a, const Placement& p, double 
   const double w = a.vocab * a.d / p.tp;
   return {kernel("final_norm", 2 * logit_tokens * a.d * kResidualBytes, 1),
           matmul("lm_head", p, logit_tokens, a.d, a.vocab / p.tp, w, 2, "bf16")};
+}
+
+// ---- the built-in data files, read as JSON (not through core/hw's loader) -----------------
+
+inline json data_file(const std::string& key) { return json::parse(*trnsim::find_embedded(key)); }
+
+// The system file of a built-in system name ("trn2-ultraserver", "trn2-ultracluster:4+alt":
+// a cluster's is its UltraServer's); a chip alone (null) has none.
+inline json system_data(const std::string& system_name) {
+  std::string base = trnsim::hw::parse_system_name(system_name).base;
+  if (trnsim::find_embedded("data/clusters/" + base + ".json"))
+    base = data_file("data/clusters/" + base + ".json").at("ultraserver").get<std::string>();
+  return trnsim::find_embedded("data/systems/" + base + ".json") ? data_file("data/systems/" + base + ".json") : json();
+}
+
+// The chip file of a built-in system name.
+inline json chip_data(const std::string& system_name) {
+  const json sys = system_data(system_name);
+  const std::string chip = sys.is_null() ? trnsim::hw::parse_system_name(system_name).base : sys.at("chip").get<std::string>();
+  return data_file("data/chips/" + chip + ".json");
 }
 
 // ---- evaluating a scenario and reading the report ----------------------------------------
