@@ -77,7 +77,8 @@ std::string field_label(const Field& f) { return f.label + "##" + f.path; }
 
 bool slid(const Field& f) {
   if (f.log_scale) return true;
-  const double span = f.hi - f.lo;
+  const FieldControl fc = field_control(f);
+  const double span = (fc.hi - fc.lo) / fc.scale;
   const double scale = f.default_value.is_number() ? std::max(std::fabs(f.default_value.get<double>()), 1e-300) : span;
   return span <= kSliderSpan * scale;
 }
@@ -102,8 +103,8 @@ void ScenarioPanel::after(Ctx& c, const Field& f) {
 
 void ScenarioPanel::integer(Ctx& c, const Field& f, const json& v) {
   const FieldControl fc = field_control(f);
-  long long x = v.is_number() ? v.get<long long>() : static_cast<long long>(f.lo);
-  const long long lo = static_cast<long long>(f.lo), hi = static_cast<long long>(f.hi);
+  long long x = v.is_number() ? v.get<long long>() : static_cast<long long>(fc.lo);
+  const long long lo = static_cast<long long>(fc.lo), hi = static_cast<long long>(fc.hi);
   const std::string fmt_text = "%lld" + fc.format.substr(2);  // "%d tokens" -> "%lld tokens"
   bool changed;
   if (slid(f)) {
@@ -120,7 +121,7 @@ void ScenarioPanel::integer(Ctx& c, const Field& f, const json& v) {
 
 void ScenarioPanel::number(Ctx& c, const Field& f, const json& v, const char* label) {
   const FieldControl fc = field_control(f);
-  double x = (v.is_number() ? v.get<double>() : f.lo) * fc.scale;
+  double x = v.is_number() ? v.get<double>() * fc.scale : fc.lo;
   bool changed;
   if (slid(f)) {
     changed = slider_double(label, &x, fc.lo, fc.hi, fc.format.c_str(), fc.log);
@@ -137,8 +138,11 @@ void ScenarioPanel::optional_number(Ctx& c, const Field& f, const json& v) {
   const auto& result = c.app.report().primary.result;
   const workload::Assumption* builtin = result ? builtin_assumption(f, *result) : nullptr;
   bool on = v.is_number();
-  if (ImGui::Checkbox(("##set" + f.path).c_str(), &on))
-    set(c, f, on ? json(std::clamp(builtin ? builtin->value : f.lo, f.lo, f.hi)) : json(nullptr));
+  if (ImGui::Checkbox(("##set" + f.path).c_str(), &on)) {
+    const FieldControl fc = field_control(f);
+    const double lo = fc.lo / fc.scale, hi = fc.hi / fc.scale;
+    set(c, f, on ? json(std::clamp(builtin ? builtin->value : lo, lo, hi)) : json(nullptr));
+  }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Checked: your value. Unchecked (null): the built-in assumption.");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::CalcItemWidth() - ImGui::GetFrameHeight() - ImGui::GetStyle().ItemInnerSpacing.x);

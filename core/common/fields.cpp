@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
 
 #include "common/limits.h"
@@ -251,6 +252,53 @@ std::int64_t checked_integer(const json& j, const std::string& p, std::int64_t l
     throw InputError(p, "expected a whole number, got " + fmt_num(d));
   }
   throw InputError(p, "expected a whole number, got " + type_name(j));
+}
+
+Bound at_least(double value, std::string why) {
+  return Bound{value, false, Bound::Kind::physical, std::move(why), value};
+}
+Bound above(double value, std::string why, double stop) {
+  return Bound{value, true, Bound::Kind::physical, std::move(why), stop};
+}
+Bound at_most(double value, std::string why) {
+  return Bound{value, false, Bound::Kind::physical, std::move(why), value};
+}
+Bound below(double value, std::string why, double stop) {
+  return Bound{value, true, Bound::Kind::physical, std::move(why), stop};
+}
+Bound limit(double value, std::string why) { return Bound{value, false, Bound::Kind::limit, std::move(why), value}; }
+
+// A bound or a value as a person reads it: whole numbers whole (16777216, not 1.67772e+07),
+// others in the shortest form that reads back to the same double (1.0000000000000002).
+static std::string exact_num(double v) {
+  if (v == std::floor(v) && std::fabs(v) < 1e15) return std::to_string(static_cast<long long>(v));
+  return json(v).dump();
+}
+
+std::string bound_violation(double v, const Bound& lo, const Bound& hi) {
+  auto said = [&](const char* relation, const Bound& b) {
+    return exact_num(v) + " is " + relation + " " + exact_num(b.value) + " (" + b.why + ")";
+  };
+  if (v < lo.value) return said("below", lo);
+  if (lo.open && v == lo.value) return said("not above", lo);
+  if (v > hi.value) return said("above", hi);
+  if (hi.open && v == hi.value) return said("not below", hi);
+  return "";
+}
+
+double checked_number(const json& j, const std::string& p, const Bound& lo, const Bound& hi) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const double v = checked_number(j, p, -inf, inf);
+  const std::string beyond = bound_violation(v, lo, hi);
+  if (!beyond.empty()) throw InputError(p, beyond);
+  return v;
+}
+
+std::int64_t checked_integer(const json& j, const std::string& p, const Bound& lo, const Bound& hi) {
+  const std::int64_t v = checked_integer(j, p, INT64_MIN, INT64_MAX);
+  const std::string beyond = bound_violation(static_cast<double>(v), lo, hi);
+  if (!beyond.empty()) throw InputError(p, beyond);
+  return v;
 }
 
 std::int64_t ObjectReader::integer(const std::string& key, std::int64_t lo, std::int64_t hi) {

@@ -36,10 +36,40 @@ json parse_msgpack_bounded(const std::string& bytes, const std::string& what);
 std::string field_path(const std::string& parent, const std::string& key);
 std::string index_path(const std::string& parent, std::size_t i);
 
+// One end of a number's accepted range and why it is there; the error states both:
+//   "workload.economics.pue: 0.8 is below 1 (a PUE is at least 1)".
+// An open end refuses the value itself: an efficiency is in (0, 1], so 0 is refused and 1
+// is not. A physical end bounds the quantity itself (an efficiency is at most 1); a limit is
+// trnsim's own cap on a side where the quantity has none (a batch has no largest size), and
+// its reason says why the cap is where it is. Build ends with the functions below.
+struct Bound {
+  enum class Kind { undeclared, physical, limit };
+  double value = 0;
+  bool open = false;
+  Kind kind = Kind::undeclared;  // undeclared: not a number's end (strings, choices)
+  std::string why;
+  // An open end has no nearest valid value: where a control (the page's slider) stops
+  // short of it. A closed end's control stops at the value.
+  double stop = 0;
+  double control_end() const { return open ? stop : value; }
+};
+Bound at_least(double value, std::string why);          // physical, closed lower end
+Bound above(double value, std::string why, double stop);  // physical, open lower end
+Bound at_most(double value, std::string why);           // physical, closed upper end
+Bound below(double value, std::string why, double stop);  // physical, open upper end
+Bound limit(double value, std::string why);             // trnsim's cap, closed (either end)
+
+// Why v lies beyond lo or hi ("0.8 is below 1 (a PUE is at least 1)"), or "" when it is
+// within both.
+std::string bound_violation(double v, const Bound& lo, const Bound& hi);
+
 // The checks ObjectReader applies to one value, for callers that validate values outside an
 // object (the scenario field table, set-by-path). Errors name `path`.
 double checked_number(const json& value, const std::string& path, double lo, double hi);
 std::int64_t checked_integer(const json& value, const std::string& path, std::int64_t lo, std::int64_t hi);
+// The same within ends that say why they are there (bound_violation's message).
+double checked_number(const json& value, const std::string& path, const Bound& lo, const Bound& hi);
+std::int64_t checked_integer(const json& value, const std::string& path, const Bound& lo, const Bound& hi);
 bool checked_boolean(const json& value, const std::string& path);
 std::string checked_string(const json& value, const std::string& path);
 std::string checked_choice(const std::string& value, const std::string& path, const std::vector<std::string>& allowed);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/format.h"
 #include "engine/engine.h"
 #include "hw/roofline.h"
 
@@ -101,6 +102,14 @@ double Pricer::roofline_kernel(const plan::Operator& o, PricedOp& r) const {
   eff.compute = o.kind == plan::OpKind::attention ? settings_.attention_efficiency : settings_.compute_efficiency;
   eff.hbm = settings_.hbm_efficiency;
   hw::RooflineTime t = hw::roofline(system_.chip, cost, eff);
+  // An efficiency is any share of the peak above 0 (the field table's (0, 1]), but one near
+  // the smallest double takes a kernel's time past a double's range: refuse it here rather
+  // than let an infinite time into the schedules and the serving simulator's clock.
+  if (!std::isfinite(t.compute_s) || !std::isfinite(t.memory_s)) {
+    const double tiny = std::isfinite(t.compute_s) ? eff.hbm : eff.compute;
+    throw InputError("workload.efficiency", "an efficiency of " + fmt::general(tiny, 3) + " times " + o.name +
+                                                " at more seconds than a double holds: too small to model");
+  }
   if (o.kind != plan::OpKind::memory) {  // each kernel's burst ramps up from cold (S15)
     const double kernels = std::max(1.0, o.kernels);
     t.compute_s = kernels * warmed_compute_s(system_.chip.core.tensor, t.compute_s / kernels);

@@ -34,12 +34,12 @@ class Reader {
     if (source.rfind("calibrated", 0) == 0) s_.calibrated.push_back(path);
     return v;
   }
-  double number(ObjectReader& r, const std::string& key, double lo, double hi) {
+  double number(ObjectReader& r, const std::string& key, const Bound& lo, const Bound& hi) {
     const std::string path = r.path(key);
     double v = checked_number(entry(r, key), path + ".value", lo, hi);
     return v * time_factor(path);
   }
-  int integer(ObjectReader& r, const std::string& key, int lo, int hi) {
+  int integer(ObjectReader& r, const std::string& key, const Bound& lo, const Bound& hi) {
     const std::string path = r.path(key);
     const json& v = entry(r, key);
     if (!unit_.empty()) throw InputError(path + ".unit", "a count has no unit, got '" + unit_ + "'");
@@ -53,7 +53,8 @@ class Reader {
   // Runtime costs carry a time unit; ratios and counts none.
   double seconds(ObjectReader& r, const std::string& key) {
     const std::string path = r.path(key);
-    double v = checked_number(entry(r, key), path + ".value", 0, 1e6);
+    double v = checked_number(entry(r, key), path + ".value", at_least(0, "a cost in time is not negative"),
+                              limit(1e6, "trnsim's limit: a million of its unit"));
     static const std::map<std::string, double> units = {{"s", 1}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}};
     auto it = units.find(unit_);
     if (it == units.end()) throw InputError(path + ".unit", "expected a time unit (s, ms, us, ns), got '" + unit_ + "'");
@@ -70,6 +71,9 @@ class Reader {
   std::string unit_;
 };
 
+// A count or a size without a largest value of its own: trnsim's cap.
+Bound size_cap(int n) { return limit(n, "trnsim's limit: " + std::to_string(n)); }
+
 Stack parse_stack(const json& j, const std::string& origin) {
   Stack s;
   s.origin = origin;
@@ -80,17 +84,24 @@ Stack parse_stack(const json& j, const std::string& origin) {
   if (s.name.empty()) throw InputError("name", "must not be empty");
   s.display_name = r.string("display_name", s.name);
   s.note = r.string("note", "");
-  s.logical_nc_config = rd.integer(r, "logical_nc_config", 0, 8);
+  s.logical_nc_config =
+      rd.integer(r, "logical_nc_config", at_least(0, "cores per rank are not negative; 0: ranks are chips"),
+                 limit(8, "trnsim's limit: 8 physical cores a rank"));
   {
     ObjectReader m(r.raw("moe"), "moe");
     s.moe.strategy = rd.choice(m, "strategy", plan::moe_strategy_names());
-    s.moe.selective_threshold = rd.number(m, "selective_loading_threshold", 0, 1e6);
-    s.moe.block_size = rd.integer(m, "block_size", 1, 1 << 20);
-    s.moe.kernel_min_hidden = rd.integer(m, "kernel_min_hidden", 0, 1 << 24);
-    s.moe.kernel_max_hidden = rd.integer(m, "kernel_max_hidden", 0, 1 << 24);
-    s.moe.kernel_hidden_multiple = rd.integer(m, "kernel_hidden_multiple", 1, 1 << 24);
-    s.moe.kernel_intermediate_multiple = rd.integer(m, "kernel_intermediate_multiple", 1, 1 << 24);
-    s.moe.fallback_kernels_per_block = rd.integer(m, "fallback_kernels_per_block", 1, 1024);
+    s.moe.selective_threshold = rd.number(m, "selective_loading_threshold",
+                                          at_least(0, "a threshold on tokens x top_k / experts is not negative"),
+                                          limit(1e6, "trnsim's limit: a million"));
+    s.moe.block_size = rd.integer(m, "block_size", at_least(1, "a block holds at least one token"), size_cap(1 << 20));
+    const Bound width_lo = at_least(0, "a width is not negative");
+    const Bound multiple_lo = at_least(1, "a multiple is at least 1");
+    s.moe.kernel_min_hidden = rd.integer(m, "kernel_min_hidden", width_lo, size_cap(1 << 24));
+    s.moe.kernel_max_hidden = rd.integer(m, "kernel_max_hidden", width_lo, size_cap(1 << 24));
+    s.moe.kernel_hidden_multiple = rd.integer(m, "kernel_hidden_multiple", multiple_lo, size_cap(1 << 24));
+    s.moe.kernel_intermediate_multiple = rd.integer(m, "kernel_intermediate_multiple", multiple_lo, size_cap(1 << 24));
+    s.moe.fallback_kernels_per_block = rd.integer(m, "fallback_kernels_per_block",
+                                                  at_least(1, "a block runs at least one kernel"), size_cap(1024));
     s.moe.kernel_block_s = rd.seconds(m, "kernel_block_time");
     if (s.moe.kernel_max_hidden < s.moe.kernel_min_hidden)
       throw InputError("moe.kernel_max_hidden.value", "must be at least moe.kernel_min_hidden");
@@ -98,11 +109,14 @@ Stack parse_stack(const json& j, const std::string& origin) {
   }
   {
     ObjectReader b(r.raw("batching"), "batching");
-    s.context_encoding_batch = rd.integer(b, "context_encoding_batch", 1, 1 << 16);
+    s.context_encoding_batch = rd.integer(
+        b, "context_encoding_batch", at_least(1, "a prefill graph holds at least one sequence"), size_cap(1 << 16));
     s.prefill_alone = rd.boolean(b, "prefill_alone");
     s.prefix_caching = rd.boolean(b, "prefix_caching");
     s.context_encoding_overlap =
-        rd.number(b, "context_encoding_collective_overlap", 0, 1);
+        rd.number(b, "context_encoding_collective_overlap",
+                  at_least(0, "a share of the collectives' time: not negative"),
+                  at_most(1, "a share of the collectives' time: at most all of it"));
     b.finish();
   }
   {
@@ -111,12 +125,11 @@ Stack parse_stack(const json& j, const std::string& origin) {
     k.enabled = rd.boolean(b, "enabled");
     s.pad_prefill_to_max = rd.boolean(b, "pad_prefill_to_max");
     s.decode_reads_max = rd.boolean(b, "decode_reads_max");
-    k.min_context_encoding = rd.integer(b, "min_context_encoding", 1, 1 << 24);
-    k.min_token_generation = rd.integer(b, "min_token_generation", 1, 1 << 24);
-    k.min_prefix_context_encoding =
-        rd.integer(b, "min_prefix_context_encoding", 1, 1 << 24);
-    k.min_prefix_token_generation =
-        rd.integer(b, "min_prefix_token_generation", 1, 1 << 24);
+    const Bound bucket_lo = at_least(1, "a bucket holds at least one token");
+    k.min_context_encoding = rd.integer(b, "min_context_encoding", bucket_lo, size_cap(1 << 24));
+    k.min_token_generation = rd.integer(b, "min_token_generation", bucket_lo, size_cap(1 << 24));
+    k.min_prefix_context_encoding = rd.integer(b, "min_prefix_context_encoding", bucket_lo, size_cap(1 << 24));
+    k.min_prefix_token_generation = rd.integer(b, "min_prefix_token_generation", bucket_lo, size_cap(1 << 24));
     b.finish();
   }
   {

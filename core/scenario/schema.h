@@ -24,12 +24,12 @@ namespace trnsim {
 struct Scenario;
 
 enum class FieldType {
-  integer,          // whole number in [lo, hi]
-  number,           // finite number in [lo, hi]
+  integer,          // whole number between lo and hi
+  number,           // finite number between lo and hi
   boolean,
-  string,           // at most hi characters
+  string,           // at most hi.value characters
   choice,           // one of choices()
-  optional_number,  // null (use the built-in assumption named in help) or a number in [lo, hi]
+  optional_number,  // null (use the built-in assumption named in help) or a number between lo and hi
   system,           // a system name (hw::load_system grammar) or a data-file path
   model,            // a bundled model name or an inline Hugging Face config.json object
   integer_list,     // array of whole numbers in [lo, hi] (at most max_items)
@@ -39,7 +39,10 @@ struct Field {
   std::string path;   // "workload.inference.batch"
   FieldType type = FieldType::number;
   json default_value; // what a missing key gets; null for required fields (model)
-  double lo = 0, hi = 0;
+  // Numbers and integers (and integer lists' entries): the range, each end open or closed
+  // and physical or trnsim's limit, with the reason the error gives (common/fields.h). This
+  // table is the one place a scenario's bounds live: the core reads its values as checked.
+  Bound lo, hi;
   std::function<std::vector<std::string>()> choices;  // choice fields
   std::string unit;   // SI unit of the stored value ("s", "W", "tokens", "" for ratios)
   std::string label;  // short, for controls and tables

@@ -10,7 +10,7 @@ namespace {
 double acceptance_at(const Speculation& s, std::size_t i) {
   const auto& p = s.acceptance_by_position_percent;
   if (p.empty()) return s.acceptance;
-  return std::clamp(p[std::min(i, p.size() - 1)] / 100.0, 0.0, 1.0);
+  return p[std::min(i, p.size() - 1)] / 100.0;  // the field table bounds each to [0, 100]
 }
 
 }  // namespace

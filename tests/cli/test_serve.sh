@@ -88,7 +88,7 @@ echo '{"system": "trn2-48xlarge", "compare_system": "", "workload": {"model": "L
 
 # Bad input: exit 2, the field or line named.
 echo '{"workload": {"model": "Llama-3.1-8B"}, "serve": {"rate": 0}}' >"$tmp/bad-rate.json"
-expect_error 2 'serve.rate: must be between' -- serve "$tmp/bad-rate.json"
+expect_error 2 'serve.rate: 0 is below 1e-06 \(a rate is positive' -- serve "$tmp/bad-rate.json"
 printf 'arrived_at,num_prefill_tokens,num_decode_tokens\n0.0,591,140\n0.1,abc,3\n' >"$tmp/bad.csv"
 expect_error 2 'bad.csv line 3, num_prefill_tokens: expected a number' -- serve "$tmp/llama.json" --trace-file "$tmp/bad.csv"
 expect_error 2 "serve.trace.file: cannot open '.*missing.csv'" -- serve "$tmp/llama.json" --trace-file "$tmp/missing.csv"

@@ -68,9 +68,9 @@ expect_error "$(scenario '{"model": "Llama-3.1-405B", "parallelism": {"tp": 1}}'
   "workload.parallelism: does not fit in HBM: needs"
 grep -q "over by" "$tmp/err.txt" || fail "fit error says by how much"
 expect_error "$(scenario '{"model": "gpt-oss-120b", "inference": {"output_tokens": 0}}')" \
-  "workload.inference.output_tokens: must be between 1"
+  "workload.inference.output_tokens: 0 is below 1"
 expect_error "$(scenario '{"model": "gpt-oss-120b", "parallelism": {"dp": -2}}')" \
-  "workload.parallelism.dp: must be between 1"
+  "workload.parallelism.dp: -2 is below 1"
 expect_error "$(scenario '{"model": "gpt-os-120b"}')" "did you mean 'gpt-oss-120b'?"
 expect_error "$(scenario '{"model": {"model_type": "t5", "hidden_size": 512}}')" \
   "workload.model.model_type: unsupported model_type 't5'"

@@ -54,7 +54,7 @@ TEST_CASE("minimal scenarios get the defaults") {
 
 TEST_CASE("bad scenarios name the field and the problem") {
   CHECK(scenario_error("{\"sytem\": \"trainium3\"}") == "sytem: unknown key (did you mean 'system'?)");
-  CHECK(scenario_error("{\"version\": 2}") == "version: unsupported scenario version 2 (this trnsim reads version 1)");
+  CHECK(scenario_error("{\"version\": 2}") == "version: 2 is above 1 (this trnsim reads scenario version 1)");
   CHECK(scenario_error("{\"system\": 3}") == "system: expected a string, got number");
   CHECK(scenario_error("{\"system\": \"\"}") == "system: must name a system");
   CHECK(scenario_error("{\"system\": \"trn4\"}").rfind("system: ", 0) == 0);

@@ -72,15 +72,20 @@ TEST_CASE("differences between two scenarios are listed field by field") {
 TEST_CASE("a control's range, scale and unit are the table's") {
   const Field& batch = find_field("workload.inference.batch");
   FieldControl c = field_control(batch);
-  CHECK(c.lo == batch.lo);
-  CHECK(c.hi == batch.hi);  // the parser's range, not a UI's own
+  CHECK(c.lo == batch.lo.value);
+  CHECK(c.hi == batch.hi.value);  // the parser's range, not a UI's own
   CHECK(c.log);
   CHECK(c.format == "%d " + batch.unit);
   const Field& k = find_field("workload.efficiency.kernel_overhead_s");
   c = field_control(k);
   CHECK(c.scale == k.display_scale);
   CHECK(c.unit == k.display_unit);
-  CHECK(c.hi == Approx(k.hi * k.display_scale));
+  CHECK(c.hi == Approx(k.hi.value * k.display_scale));
+  // An open end is not a control's end: the control stops where the table says, inside.
+  const Field& e = find_field("workload.efficiency.compute");
+  REQUIRE(e.lo.open);
+  CHECK(field_control(e).lo == e.lo.stop);
+  CHECK(e.lo.stop > e.lo.value);
   CHECK(c.format == "%.4g " + k.display_unit);
   CHECK(field_control(find_field("workload.efficiency.compute")).format == "%.4g");
 }

@@ -125,7 +125,8 @@ TEST_CASE("video: the attention sequence follows from the VAE strides and the pa
 TEST_CASE("video: bad inputs name the field", "[video]") {
   auto err = [](const json& w) { return error_of([&] { run_video(w); }); };
   CHECK(contains(err(video_workload("Wan2.1-T2V-14B", {{"frames", 80}})), "workload.video.frames: must be 1 + a multiple"));
-  CHECK(contains(err(video_workload("Wan2.1-T2V-14B", {{"steps", 0}})), "workload.video.steps: must be between 1"));
+  CHECK(contains(err(video_workload("Wan2.1-T2V-14B", {{"steps", 0}})),
+                 "workload.video.steps: 0 is below 1 (a sampler takes at least one step)"));
   CHECK(contains(err(video_workload("Wan2.1-T2V-14B", {{"width", 1000}})), "workload.video.width: must be a multiple of 16"));
   CHECK(contains(err(video_workload("Wan2.2-TI2V-5B", {{"height", 720}})), "workload.video.height: must be a multiple of 32"));
   CHECK(contains(err(video_workload("Wan2.1-T2V-14B", {{"ulysses", 3}})), "workload.video.ulysses: must divide the 40 heads"));

@@ -86,13 +86,13 @@ TEST_CASE("spec: strict errors name the field", "[workload]") {
   CHECK(parse_error({{"model", "gpt-oss-120b"}, {"paralelism", json::object()}}) ==
         "workload.paralelism: unknown key (did you mean 'parallelism'?)");
   CHECK(parse_error({{"model", "gpt-oss-120b"}, {"parallelism", {{"tp", 0}}}}) ==
-        "workload.parallelism.tp: must be between 1 and 65536, got 0");
+        "workload.parallelism.tp: 0 is below 1 (a tensor-parallel group has at least one chip)");
   CHECK(starts_with(parse_error({{"model", "gpt-oss-120b"}, {"precision", {{"weights", "fp4"}}}}),
                     "workload.precision.weights: unknown value 'fp4' (did you mean 'fp8'?)"));
   CHECK(parse_error({{"model", "gpt-oss-120b"}, {"inference", {{"batch", -4}}}}) ==
-        "workload.inference.batch: must be between 1 and 1048576, got -4");
+        "workload.inference.batch: -4 is below 1 (a batch holds at least one sequence)");
   CHECK(parse_error({{"model", "gpt-oss-120b"}, {"inference", {{"output_tokens", 0}}}}) ==
-        "workload.inference.output_tokens: must be between 1 and 16777216, got 0");
+        "workload.inference.output_tokens: 0 is below 1 (a request generates at least one token)");
   CHECK(starts_with(parse_error({{"model", "gpt-oss-12b"}}), "workload.model: unknown bundled model 'gpt-oss-12b' (did you mean 'gpt-oss-120b'?)"));
   CHECK(parse_error(json::object()) == "workload.model: missing (required)");
   CHECK(starts_with(parse_error({{"model", 3}}), "workload.model: expected a bundled model name or a Hugging Face"));
@@ -102,7 +102,7 @@ TEST_CASE("spec: strict errors name the field", "[workload]") {
   CHECK(starts_with(parse_error({{"model", "gpt-oss-120b"}, {"training", {{"recompute", "some"}}}}),
                     "workload.training.recompute: unknown value 'some'"));
   CHECK(parse_error({{"model", "gpt-oss-120b"}, {"efficiency", {{"hbm", 1.5}}}}) ==
-        "workload.efficiency.hbm: must be between 0.01 and 1, got 1.5");
+        "workload.efficiency.hbm: 1.5 is above 1 (an efficiency is a share of the peak: nothing runs faster than it)");
 }
 
 TEST_CASE("placement errors: tp vs heads and domain, chips, ep, HBM fit", "[workload]") {

@@ -66,8 +66,9 @@ FieldControl field_control(const Field& f) {
   FieldControl c;
   c.scale = f.display_scale;
   c.unit = f.display_unit.empty() ? f.unit : f.display_unit;
-  c.lo = f.lo * c.scale;
-  c.hi = f.hi * c.scale;
+  // An open end (an efficiency's 0) cannot be a control's end: the table says where it stops.
+  c.lo = f.lo.control_end() * c.scale;
+  c.hi = f.hi.control_end() * c.scale;
   c.log = f.log_scale;
   const std::string unit = c.unit.empty() ? "" : " " + escaped(c.unit);
   c.format = (f.type == FieldType::integer ? "%d" : "%.4g") + unit;
