@@ -174,7 +174,7 @@ void add_scenario_fields(std::vector<Field>& t) {
 // The model fields.
 void add_model_fields(std::vector<Field>& t) {
   {
-    Field f = make("workload.kind", FieldType::choice, "inference", 0, 0,
+    Field f = make("workload.kind", FieldType::choice, "inference", {}, {},
                    {"", "kind",
                     "Inference (serving requests), training (optimizer steps) or video (generating one clip with "
                     "a diffusion-transformer video model: docs/video.md).",
