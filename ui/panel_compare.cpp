@@ -24,7 +24,7 @@ void summary(const char* id, const Scenario& s, const Report* r, const std::stri
   ImGui::PushID(id);
   ImGui::TextWrapped("%s", s.name.empty() ? "(unnamed)" : s.name.c_str());
   const auto& w = s.workload;
-  ImGui::TextDisabled("%s on %s", w.kind.c_str(), s.system.c_str());
+  ImGui::TextDisabled("%s on %s", workload::kind_name(w.kind), s.system.c_str());
   ImGui::TextDisabled("model %s; tp %d pp %d dp %d ep %d", w.model_name.empty() ? "(inline config)" : w.model_name.c_str(),
                       w.parallelism.tp, w.parallelism.pp, w.parallelism.dp, w.parallelism.ep);
   ImGui::TextDisabled("weights %s, activations %s, KV %s", w.precision.weights.c_str(), w.precision.activations.c_str(),

@@ -160,7 +160,7 @@ const char* mx_format_of(const std::string& precision) {
 }
 
 void MxPanel::variant_table(App& app, const char* id, const char* field, const std::vector<PrecisionVariant>& rows, const char* what) {
-  const bool inference = app.report().primary.result && app.report().primary.result->kind == "inference";
+  const bool inference = app.report().primary.result && app.report().primary.result->kind() == workload::Kind::inference;
   if (!ImGui::BeginTable(id, 8, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp))
     return;
   ImGui::TableSetupColumn(what, 0, 1.3f);
@@ -377,7 +377,7 @@ void MxPanel::draw(App& app) {
   recompute_variants(app);
   ImGui::TextDisabled("%s, evaluated by the core with one precision changed (bytes summed per chip%s)",
                       app.report().primary.system.display_name.c_str(),
-                      app.report().primary.result && app.report().primary.result->kind == "inference" ? ", one decode step" : ", one step");
+                      app.report().primary.result && app.report().primary.result->kind() == workload::Kind::inference ? ", one decode step" : ", one step");
   variant_table(app, "mx:weights", "workload.precision.weights", weights_, "weights stored as");
   variant_table(app, "mx:activations", "workload.precision.activations", activations_, "matmul inputs as");
 }

@@ -20,8 +20,9 @@ namespace trnsim::ui {
 namespace {
 
 void shares_bar(const char* id, const workload::Result& r) {
-  const float f[4] = {static_cast<float>(r.compute_share), static_cast<float>(r.hbm_share),
-                      static_cast<float>(r.fabric_share), static_cast<float>(r.overhead_share)};
+  const workload::TimeSplit::Shares& s = r.time_shares;
+  const float f[4] = {static_cast<float>(s.compute), static_cast<float>(s.hbm), static_cast<float>(s.fabric),
+                      static_cast<float>(s.overhead)};
   const char* labels[4] = {"compute", "HBM", "fabric", "overhead"};
   const ImU32 cols[4] = {category_colour("compute"), category_colour("hbm"), category_colour("fabric"),
                          category_colour("overhead")};
@@ -127,16 +128,24 @@ class ReportPanel : public Panel {
     ImGui::TextWrapped("%s", rep.scenario.name.empty() ? "(unnamed scenario)" : rep.scenario.name.c_str());
     if (!a.result) return;
     const auto& ra = *a.result;
-    const std::string what =
-        ra.kind == "inference" ? std::to_string(ra.spec.inference.batch) + " concurrent x " +
-                                     std::to_string(ra.spec.inference.input_tokens) + " in / " +
-                                     std::to_string(ra.spec.inference.output_tokens) + " out"
-        : ra.kind == "video"   ? std::to_string(ra.video.width) + "x" + std::to_string(ra.video.height) + ", " +
-                                   std::to_string(ra.video.frames) + " frames, " + std::to_string(ra.video.steps) +
-                                   " steps (the Video tab has the phases and the real-time curve)"
-                               : std::to_string(ra.spec.training.global_batch) + " sequences x " +
-                                     std::to_string(ra.spec.training.sequence_length) + " tokens per step";
-    ImGui::TextDisabled("%s %s on %s: %s", ra.model.name.c_str(), ra.kind.c_str(), ra.system_display_name.c_str(),
+    std::string what;
+    switch (ra.kind()) {
+      case workload::Kind::inference:
+        what = std::to_string(ra.spec.inference.batch) + " concurrent x " + std::to_string(ra.spec.inference.input_tokens) +
+               " in / " + std::to_string(ra.spec.inference.output_tokens) + " out";
+        break;
+      case workload::Kind::video: {
+        const workload::VideoResult& v = ra.video();
+        what = std::to_string(v.width) + "x" + std::to_string(v.height) + ", " + std::to_string(v.frames) + " frames, " +
+               std::to_string(v.steps) + " steps (the Video tab has the phases and the real-time curve)";
+        break;
+      }
+      case workload::Kind::training:
+        what = std::to_string(ra.spec.training.global_batch) + " sequences x " +
+               std::to_string(ra.spec.training.sequence_length) + " tokens per step";
+        break;
+    }
+    ImGui::TextDisabled("%s %s on %s: %s", ra.model_name().c_str(), workload::kind_name(ra.kind()), ra.system_display_name.c_str(),
                         what.c_str());
 
     const bool have_b = b && b->result;

@@ -191,7 +191,7 @@ void RooflinePanel::draw(App& app) {
   const Roofs roofs = roofline_roofs(chip, r);
   Axis ax, ay;
   roofline_axes(rp, roofs, ax, ay);
-  std::string title = chip.display_name + ": HBM " + fmt::si(roofs.hbm_bytes_per_s, "B/s") + "; " + r.model.name + " " + r.kind;
+  std::string title = chip.display_name + ": HBM " + fmt::si(roofs.hbm_bytes_per_s, "B/s") + "; " + r.model_name() + " " + workload::kind_name(r.kind());
   PlotFrame plot("roofline", ImVec2(0, -ImGui::GetTextLineHeightWithSpacing() * 3.6f), ax, ay, title.c_str());
   probe("roofline:plot");
   plot.push_clip();

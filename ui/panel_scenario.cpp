@@ -303,20 +303,25 @@ void ScenarioPanel::model(Ctx& c, const Field& f, const json& v) {
   const std::string cur = v.is_string() ? v.get<std::string>() : "";
   const std::string preview = v.is_object() ? "pasted config.json (inline)" : cur;
   if (ImGui::BeginCombo(field_label(f).c_str(), preview.c_str())) {
-    const json kind = c.app.field_value("workload.kind");
-    for (const auto& n : workload::model_choices(kind.is_string() ? kind.get<std::string>() : ""))
+    for (const auto& n : workload::model_choices(c.app.scenario().workload.kind))
       if (ImGui::Selectable(n.c_str(), n == cur)) set(c, f, n);
     if (v.is_object()) ImGui::Selectable("pasted config.json (inline)", true);
     ImGui::EndCombo();
   }
   after(c, f);
   if (const auto& r = c.app.report().primary.result) {
-    const auto& mc = r->model;
-    const std::string moe =
-        mc.is_moe() ? ", " + std::to_string(mc.experts) + " experts top-" + std::to_string(mc.experts_per_token) : "";
-    ImGui::TextDisabled("%s: %d layers, hidden %d, %d heads / %d KV%s; %s params, %s active", mc.model_type.c_str(),
-                        mc.layers, mc.hidden, mc.heads, mc.kv_heads, moe.c_str(), fmt::params(r->params.total).c_str(),
-                        fmt::params(r->params.active).c_str());
+    const char* line = "%s: %d layers, hidden %d, %d heads / %d KV%s; %s params, %s active";
+    if (const workload::LanguageModelResult* lm = r->language_model()) {
+      const auto& mc = lm->model;
+      const std::string moe =
+          mc.is_moe() ? ", " + std::to_string(mc.experts) + " experts top-" + std::to_string(mc.experts_per_token) : "";
+      ImGui::TextDisabled(line, mc.model_type.c_str(), mc.layers, mc.hidden, mc.heads, mc.kv_heads, moe.c_str(),
+                          fmt::params(lm->params.total).c_str(), fmt::params(lm->params.active).c_str());
+    } else {  // video: every component a clip runs; the transformer runs every step
+      const workload::VideoResult& x = r->video();
+      ImGui::TextDisabled(line, x.model_type.c_str(), x.blocks, x.hidden, x.heads, x.heads, "",
+                          fmt::params(x.params.total()).c_str(), fmt::params(x.params.transformer).c_str());
+    }
   }
   paste_config(c, f, v);
   if (v.is_object() && ImGui::TreeNode("the inline config.json")) {

@@ -34,14 +34,14 @@ void phase_bar(const char* id, const workload::VideoResult& v) {
 }
 
 void figures_table(const SystemReport& a, const SystemReport* b) {
-  const bool two = b && b->result && b->result->kind == "video";
+  const bool two = b && b->result && b->result->kind() == workload::Kind::video;
   if (!ImGui::BeginTable("video-figures", two ? 3 : 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) return;
   ImGui::TableSetupColumn("figure", 0, 1.3f);
   ImGui::TableSetupColumn(a.system.display_name.c_str(), 0, 1.0f);
   if (two) ImGui::TableSetupColumn(b->system.display_name.c_str(), 0, 1.0f);
   ImGui::TableHeadersRow();
-  const workload::VideoResult& x = a.result->video;
-  const workload::VideoResult* y = two ? &b->result->video : nullptr;
+  const workload::VideoResult& x = a.result->video();
+  const workload::VideoResult* y = two ? &b->result->video() : nullptr;
   auto row = [&](const char* label, const std::string& va, const std::string& vb, const char* probe_id) {
     ImGui::TableNextRow();
     ImGui::TableSetColumnIndex(0);
@@ -77,16 +77,16 @@ class VideoPanel : public Panel {
   void draw(App& app) override {
     const Report& rep = app.report();
     const SystemReport& a = rep.primary;
-    if (!a.result || a.result->kind != "video") {
+    if (!a.result || a.result->kind() != workload::Kind::video) {
       offer_examples(app);
       return;
     }
     const workload::Result& r = *a.result;
-    const workload::VideoResult& x = r.video;
-    const SystemReport* b = rep.compare && rep.compare->result && rep.compare->result->kind == "video" ? &*rep.compare : nullptr;
+    const workload::VideoResult& x = r.video();
+    const SystemReport* b = rep.compare && rep.compare->result && rep.compare->result->kind() == workload::Kind::video ? &*rep.compare : nullptr;
     ImGui::TextWrapped("%s: %dx%d, %d frames at %s fps (%s of video), %d steps, guidance %s; %s video tokens per "
                        "self-attention",
-                       r.model.name.c_str(), x.width, x.height, x.frames, fmt::general(x.fps, 3).c_str(),
+                       x.model_name.c_str(), x.width, x.height, x.frames, fmt::general(x.fps, 3).c_str(),
                        fmt::time(x.duration_s).c_str(), x.steps, x.guidance.c_str(), fmt::count(x.video_tokens).c_str());
     ImGui::TextDisabled("placement: tp %d x Ulysses %d x ring %d x cfg %d = %d chips per replica", x.tp, x.ulysses, x.ring,
                         x.cfg, x.chips_per_replica);
@@ -95,7 +95,7 @@ class VideoPanel : public Panel {
     phase_bar("phases-a", x);
     if (b) {
       ImGui::TextDisabled("%s", b->system.display_name.c_str());
-      phase_bar("phases-b", b->result->video);
+      phase_bar("phases-b", b->result->video());
     }
     ImGui::Spacing();
     curve(app, r, b ? &*b->result : nullptr, a.system.display_name, b ? b->system.display_name : "");
@@ -139,7 +139,7 @@ class VideoPanel : public Panel {
           error_text(p.error);
           continue;
         }
-        const auto& v = p.result->video;
+        const auto& v = p.result->video();
         ImGui::TableSetColumnIndex(1);
         ImGui::TextUnformatted(fmt::time(v.video_s).c_str());
         ImGui::TableSetColumnIndex(2);
@@ -154,7 +154,7 @@ class VideoPanel : public Panel {
     for (const auto& p : preview_)
       if (p.result) {
         ImGui::TextDisabled("%s:", p.example->title.c_str());
-        phase_bar(("preview-" + p.example->stem).c_str(), p.result->video);
+        phase_bar(("preview-" + p.example->stem).c_str(), p.result->video());
       }
   }
 
@@ -168,7 +168,7 @@ class VideoPanel : public Panel {
 
   void curve(App& app, const workload::Result& r, const workload::Result* rb, const std::string& name_a,
              const std::string& name_b) {
-    const auto& pa = r.video.scaling;
+    const auto& pa = r.video().scaling;
     if (pa.empty()) return;
     double ylo = 1, yhi = 1, xhi = 1;
     auto extend = [&](const std::vector<workload::VideoScalingPoint>& pts) {
@@ -179,7 +179,7 @@ class VideoPanel : public Panel {
       }
     };
     extend(pa);
-    if (rb) extend(rb->video.scaling);
+    if (rb) extend(rb->video().scaling);
     Axis ax, ay;
     ax.log = ay.log = true;
     ax.lo = 1;
@@ -220,8 +220,8 @@ class VideoPanel : public Panel {
         }
       }
     };
-    series(pa, 0, r.video.chips_per_replica);
-    if (rb) series(rb->video.scaling, 1, rb->video.chips_per_replica);
+    series(pa, 0, r.video().chips_per_replica);
+    if (rb) series(rb->video().scaling, 1, rb->video().chips_per_replica);
     plot.pop_clip();
     {  // each point of the scenario's curve as a probe (the browser test clicks them)
       const ImVec2 after = ImGui::GetCursorScreenPos();

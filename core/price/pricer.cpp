@@ -20,6 +20,16 @@ const char* category_name(Category c) {
   return "compute";
 }
 
+TimeSplit PricedOp::split() const {
+  TimeSplit s;
+  const double busy = count * (time_s - overhead_s);
+  s.overhead_s = count * overhead_s;
+  if (category == Category::fabric) s.fabric_s = busy;
+  else if (category == Category::compute) s.compute_s = busy;
+  else s.hbm_s = busy;
+  return s;
+}
+
 namespace {
 
 // What a priced operator keeps of the plan's.

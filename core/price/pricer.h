@@ -26,6 +26,7 @@
 #include "collective/collective.h"
 #include "hw/system.h"
 #include "plan/plan.h"
+#include "price/time_split.h"
 
 namespace trnsim::price {
 
@@ -51,6 +52,8 @@ struct PricedOp {
   double time_s = 0;      // per occurrence: kernel time (roofline: max(compute, memory)) + overhead, or fabric
   collective::Request collective;  // fabric operators: the request priced
   double total_s() const { return count * time_s; }
+  // total_s() split by where it goes: the kernel time in its category, the overhead apart.
+  TimeSplit split() const;
 };
 
 // The scenario's pricing assumptions (workload.efficiency).

@@ -13,20 +13,27 @@ namespace {
 using workload::Result;
 using Value = std::optional<double>;
 
-bool inference(const Result& r) { return r.kind == "inference"; }
-bool training(const Result& r) { return r.kind == "training"; }
-bool video(const Result& r) { return r.kind == "video"; }
-bool tokens(const Result& r) { return !video(r); }
+// A figure of one kind (its alternative of Result::figures), nothing for the other kinds.
+template <class K, class T>
+std::function<Value(const Result&)> of_kind(T K::*field) {
+  return [field](const Result& r) -> Value {
+    const K* x = std::get_if<K>(&r.figures);
+    return x ? Value(static_cast<double>(x->*field)) : std::nullopt;
+  };
+}
+// A per-token figure of the language-model kinds (inference and training).
+std::function<Value(const Result&)> per_token(double workload::LanguageModelResult::*field) {
+  return [field](const Result& r) -> Value {
+    const workload::LanguageModelResult* lm = r.language_model();
+    return lm ? Value(lm->*field) : std::nullopt;
+  };
+}
 
 // The video metrics (kind video: core/workload/video.h), after the training ones.
 void add_video_metrics(const std::function<void(std::string, std::string, std::string, Better, std::string, std::string,
                                                 std::function<Value(const Result&)>, bool)>& add) {
-  auto of = [](double workload::VideoResult::*field) {
-    return [field](const Result& r) -> Value { return video(r) ? Value(r.video.*field) : std::nullopt; };
-  };
-  auto count = [](int workload::VideoResult::*field) {
-    return [field](const Result& r) -> Value { return video(r) ? Value(double(r.video.*field)) : std::nullopt; };
-  };
+  auto of = [](auto workload::VideoResult::*field) { return of_kind<workload::VideoResult>(field); };
+  auto count = of;
   add("video_s", "time per video", "s", Better::lower,
       "One clip end to end on one replica: text encoding, every denoising step, the VAE decode.", "video.video_s",
       of(&workload::VideoResult::video_s), true);
@@ -125,45 +132,49 @@ std::vector<Metric> build() {
     t.push_back({std::move(key), std::move(label), std::move(unit), b, std::move(help), std::move(path), summary,
                  std::move(of), {}});
   };
-  auto when = [](bool (*kind)(const Result&), double Result::*field) {
-    return [kind, field](const Result& r) -> Value { return kind(r) ? Value(r.*field) : std::nullopt; };
-  };
+  using workload::InferenceResult;
+  using workload::TrainingResult;
+  using Shares = workload::TimeSplit::Shares;
   auto always = [](double Result::*field) { return [field](const Result& r) -> Value { return r.*field; }; };
+  auto share = [](double Shares::*part) { return [part](const Result& r) -> Value { return r.time_shares.*part; }; };
 
   add("ttft_s", "time to first token", "s", Better::lower,
       "One request's prefill, from the first input token to the first output token.", "inference.ttft_s",
-      when(inference, &Result::ttft_s));
+      of_kind(&InferenceResult::ttft_s));
   add("tpot_s", "time per output token", "s", Better::lower,
       "One decode step of the batch (every stream gets one token), after the first token.", "inference.tpot_s",
-      [](const Result& r) -> Value { return inference(r) && r.tpot_s > 0 ? Value(r.tpot_s) : std::nullopt; });
+      [](const Result& r) -> Value {
+        const InferenceResult* x = std::get_if<InferenceResult>(&r.figures);
+        return x && x->tpot_s > 0 ? Value(x->tpot_s) : std::nullopt;
+      });
   add("request_latency_s", "request latency", "s", Better::lower,
       "A request from arrival to its last token, including the other streams' prefills.",
-      "inference.request_latency_s", when(inference, &Result::request_latency_s));
+      "inference.request_latency_s", of_kind(&InferenceResult::request_latency_s));
   add("output_tokens_per_s_per_replica", "output tokens/s per replica", "tokens/s", Better::higher,
       "Output tokens per second of one replica (its batch of streams, prefills included).",
-      "inference.output_tokens_per_s.per_replica", when(inference, &Result::output_tokens_per_s_per_replica), false);
+      "inference.output_tokens_per_s.per_replica", of_kind(&InferenceResult::output_tokens_per_s_per_replica), false);
   add("output_tokens_per_s_per_chip", "output tokens/s per chip", "tokens/s", Better::higher,
       "Output tokens per second of one replica divided by the chips it uses.",
-      "inference.output_tokens_per_s.per_chip", when(inference, &Result::output_tokens_per_s_per_chip));
+      "inference.output_tokens_per_s.per_chip", of_kind(&InferenceResult::output_tokens_per_s_per_chip));
   add("output_tokens_per_s_per_server", "output tokens/s per server", "tokens/s", Better::higher,
       "Per chip times the chips of one physical server (instance).", "inference.output_tokens_per_s.per_server",
-      when(inference, &Result::output_tokens_per_s_per_server));
+      of_kind(&InferenceResult::output_tokens_per_s_per_server));
   add("output_tokens_per_s_per_system", "output tokens/s per system", "tokens/s", Better::higher,
       "Per chip times every chip of the system, as if it ran replicas of this service.",
-      "inference.output_tokens_per_s.per_system", when(inference, &Result::output_tokens_per_s_per_system));
+      "inference.output_tokens_per_s.per_system", of_kind(&InferenceResult::output_tokens_per_s_per_system));
   add("step_time_s", "training step time", "s", Better::lower, "One optimizer step of the global batch.",
-      "training.step_time_s", when(training, &Result::step_time_s));
+      "training.step_time_s", of_kind(&TrainingResult::step_time_s));
   add("training_tokens_per_s", "training tokens/s", "tokens/s", Better::higher,
       "Tokens of the global batch per second of step time.", "training.tokens_per_s",
-      when(training, &Result::training_tokens_per_s));
+      of_kind(&TrainingResult::tokens_per_s));
   add("training_tokens_per_s_per_chip", "training tokens/s per chip", "tokens/s", Better::higher,
       "Training tokens/s divided by the chips used.", "training.tokens_per_s_per_chip",
-      when(training, &Result::training_tokens_per_s_per_chip));
+      of_kind(&TrainingResult::tokens_per_s_per_chip));
   add("mfu", "MFU", "fraction", Better::higher,
       "Model FLOPs (6 x active parameters x tokens + attention) per second over the chips' peak.", "training.mfu",
-      when(training, &Result::mfu));
+      of_kind(&TrainingResult::mfu));
   add("hfu", "HFU", "fraction", Better::neither, "Hardware FLOPs (MFU plus recomputation) over the peak.",
-      "training.hfu", when(training, &Result::hfu));
+      "training.hfu", of_kind(&TrainingResult::hfu));
   add_video_metrics(add);
   add("hbm_used_bytes", "HBM used per chip", "B", Better::neither,
       "Weights, KV cache or optimizer state, activations and the reserve on the busiest chip.",
@@ -173,21 +184,21 @@ std::vector<Metric> build() {
       always(&Result::chip_power_watts), false);
   add("tokens_per_s_per_megawatt", "tokens/s per MW", "tokens/s/MW", Better::higher,
       "Output (or training) tokens per second per megawatt of all-in power (chips, hosts, PUE).",
-      "economics.tokens_per_s_per_megawatt", when(tokens, &Result::tokens_per_s_per_megawatt));
+      "economics.tokens_per_s_per_megawatt", per_token(&workload::LanguageModelResult::tokens_per_s_per_megawatt));
   add("usd_per_million_tokens", "USD per million tokens", "USD", Better::lower,
       "Chip-hours at the assumed price per million output (or training) tokens.",
-      "economics.usd_per_million_tokens", when(tokens, &Result::usd_per_million_tokens));
+      "economics.usd_per_million_tokens", per_token(&workload::LanguageModelResult::usd_per_million_tokens));
   add("compute_share", "time in compute", "fraction", Better::neither,
       "Share of the headline time the tensor engines bind (compute-bound operators).", "time_shares.compute",
-      always(&Result::compute_share));
+      share(&Shares::compute));
   add("hbm_share", "time in HBM", "fraction", Better::neither, "Share of the headline time bound by HBM bandwidth.",
-      "time_shares.hbm", always(&Result::hbm_share));
+      "time_shares.hbm", share(&Shares::hbm));
   add("fabric_share", "time in fabric", "fraction", Better::neither,
       "Share of the headline time in collectives (NeuronLink, NeuronSwitch, EFA).", "time_shares.fabric",
-      always(&Result::fabric_share));
+      share(&Shares::fabric));
   add("overhead_share", "time in kernel overhead", "fraction", Better::neither,
       "Share of the headline time in fixed per-kernel costs (launch, synchronisation).", "time_shares.overhead",
-      always(&Result::overhead_share));
+      share(&Shares::overhead));
   add_serve_metrics(t);
   return t;
 }

@@ -175,12 +175,17 @@ void add_scenario_fields(std::vector<Field>& t) {
 
 // The model fields.
 void add_model_fields(std::vector<Field>& t) {
-  t.push_back(choice("workload.kind", [](Scenario& s) -> std::string& { return s.workload.kind; }, "inference",
-                     fixed({"inference", "training", "video"}),
-                     {"", "kind",
-                      "Inference (serving requests), training (optimizer steps) or video (generating one clip with "
-                      "a diffusion-transformer video model: docs/video.md).",
-                      kModel}));
+  {
+    Field f = make("workload.kind", FieldType::choice, "inference", {}, {},
+                   {"", "kind",
+                    "Inference (serving requests), training (optimizer steps) or video (generating one clip with "
+                    "a diffusion-transformer video model: docs/video.md).",
+                    kModel});
+    f.choices = [] { return workload::kind_names(); };
+    f.get = [](const Scenario& s) { return json(workload::kind_name(s.workload.kind)); };
+    f.put = [](Scenario& s, const json& v) { s.workload.kind = workload::parse_kind(v.get<std::string>()); };
+    t.push_back(f);
+  }
   {
     Field f = make("workload.model", FieldType::model, nullptr, {}, {},
                    {"", "model",

@@ -187,13 +187,7 @@ void throughput(const SimResult& sim, Result& R) {
   R.cached_prompt_tokens = sim.cached_prompt_tokens;
   R.computed_prefill_tokens = sim.computed_prefill_tokens;
   R.cache_evictions = sim.cache_evictions;
-  const double busy = sim.step_compute_s + sim.step_hbm_s + sim.step_fabric_s + sim.step_overhead_s;
-  if (busy > 0) {
-    R.step_compute_share = sim.step_compute_s / busy;
-    R.step_hbm_share = sim.step_hbm_s / busy;
-    R.step_fabric_share = sim.step_fabric_s / busy;
-    R.step_overhead_share = sim.step_overhead_s / busy;
-  }
+  R.step_time_shares = sim.step_split.shares();
   R.little_l = sim.in_system_area / T;
   R.little_lambda_w = sim.e2e_s_all / T;
   R.little_lq = sim.in_queue_area / T;
@@ -228,8 +222,8 @@ void zero_load(const Runner& run, Result& R) {
   // `trnsim run` of one request of these lengths: the reference the step model evaluated.
   const Reference& ref = run.reference();
   if (ref.ok) {
-    R.run_ttft_s = ref.run.ttft_s;
-    R.run_tpot_s = ref.run.tpot_s;
+    R.run_ttft_s = ref.run.inference().ttft_s;
+    R.run_tpot_s = ref.run.inference().tpot_s;
   } else {
     R.notes.push_back("`trnsim run` cannot price one request of these lengths (it prefills whole prompts): " + ref.error);
   }

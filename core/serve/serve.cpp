@@ -16,8 +16,9 @@ namespace trnsim::serve {
 namespace {
 
 void check_settings(const workload::Spec& w, const Spec& v, bool search) {
-  if (w.kind != "inference")
-    throw InputError("workload.kind", "serving needs an inference workload, got '" + w.kind + "'");
+  if (w.kind != workload::Kind::inference)
+    throw InputError("workload.kind",
+                     "serving needs an inference workload, got '" + std::string(workload::kind_name(w.kind)) + "'");
   if (v.arrivals == "trace" && v.trace.file.empty() && v.trace.text.empty())
     throw InputError("serve.trace.file", "arrivals 'trace' need a trace: a file (serve.trace.file, the CLI) or the "
                                          "trace itself (serve.trace.text)");

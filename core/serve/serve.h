@@ -129,7 +129,7 @@ struct Result {
   int batch_slots = 0;
   double mean_batch = 0, max_batch = 0;  // running sequences per replica
   double mean_kv_fraction = 0, mean_cache_fraction = 0, peak_kv_fraction = 0, kv_budget_bytes = 0, weights_bytes = 0, hbm_capacity_bytes = 0;
-  double step_compute_share = 0, step_hbm_share = 0, step_fabric_share = 0, step_overhead_share = 0;
+  price::TimeSplit::Shares step_time_shares;
   // prefix cache
   bool prefix_cache = false;
   double prompt_tokens = 0, cached_prompt_tokens = 0, computed_prefill_tokens = 0;

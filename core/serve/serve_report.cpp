@@ -177,8 +177,7 @@ json result_to_json(const Result& r) {
                     {"kv_budget_bytes_per_chip", r.kv_budget_bytes},
                     {"weights_bytes_per_chip", r.weights_bytes},
                     {"hbm_capacity_bytes_per_chip", r.hbm_capacity_bytes},
-                    {"step_time_shares", {{"compute", r.step_compute_share}, {"hbm", r.step_hbm_share},
-                                          {"fabric", r.step_fabric_share}, {"overhead", r.step_overhead_share}}}};
+                    {"step_time_shares", workload::shares_json(r.step_time_shares)}};
   s["prefix_cache"] = {{"enabled", r.prefix_cache},
                        {"prompt_tokens", r.prompt_tokens},
                        {"cached_tokens", r.cached_prompt_tokens},
@@ -260,8 +259,9 @@ void occupancy_text(std::ostringstream& o, const Result& r) {
     << ", weights " << fmt::bytes(r.weights_bytes) << "); held by sequences mean " << fmt::percent(r.mean_kv_fraction)
     << ", peak " << fmt::percent(r.peak_kv_fraction) << "; evictable cached blocks mean "
     << fmt::percent(r.mean_cache_fraction) << "\n";
-  o << "  step time     compute " << fmt::percent(r.step_compute_share) << ", HBM " << fmt::percent(r.step_hbm_share)
-    << ", fabric " << fmt::percent(r.step_fabric_share) << ", kernel overhead " << fmt::percent(r.step_overhead_share)
+  const price::TimeSplit::Shares& sh = r.step_time_shares;
+  o << "  step time     compute " << fmt::percent(sh.compute) << ", HBM " << fmt::percent(sh.hbm) << ", fabric "
+    << fmt::percent(sh.fabric) << ", kernel overhead " << fmt::percent(sh.overhead)
     << "\n";
   o << "  prefix cache  " << (r.prefix_cache ? "on" : "off") << ": "
     << fmt::percent(r.prompt_tokens > 0 ? r.cached_prompt_tokens / r.prompt_tokens : 0) << " of "

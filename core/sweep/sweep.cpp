@@ -89,7 +89,7 @@ namespace {
 json summary(const workload::Result& r) {
   json j;
   j["system"] = r.system_name;
-  j["kind"] = r.kind;
+  j["kind"] = workload::kind_name(r.kind());
   for (const auto& m : metrics()) {
     if (!m.summary) continue;
     if (auto v = m.of(r)) j[m.key] = *v;

@@ -97,9 +97,9 @@ Value Evaluator::scenario_value(ObjectReader& r, const std::string& path) {
   const std::string part = r.choice("part", {"time", "compute+overhead", "hbm", "fabric"});
   for (const auto& p : rep.primary.result->phases) {
     if (p.name != phase) continue;
-    if (part == "compute+overhead") return {p.compute_s + p.overhead_s, ""};
-    if (part == "fabric") return {p.fabric_s, ""};
-    if (part == "hbm") return {p.hbm_s, ""};
+    if (part == "compute+overhead") return {p.split.compute_s + p.split.overhead_s, ""};
+    if (part == "fabric") return {p.split.fabric_s, ""};
+    if (part == "hbm") return {p.split.hbm_s, ""};
     return {p.time_s, ""};
   }
   throw InputError(path + ".phase", "no phase '" + phase + "' in the result");

@@ -57,15 +57,18 @@ void fill_economics(const Evaluation& ev, Result& R, double tokens_per_s_per_chi
     power_src = chip_source(ev, "power", "system data (no source recorded)");
   }
   R.power_per_chip_all_in_watts = R.chip_power_watts * (1.0 + ec.host_power_fraction) * ec.pue;
-  R.tokens_per_s_per_megawatt =
-      R.power_per_chip_all_in_watts > 0 ? tokens_per_s_per_chip / R.power_per_chip_all_in_watts * 1e6 : 0;
+  LanguageModelResult* lm = R.language_model();  // video reports its clip's economics instead
+  if (lm)
+    lm->tokens_per_s_per_megawatt =
+        R.power_per_chip_all_in_watts > 0 ? tokens_per_s_per_chip / R.power_per_chip_all_in_watts * 1e6 : 0;
   if (R.chip_power_watts <= 0)
     R.warnings.push_back("economics: " + chip.display_name +
                          " has no power in its data and the scenario sets none (workload.economics.chip_power_watts): "
                          "tokens per megawatt are not computed");
   R.price_per_chip_hour_usd = ec.price_per_chip_hour_usd ? *ec.price_per_chip_hour_usd : chip.price_per_hour_usd;
-  R.usd_per_million_tokens =
-      tokens_per_s_per_chip > 0 ? R.price_per_chip_hour_usd / (tokens_per_s_per_chip * 3600.0) * 1e6 : 0;
+  if (lm)
+    lm->usd_per_million_tokens =
+        tokens_per_s_per_chip > 0 ? R.price_per_chip_hour_usd / (tokens_per_s_per_chip * 3600.0) * 1e6 : 0;
   add_assumptions(ev, R, power_src, ec.price_per_chip_hour_usd ? std::string("scenario") : chip_source(ev, "price_per_chip_hour", "guess: no price known for this chip"));
 }
 

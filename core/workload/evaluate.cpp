@@ -16,33 +16,21 @@ Phase make_phase(const std::string& name, const std::string& unit, std::vector<O
   ph.name = name;
   ph.unit = unit;
   for (const auto& o : ops) {
-    double total = o.total_s();
-    ph.time_s += total;
-    double busy = o.count * (o.time_s - o.overhead_s);
-    ph.overhead_s += o.count * o.overhead_s;
-    if (o.category == price::Category::fabric) ph.fabric_s += busy;
-    else if (o.category == price::Category::compute) ph.compute_s += busy;
-    else ph.hbm_s += busy;
+    ph.time_s += o.total_s();
+    ph.split += o.split();
   }
   ph.ops = std::move(ops);
   return ph;
 }
 
 void finish_shares(Result& R, const std::vector<std::pair<const Phase*, double>>& weighted) {
-  double total = 0, c = 0, h = 0, f = 0, o = 0;
+  double total = 0;
+  TimeSplit split;
   for (const auto& [ph, w] : weighted) {
     total += w * ph->time_s;
-    c += w * ph->compute_s;
-    h += w * ph->hbm_s;
-    f += w * ph->fabric_s;
-    o += w * ph->overhead_s;
+    split += ph->split * w;
   }
-  if (total > 0) {
-    R.compute_share = c / total;
-    R.hbm_share = h / total;
-    R.fabric_share = f / total;
-    R.overhead_share = o / total;
-  }
+  R.time_shares = split.shares_of(total);
 }
 
 namespace {
@@ -239,7 +227,7 @@ std::unique_ptr<Pricing> make_pricing(const Spec& spec, const hw::System& system
   const ModelConfig& m = *model;
   if (system.chips <= 0) throw InputError("system", "has no chips");
   const Parallelism& P = spec.parallelism;
-  check_placement(m, spec, system, spec.kind == "training");
+  check_placement(m, spec, system, spec.kind == Kind::training);
   const price::Stack& stack = spec_stack(spec);
   const int per_chip = price::ranks_per_chip(stack, system.chip);
   if (!P.pad_heads) check_unpadded_heads(m, P.tp, per_chip);
@@ -252,16 +240,34 @@ std::unique_ptr<Pricing> make_pricing(const Spec& spec, const hw::System& system
   return pr;
 }
 
+const std::string& Result::model_name() const {
+  if (const VideoResult* v = std::get_if<VideoResult>(&figures)) return v->model_name;
+  return language_model()->model.name;
+}
+
+const LanguageModelResult* Result::language_model() const {
+  return std::visit([](const auto& x) -> const LanguageModelResult* {
+    if constexpr (std::is_base_of_v<LanguageModelResult, std::decay_t<decltype(x)>>) return &x;
+    else return nullptr;
+  }, figures);
+}
+
+LanguageModelResult* Result::language_model() {
+  return const_cast<LanguageModelResult*>(static_cast<const Result*>(this)->language_model());
+}
+
 Result evaluate(const Spec& spec, const hw::System& system) {
-  if (spec.kind == "video") return detail::evaluate_video(spec, system);
+  if (spec.kind == Kind::video) return detail::evaluate_video(spec, system);
   std::unique_ptr<Pricing> pr = make_pricing(spec, system);
   const ModelConfig& m = *pr->model;
   Result R;
   R.spec = spec;
-  R.kind = spec.kind;
+  if (spec.kind == Kind::training) R.figures.emplace<TrainingResult>();
+  else R.figures.emplace<InferenceResult>();
+  LanguageModelResult& lm = *R.language_model();
   describe_system(system, R);
-  R.model = m;
-  R.params = model::count_parameters(m);
+  lm.model = m;
+  lm.params = model::count_parameters(m);
   R.warnings = m.warnings;
   R.warnings.insert(R.warnings.end(), pr->warnings.begin(), pr->warnings.end());
   const plan::Dtypes& dt = pr->ctx.dt;
@@ -269,11 +275,10 @@ Result evaluate(const Spec& spec, const hw::System& system) {
   R.weights_dtype = dt.weights;
   R.attention_weights_dtype = dt.attention_weights;
   R.kv_dtype = dt.kv_cache;
-  const bool training = spec.kind == "training";
   const Parallelism& P = spec.parallelism;
 
   Evaluation ev{system, spec, pr->ctx, pr->layout, std::move(pr->pricer), pr->stack};
-  R.kv_bytes_per_token = model::kv_bytes_per_sequence(m, 1.0, ev.ctx.dt.kvb);
+  lm.kv_bytes_per_token = model::kv_bytes_per_sequence(m, 1.0, ev.ctx.dt.kvb);
   note_head_padding(ev.ctx.pl.heads, "attention heads", R);
   if (m.mixer_layer_count(model::Mixer::linear_attention) > 0)
     note_head_padding(ev.ctx.pl.linear_heads, "Gated DeltaNet value heads", R);
@@ -281,11 +286,11 @@ Result evaluate(const Spec& spec, const hw::System& system) {
   const int per_domain = system.chips_per_domain > 0 ? system.chips_per_domain : system.chips;
   R.domains_used = (R.chips_used + per_domain - 1) / per_domain;
   R.layer_type_names = ev.layout.type_names;
-  R.layer_types = ev.layout.layer_type;
-  R.layer_stages = ev.layout.layer_stage;
+  lm.layer_types = ev.layout.layer_type;
+  lm.layer_stages = ev.layout.layer_stage;
 
-  if (training) detail::evaluate_training(ev, R);
-  else detail::evaluate_inference(ev, R);
+  if (TrainingResult* t = std::get_if<TrainingResult>(&R.figures)) detail::evaluate_training(ev, R, *t);
+  else detail::evaluate_inference(ev, R, R.inference());
   return R;
 }
 

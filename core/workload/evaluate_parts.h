@@ -32,10 +32,12 @@ void hold_memory(const Evaluation& ev, const std::vector<MemoryItem>& items, Res
 // The source of an assumption ("workload." + field): the field table's calibration note when
 // the value is its (fitted) default, `text` for other defaults, "scenario" when the user set it.
 std::string source_of(const char* field, double value, const char* text);
-// Power, price, tokens per MW, cost per million tokens and the assumptions list.
+// Power, price, the assumptions list and, for the language-model kinds, tokens per MW and
+// cost per million tokens.
 void fill_economics(const Evaluation& ev, Result& R, double tokens_per_s_per_chip);
 
-void evaluate_inference(const Evaluation& ev, Result& R);
+// The kind's halves of evaluate(): R is the common part, x its figures (R.figures).
+void evaluate_inference(const Evaluation& ev, Result& R, InferenceResult& x);
 // Kind video (core/workload/video.cpp): the whole evaluation of one clip.
 Result evaluate_video(const Spec& spec, const hw::System& system);
 // The system's identity, the precisions the chip runs (with fallback warnings) and the
@@ -43,7 +45,7 @@ Result evaluate_video(const Spec& spec, const hw::System& system);
 void describe_system_into(const hw::System& system, Result& R);
 plan::Dtypes chip_dtypes(const hw::Chip& chip, const Precision& p, Result& R);
 price::Settings pricing_settings(const Efficiency& e);
-void evaluate_training(const Evaluation& ev, Result& R);
+void evaluate_training(const Evaluation& ev, Result& R, TrainingResult& x);
 
 std::string fixed(double v, int decimals);
 

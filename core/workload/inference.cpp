@@ -11,18 +11,18 @@ namespace trnsim::workload::detail {
 
 namespace {
 
-void fill_throughput(const Evaluation& ev, const schedule::InferenceTimes& t, Result& R) {
+void fill_throughput(const Evaluation& ev, const schedule::InferenceTimes& t, InferenceResult& x) {
   const plan::Placement& pl = ev.ctx.pl;
-  R.ttft_s = t.ttft_s;
-  R.tpot_s = t.tpot_s;
-  R.request_latency_s = t.request_latency_s;
-  R.decode_tokens_per_s_per_replica = t.decode_tokens_per_s_per_replica;
-  R.output_tokens_per_s_per_replica = t.output_tokens_per_s_per_replica;
-  R.replicas = pl.dp;
-  const double per_chip = R.output_tokens_per_s_per_replica / (double(pl.tp) * pl.pp);
-  R.output_tokens_per_s_per_chip = per_chip;
-  R.output_tokens_per_s_per_server = per_chip * ev.system.chips_per_server;
-  R.output_tokens_per_s_per_system = per_chip * ev.system.chips;
+  x.ttft_s = t.ttft_s;
+  x.tpot_s = t.tpot_s;
+  x.request_latency_s = t.request_latency_s;
+  x.decode_tokens_per_s_per_replica = t.decode_tokens_per_s_per_replica;
+  x.output_tokens_per_s_per_replica = t.output_tokens_per_s_per_replica;
+  x.replicas = pl.dp;
+  const double per_chip = x.output_tokens_per_s_per_replica / (double(pl.tp) * pl.pp);
+  x.output_tokens_per_s_per_chip = per_chip;
+  x.output_tokens_per_s_per_server = per_chip * ev.system.chips_per_server;
+  x.output_tokens_per_s_per_system = per_chip * ev.system.chips;
 }
 
 // One pass through every stage, end to end (no micro-batches in flight).
@@ -85,7 +85,7 @@ void speculate(const Evaluation& ev, const plan::InferencePlan& P, schedule::Inf
 
 }  // namespace
 
-void evaluate_inference(const Evaluation& ev, Result& R) {
+void evaluate_inference(const Evaluation& ev, Result& R, InferenceResult& x) {
   const InferenceParams& in = ev.spec.inference;
   const plan::Placement& pl = ev.ctx.pl;
   const plan::Layout& L = ev.layout;
@@ -120,11 +120,11 @@ void evaluate_inference(const Evaluation& ev, Result& R) {
   std::vector<MemoryItem> memory = P.memory;
   if (decodes && ev.spec.speculation.enabled()) speculate(ev, P, t, R, w, memory);  // the decode phase stays as the reference
   else if (R.phases.size() > 1) w.push_back({&R.phases[1], P.steps});
-  fill_throughput(ev, t, R);
+  fill_throughput(ev, t, x);
   finish_shares(R, w);
 
   hold_memory(ev, memory, R);
-  fill_economics(ev, R, R.output_tokens_per_s_per_chip);
+  fill_economics(ev, R, x.output_tokens_per_s_per_chip);
   struct Kept {
     plan::Layout layout;
     plan::Placement placement;

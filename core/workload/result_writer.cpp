@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <map>
 #include <sstream>
+#include <type_traits>
 
 #include "common/format.h"
 #include "workload/workload.h"
@@ -42,8 +43,8 @@ json ops_json(const Result& R, const Phase& ph) {
 
 namespace {
 
-json model_json(const Result& R) {
-  const ModelConfig& m = R.model;
+json model_json(const Result& R, const LanguageModelResult& lm) {
+  const ModelConfig& m = lm.model;
   json layer_types = json::array();
   for (const auto& n : R.layer_type_names) layer_types.push_back(n);
   return {{"name", m.name},
@@ -62,56 +63,56 @@ json model_json(const Result& R) {
           {"vocab_size", m.vocab},
           {"checkpoint_precision", m.checkpoint_precision},
           {"params",
-           {{"total", R.params.total},
-            {"active", R.params.active},
-            {"embedding", R.params.embedding},
-            {"lm_head", R.params.lm_head},
-            {"attention", R.params.attention},
-            {"dense_mlp", R.params.dense_mlp},
-            {"routed_experts", R.params.routed_experts},
-            {"shared_experts", R.params.shared_experts},
-            {"router", R.params.router},
-            {"norms", R.params.norms}}},
-          {"kv_bytes_per_token", R.kv_bytes_per_token},
+           {{"total", lm.params.total},
+            {"active", lm.params.active},
+            {"embedding", lm.params.embedding},
+            {"lm_head", lm.params.lm_head},
+            {"attention", lm.params.attention},
+            {"dense_mlp", lm.params.dense_mlp},
+            {"routed_experts", lm.params.routed_experts},
+            {"shared_experts", lm.params.shared_experts},
+            {"router", lm.params.router},
+            {"norms", lm.params.norms}}},
+          {"kv_bytes_per_token", lm.kv_bytes_per_token},
           {"layer_types", layer_types},
           {"ignored_fields", m.ignored_fields}};
 }
 
-json inference_json(const Result& R) {
+json inference_json(const Result& R, const InferenceResult& x) {
   const auto& in = R.spec.inference;
   return {{"batch", in.batch},
           {"input_tokens", in.input_tokens},
           {"output_tokens", in.output_tokens},
-          {"ttft_s", R.ttft_s},
-          {"tpot_s", R.tpot_s},
-          {"request_latency_s", R.request_latency_s},
-          {"decode_tokens_per_s_per_replica", R.decode_tokens_per_s_per_replica},
+          {"ttft_s", x.ttft_s},
+          {"tpot_s", x.tpot_s},
+          {"request_latency_s", x.request_latency_s},
+          {"decode_tokens_per_s_per_replica", x.decode_tokens_per_s_per_replica},
           {"output_tokens_per_s",
-           {{"per_replica", R.output_tokens_per_s_per_replica},
-            {"per_chip", R.output_tokens_per_s_per_chip},
-            {"per_server", R.output_tokens_per_s_per_server},
-            {"per_system", R.output_tokens_per_s_per_system}}},
-          {"replicas", R.replicas}};
+           {{"per_replica", x.output_tokens_per_s_per_replica},
+            {"per_chip", x.output_tokens_per_s_per_chip},
+            {"per_server", x.output_tokens_per_s_per_server},
+            {"per_system", x.output_tokens_per_s_per_system}}},
+          {"replicas", x.replicas}};
 }
 
-json training_json(const Result& R) {
+json training_json(const TrainingResult& x) {
   json scaling = json::array();
-  for (const auto& s : R.scaling)
+  for (const auto& s : x.scaling)
     scaling.push_back({{"ultraservers", s.ultraservers},
                        {"chips", s.chips},
                        {"step_time_s", s.step_time_s},
                        {"tokens_per_s", s.tokens_per_s},
                        {"scaling_efficiency", s.scaling_efficiency}});
-  return {{"step_time_s", R.step_time_s},
-          {"tokens_per_step", R.tokens_per_step},
-          {"tokens_per_s", R.training_tokens_per_s},
-          {"tokens_per_s_per_chip", R.training_tokens_per_s_per_chip},
-          {"mfu", R.mfu},
-          {"hfu", R.hfu},
-          {"model_flops_per_step", R.model_flops_per_step},
-          {"hardware_flops_per_step", R.hardware_flops_per_step},
-          {"micro_batches", R.micro_batches},
-          {"pipeline_bubble_fraction", R.pipeline_bubble_fraction},
+  return {{"step_time_s", x.step_time_s},
+          {"tokens_per_step", x.tokens_per_step},
+          {"tokens_per_s", x.tokens_per_s},
+          {"tokens_per_s_per_chip", x.tokens_per_s_per_chip},
+          {"mfu", x.mfu},
+          {"hfu", x.hfu},
+          {"model_flops_per_step", x.model_flops_per_step},
+          {"hardware_flops_per_step", x.hardware_flops_per_step},
+          {"micro_batches", x.micro_batches},
+          {"pipeline_bubble_fraction", x.pipeline_bubble_fraction},
           {"scaling", scaling}};
 }
 
@@ -123,19 +124,15 @@ void common_json(const Result& R, json& j) {
                           {"used_bytes", R.hbm_used_bytes},
                           {"fits", R.hbm_used_bytes <= R.hbm_capacity_bytes},
                           {"items", items}};
-  j["time_shares"] = {{"compute", R.compute_share},
-                      {"hbm", R.hbm_share},
-                      {"fabric", R.fabric_share},
-                      {"overhead", R.overhead_share}};
-  j["economics"] = {{"chip_power_watts", R.chip_power_watts},
-                    {"all_in_power_per_chip_watts", R.power_per_chip_all_in_watts},
-                    {"tokens_per_s_per_megawatt", R.tokens_per_s_per_megawatt},
-                    {"price_per_chip_hour_usd", R.price_per_chip_hour_usd},
-                    {"usd_per_million_tokens", R.usd_per_million_tokens}};
-  if (R.kind == "video") {  // no tokens: the video section has the clip's economics
-    j["economics"].erase("tokens_per_s_per_megawatt");
-    j["economics"].erase("usd_per_million_tokens");
-  }
+  j["time_shares"] = shares_json(R.time_shares);
+  // Per token for the language-model kinds; a clip's economics are in the video section.
+  const LanguageModelResult* lm = R.language_model();
+  json& ec = j["economics"];
+  ec["chip_power_watts"] = R.chip_power_watts;
+  ec["all_in_power_per_chip_watts"] = R.power_per_chip_all_in_watts;
+  if (lm) ec["tokens_per_s_per_megawatt"] = lm->tokens_per_s_per_megawatt;
+  ec["price_per_chip_hour_usd"] = R.price_per_chip_hour_usd;
+  if (lm) ec["usd_per_million_tokens"] = lm->usd_per_million_tokens;
   json as = json::array();
   for (const auto& a : R.assumptions)
     as.push_back({{"name", a.name}, {"value", a.value}, {"unit", a.unit}, {"source", a.source}});
@@ -145,10 +142,10 @@ void common_json(const Result& R, json& j) {
     phases.push_back({{"name", ph.name},
                       {"unit", ph.unit},
                       {"time_s", ph.time_s},
-                      {"compute_s", ph.compute_s},
-                      {"hbm_s", ph.hbm_s},
-                      {"fabric_s", ph.fabric_s},
-                      {"overhead_s", ph.overhead_s},
+                      {"compute_s", ph.split.compute_s},
+                      {"hbm_s", ph.split.hbm_s},
+                      {"fabric_s", ph.split.fabric_s},
+                      {"overhead_s", ph.split.overhead_s},
                       {"hidden_s", ph.hidden_s},
                       {"ops", ops_json(R, ph)}});
   j["phases"] = phases;
@@ -156,9 +153,13 @@ void common_json(const Result& R, json& j) {
 
 }  // namespace
 
+json shares_json(const TimeSplit::Shares& s) {
+  return {{"compute", s.compute}, {"hbm", s.hbm}, {"fabric", s.fabric}, {"overhead", s.overhead}};
+}
+
 json result_to_json(const Result& R) {
   json j;
-  j["kind"] = R.kind;
+  j["kind"] = kind_name(R.kind());
   j["system"] = {{"name", R.system_name},
                  {"display_name", R.system_display_name},
                  {"chips", R.system_chips},
@@ -172,15 +173,21 @@ json result_to_json(const Result& R) {
                     {"expert_tp", P.ep <= P.tp ? P.tp / P.ep : 1},
                     {"chips_used", R.chips_used},
                     {"ultraservers_used", R.domains_used}};
-  j["model"] = R.kind == "video" ? video_model_json(R) : model_json(R);
+  const LanguageModelResult* lm = R.language_model();
+  j["model"] = lm ? model_json(R, *lm) : video_model_json(R);
   j["precision"] = {{"matmul", R.matmul_dtype},
                     {"weights", R.weights_dtype},
                     {"attention_weights", R.attention_weights_dtype},
                     {"kv_cache", R.kv_dtype}};
   j["warnings"] = R.warnings;
-  if (R.kind == "inference") j["inference"] = inference_json(R);
-  else if (R.kind == "video") j["video"] = video_json(R);
-  else j["training"] = training_json(R);
+  j[kind_name(R.kind())] = std::visit(
+      [&R](const auto& x) -> json {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, InferenceResult>) return inference_json(R, x);
+        else if constexpr (std::is_same_v<T, TrainingResult>) return training_json(x);
+        else return video_json(R);
+      },
+      R.figures);
   common_json(R, j);
   return j;
 }
@@ -221,20 +228,19 @@ void ops_table(std::ostringstream& out, const Phase& ph, std::size_t max_rows) {
   if (rest > 0) out << "    " << fmt::pad("(others)", 30) << fmt::lpad("", 8) << fmt::lpad(fmt::time(rest), 13) << "\n";
 }
 
-std::string shares_line(double c, double h, double f, double o) {
-  return "compute " + fmt::percent(c) + " | HBM " + fmt::percent(h) + " | fabric " + fmt::percent(f) + " | kernel overhead " +
-         fmt::percent(o);
+std::string shares_line(const TimeSplit::Shares& s) {
+  return "compute " + fmt::percent(s.compute) + " | HBM " + fmt::percent(s.hbm) + " | fabric " + fmt::percent(s.fabric) +
+         " | kernel overhead " + fmt::percent(s.overhead);
 }
 
 }  // namespace
 
 namespace {
 
-void text_header(std::ostringstream& out, const Result& R) {
-
-  const ModelConfig& m = R.model;
+void text_header(std::ostringstream& out, const Result& R, const LanguageModelResult& lm) {
+  const ModelConfig& m = lm.model;
   const auto& P = R.spec.parallelism;
-  out << "Workload: " << m.name << " " << R.kind << " on " << R.system_display_name << "\n";
+  out << "Workload: " << m.name << " " << kind_name(R.kind()) << " on " << R.system_display_name << "\n";
   out << "  model         " << m.model_type << ", " << m.layers << " layers, hidden " << m.hidden << ", "
       << (m.attention == AttentionKind::mla ? "MLA" : "GQA") << " " << m.heads << " heads";
   if (m.attention == AttentionKind::gqa) out << " / " << m.kv_heads << " KV heads";
@@ -247,8 +253,8 @@ void text_header(std::ostringstream& out, const Result& R) {
   if (m.is_moe())
     out << ", MoE " << m.experts << " experts top-" << m.experts_per_token << " in " << m.moe_layer_count() << " layers";
   out << "\n";
-  out << "  parameters    " << fmt::params(R.params.total) << " total, " << fmt::params(R.params.active)
-      << " active per token; KV cache " << fmt::number(R.kv_bytes_per_token / 1024.0) << " KiB per token\n";
+  out << "  parameters    " << fmt::params(lm.params.total) << " total, " << fmt::params(lm.params.active)
+      << " active per token; KV cache " << fmt::number(lm.kv_bytes_per_token / 1024.0) << " KiB per token\n";
   out << "  placement     tp " << P.tp << " x pp " << P.pp << " x dp " << P.dp << " (ep " << P.ep << ") = "
       << R.chips_used << " of " << R.system_chips << " chips";
   if (R.domains_used > 1) out << " across " << R.domains_used << " UltraServers";
@@ -258,30 +264,30 @@ void text_header(std::ostringstream& out, const Result& R) {
 
 }
 
-void text_headline(std::ostringstream& out, const Result& R) {
-  if (R.kind == "inference") {
-    const auto& in = R.spec.inference;
-    out << "  requests      " << in.batch << " concurrent per replica x " << in.input_tokens << " in / "
-        << in.output_tokens << " out\n\n";
-    out << "  TTFT                 " << fmt::time(R.ttft_s) << "\n";
-    out << "  time per token       " << fmt::time(R.tpot_s) << "\n";
-    out << "  request latency      " << fmt::time(R.request_latency_s) << " (own prefill, decode, and the other streams' prefills)\n";
-    out << "  output tokens/s      " << fmt::number(R.output_tokens_per_s_per_replica) << " per replica | "
-        << fmt::number(R.output_tokens_per_s_per_chip) << " per chip | " << fmt::number(R.output_tokens_per_s_per_server)
-        << " per server | " << fmt::number(R.output_tokens_per_s_per_system) << " per system (prefill included; decode alone "
-        << fmt::number(R.decode_tokens_per_s_per_replica) << " per replica)\n";
-  } else {
-    const auto& t = R.spec.training;
-    out << "  batch         " << t.global_batch << " sequences x " << t.sequence_length << " tokens, micro-batch "
-        << t.micro_batch << " (" << R.micro_batches << " per replica), ZeRO-" << t.zero_stage << ", " << t.recompute
-        << " recompute, " << fmt::percent(t.overlap) << " DP overlap\n\n";
-    out << "  step time            " << fmt::time(R.step_time_s) << " (pipeline bubble "
-        << fmt::percent(R.pipeline_bubble_fraction) << ")\n";
-    out << "  tokens/s             " << fmt::number(R.training_tokens_per_s) << " | " << fmt::number(R.training_tokens_per_s_per_chip)
-        << " per chip\n";
-    out << "  MFU / HFU            " << fmt::percent(R.mfu) << " / " << fmt::percent(R.hfu) << " of " << R.matmul_dtype
-        << " peak\n";
-  }
+void text_headline(std::ostringstream& out, const Result& R, const InferenceResult& x) {
+  const auto& in = R.spec.inference;
+  out << "  requests      " << in.batch << " concurrent per replica x " << in.input_tokens << " in / "
+      << in.output_tokens << " out\n\n";
+  out << "  TTFT                 " << fmt::time(x.ttft_s) << "\n";
+  out << "  time per token       " << fmt::time(x.tpot_s) << "\n";
+  out << "  request latency      " << fmt::time(x.request_latency_s) << " (own prefill, decode, and the other streams' prefills)\n";
+  out << "  output tokens/s      " << fmt::number(x.output_tokens_per_s_per_replica) << " per replica | "
+      << fmt::number(x.output_tokens_per_s_per_chip) << " per chip | " << fmt::number(x.output_tokens_per_s_per_server)
+      << " per server | " << fmt::number(x.output_tokens_per_s_per_system) << " per system (prefill included; decode alone "
+      << fmt::number(x.decode_tokens_per_s_per_replica) << " per replica)\n";
+}
+
+void text_headline(std::ostringstream& out, const Result& R, const TrainingResult& x) {
+  const auto& t = R.spec.training;
+  out << "  batch         " << t.global_batch << " sequences x " << t.sequence_length << " tokens, micro-batch "
+      << t.micro_batch << " (" << x.micro_batches << " per replica), ZeRO-" << t.zero_stage << ", " << t.recompute
+      << " recompute, " << fmt::percent(t.overlap) << " DP overlap\n\n";
+  out << "  step time            " << fmt::time(x.step_time_s) << " (pipeline bubble "
+      << fmt::percent(x.pipeline_bubble_fraction) << ")\n";
+  out << "  tokens/s             " << fmt::number(x.tokens_per_s) << " | " << fmt::number(x.tokens_per_s_per_chip)
+      << " per chip\n";
+  out << "  MFU / HFU            " << fmt::percent(x.mfu) << " / " << fmt::percent(x.hfu) << " of " << R.matmul_dtype
+      << " peak\n";
 }
 
 void text_resources(std::ostringstream& out, const Result& R) {
@@ -290,25 +296,24 @@ void text_resources(std::ostringstream& out, const Result& R) {
   for (std::size_t i = 0; i < R.memory.size(); ++i)
     out << (i ? ", " : "") << R.memory[i].name << " " << fmt::fixed(R.memory[i].bytes / kGiB, 1);
   out << ")\n";
-  out << "  time shares          " << shares_line(R.compute_share, R.hbm_share, R.fabric_share, R.overhead_share)
-      << "\n";
+  out << "  time shares          " << shares_line(R.time_shares) << "\n";
   out << "  power                " << fmt::number(R.chip_power_watts) << " W per chip, " << fmt::number(R.power_per_chip_all_in_watts)
       << " W all-in (host +" << fmt::percent(R.spec.economics.host_power_fraction) << ", PUE " << fmt::fixed(R.spec.economics.pue, 2)
       << ")\n";
-  if (R.kind == "video") return video_text_economics(out, R);
-  const char* tok = R.kind == "inference" ? "output" : "training";
-  out << "  tokens per MW        " << fmt::number(R.tokens_per_s_per_megawatt) << " " << tok << " tokens/s per MW\n";
-  out << "  cost                 $" << fmt::fixed(R.usd_per_million_tokens, 3) << " per million " << tok << " tokens at $"
+  const LanguageModelResult* lm = R.language_model();
+  if (!lm) return video_text_economics(out, R);
+  const char* tok = R.kind() == Kind::inference ? "output" : "training";
+  out << "  tokens per MW        " << fmt::number(lm->tokens_per_s_per_megawatt) << " " << tok << " tokens/s per MW\n";
+  out << "  cost                 $" << fmt::fixed(lm->usd_per_million_tokens, 3) << " per million " << tok << " tokens at $"
       << fmt::fixed(R.price_per_chip_hour_usd, 2) << " per chip-hour\n";
-
 }
 
-void text_scaling(std::ostringstream& out, const Result& R) {
-  if (!R.scaling.empty() && R.kind == "training" && R.scaling.size() > 1) {
+void text_scaling(std::ostringstream& out, const TrainingResult& x) {
+  if (x.scaling.size() > 1) {
     out << "\n  Scaling across UltraServers (weak scaling, EFA between them):\n";
     out << "    " << fmt::lpad("servers", 8) << fmt::lpad("chips", 9) << fmt::lpad("step", 13) << fmt::lpad("tokens/s", 14)
         << fmt::lpad("efficiency", 12) << "\n";
-    for (const auto& s : R.scaling)
+    for (const auto& s : x.scaling)
       out << "    " << fmt::lpad(std::to_string(s.ultraservers), 8) << fmt::lpad(std::to_string(s.chips), 9)
           << fmt::lpad(fmt::time(s.step_time_s), 13) << fmt::lpad(fmt::number(s.tokens_per_s), 14)
           << fmt::lpad(fmt::percent(s.scaling_efficiency), 12) << "\n";
@@ -334,10 +339,7 @@ void text_phases(std::ostringstream& out, const Result& R) {
     const std::string overlap = phase_overlap_text(ph);
     out << "\n  " << ph.name << ": " << ph.unit << ": " << phase_time_text(ph)
         << (overlap.empty() ? "" : " (" + overlap + ")") << "\n";
-    out << "    " << shares_line(ph.time_s > 0 ? ph.compute_s / ph.time_s : 0, ph.time_s > 0 ? ph.hbm_s / ph.time_s : 0,
-                                 ph.time_s > 0 ? ph.fabric_s / ph.time_s : 0,
-                                 ph.time_s > 0 ? ph.overhead_s / ph.time_s : 0)
-        << "\n";
+    out << "    " << shares_line(ph.split.shares_of(ph.time_s)) << "\n";
     ops_table(out, ph, 12);
   }
 
@@ -357,11 +359,25 @@ void text_notes(std::ostringstream& out, const Result& R) {
 
 std::string result_to_text(const Result& R) {
   std::ostringstream out;
-  if (R.kind == "video") video_text_header(out, R), video_text_headline(out, R);
-  else text_header(out, R), text_headline(out, R);
-  text_resources(out, R);
-  if (R.kind == "video") video_text_scaling(out, R);
-  else text_scaling(out, R);
+  switch (R.kind()) {
+    case Kind::inference:
+      text_header(out, R, R.inference());
+      text_headline(out, R, R.inference());
+      text_resources(out, R);
+      break;
+    case Kind::training:
+      text_header(out, R, R.training());
+      text_headline(out, R, R.training());
+      text_resources(out, R);
+      text_scaling(out, R.training());
+      break;
+    case Kind::video:
+      video_text_header(out, R);
+      video_text_headline(out, R);
+      text_resources(out, R);
+      video_text_scaling(out, R);
+      break;
+  }
   text_phases(out, R);
   text_notes(out, R);
   return out.str();
@@ -412,9 +428,9 @@ json chrome_trace(const Result& R) {
   trace["traceEvents"] = events;
   trace["displayTimeUnit"] = "ms";
   trace["otherData"] = {{"generator", "trnsim"},
-                        {"model", R.model.name},
+                        {"model", R.model_name()},
                         {"system", R.system_name},
-                        {"kind", R.kind},
+                        {"kind", kind_name(R.kind())},
                         {"note", tl.note},
                         {"truncated", truncated}};
   return trace;

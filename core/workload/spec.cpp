@@ -38,8 +38,22 @@ std::shared_ptr<const model::ModelConfig> spec_model(const Spec& spec, const std
   return std::make_shared<const model::ModelConfig>(model::import_hf_config(spec.model_config, path, "inline"));
 }
 
-std::vector<std::string> model_choices(const std::string& kind) {
-  return kind == "video" ? model::bundled_video_model_names() : model::bundled_model_names();
+const std::vector<std::string>& kind_names() {
+  static const std::vector<std::string> names = {"inference", "training", "video"};
+  return names;
+}
+
+const char* kind_name(Kind kind) { return kind_names()[static_cast<std::size_t>(kind)].c_str(); }
+
+Kind parse_kind(const std::string& name) {
+  const auto& names = kind_names();
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (names[i] == name) return static_cast<Kind>(i);
+  throw InputError("workload.kind", "unknown kind '" + name + "' (expected inference, training or video)");
+}
+
+std::vector<std::string> model_choices(Kind kind) {
+  return kind == Kind::video ? model::bundled_video_model_names() : model::bundled_model_names();
 }
 
 json bundled_model_config(const std::string& name, const std::string& field) {

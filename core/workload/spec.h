@@ -16,6 +16,14 @@
 
 namespace trnsim::workload {
 
+// What a workload evaluates: serving requests, optimizer steps or one generated clip. Parsed
+// once from the scenario's workload.kind; every later choice switches on it (or on the
+// result's alternative, workload.h).
+enum class Kind { inference, training, video };
+const char* kind_name(Kind kind);                // "inference" | "training" | "video"
+const std::vector<std::string>& kind_names();    // in enum order: the field's choices
+Kind parse_kind(const std::string& name);        // InputError naming workload.kind
+
 struct Precision {
   std::string weights;            // MLP and expert weights
   std::string attention_weights;  // attention projections
@@ -96,7 +104,7 @@ struct Speculation {
 };
 
 struct Spec {
-  std::string kind;        // inference | training | video
+  Kind kind = Kind::inference;
   std::string model_name;  // bundled model name; empty when model_config is inline
   json model_config;       // inline Hugging Face config (null when bundled)
   // The model as imported when the spec was read (shared, immutable): evaluation does not
@@ -127,9 +135,9 @@ bool names_video_model(const Spec& spec);
 std::shared_ptr<const model::VideoModelConfig> spec_video_model(const Spec& spec,
                                                                 const std::string& path = "workload.model");
 
-// The bundled models a workload of `kind` takes: video models for "video", language models
+// The bundled models a workload of `kind` takes: video models for video, language models
 // otherwise (the Scenario panel's model choices).
-std::vector<std::string> model_choices(const std::string& kind);
+std::vector<std::string> model_choices(Kind kind);
 // A bundled model's JSON, language or video (InputError naming `field` when unknown).
 json bundled_model_config(const std::string& name, const std::string& field);
 

@@ -82,13 +82,13 @@ void add_phases(const Evaluation& ev, const plan::TrainingPlan& P, const schedul
   (void)P;
 }
 
-void fill_flops(const Evaluation& ev, const plan::TrainingPlan& P, Result& R) {
-  R.model_flops_per_step = 3.0 * P.model_flops_per_token * R.tokens_per_step;
-  R.hardware_flops_per_step = R.model_flops_per_step + P.recompute_flops_per_token * R.tokens_per_step;
+void fill_flops(const Evaluation& ev, const plan::TrainingPlan& P, int chips_used, TrainingResult& x) {
+  x.model_flops_per_step = 3.0 * P.model_flops_per_token * x.tokens_per_step;
+  x.hardware_flops_per_step = x.model_flops_per_step + P.recompute_flops_per_token * x.tokens_per_step;
   const double peak = ev.system.chip.peak(ev.ctx.dt.matmul);
   if (peak > 0) {
-    R.mfu = R.model_flops_per_step / (R.step_time_s * R.chips_used * peak);
-    R.hfu = R.hardware_flops_per_step / (R.step_time_s * R.chips_used * peak);
+    x.mfu = x.model_flops_per_step / (x.step_time_s * chips_used * peak);
+    x.hfu = x.hardware_flops_per_step / (x.step_time_s * chips_used * peak);
   }
 }
 
@@ -104,12 +104,12 @@ struct ScalingPointScope {  // sets in_scaling_point for one nested evaluation, 
 // 4, ... UltraServers' worth of replicas, each point the whole training evaluated at that
 // size (dp and the global batch scaled): its stages are then tp x dp_n chips apart, as on
 // that many UltraServers, and its data-parallel exchange spans them.
-void fill_scaling(const Evaluation& ev, Result& R) {
+void fill_scaling(const Evaluation& ev, const Result& R, TrainingResult& x) {
   const plan::Placement& pl = ev.ctx.pl;
   const int domains = R.domains_used;
   const int per_domain = ev.system.chips_per_domain > 0 ? ev.system.chips_per_domain : ev.system.chips;
   if (in_scaling_point || !(domains > 1 && R.chips_used % per_domain == 0 && pl.dp % domains == 0)) {
-    R.scaling.push_back({domains, R.chips_used, R.step_time_s, R.training_tokens_per_s, 1.0});
+    x.scaling.push_back({domains, R.chips_used, x.step_time_s, x.tokens_per_s, 1.0});
     return;
   }
   std::vector<int> points;
@@ -121,50 +121,50 @@ void fill_scaling(const Evaluation& ev, Result& R) {
     sp.ultraservers = n;
     sp.chips = R.chips_used / domains * n;
     if (n == domains) {
-      sp.step_time_s = R.step_time_s;
+      sp.step_time_s = x.step_time_s;
     } else {
       Spec s = ev.spec;
       s.parallelism.dp = pl.dp / domains * n;
       s.training.global_batch = ev.spec.training.global_batch / domains * n;
       ScalingPointScope scope;
-      sp.step_time_s = evaluate(s, ev.system).step_time_s;
+      sp.step_time_s = evaluate(s, ev.system).training().step_time_s;
     }
-    sp.tokens_per_s = R.tokens_per_step / domains * n / sp.step_time_s;
+    sp.tokens_per_s = x.tokens_per_step / domains * n / sp.step_time_s;
     double per_chip = sp.tokens_per_s / sp.chips;
     if (n == 1) base_per_chip = per_chip;
     sp.scaling_efficiency = base_per_chip > 0 ? per_chip / base_per_chip : 0;
-    R.scaling.push_back(sp);
+    x.scaling.push_back(sp);
   }
 }
 
 }  // namespace
 
-void evaluate_training(const Evaluation& ev, Result& R) {
+void evaluate_training(const Evaluation& ev, Result& R, TrainingResult& x) {
   const TrainingParams& t = ev.spec.training;
   const plan::Placement& pl = ev.ctx.pl;
   const plan::TrainingPlan P = plan::plan_training(
       ev.ctx, ev.layout, {t.sequence_length, t.global_batch, t.micro_batch, t.zero_stage, t.recompute});
-  R.micro_batches = P.micro_batches;
+  x.micro_batches = P.micro_batches;
   const schedule::PricedPass fwd = priced(ev, P.forward, P.first_forward, P.last_forward);
   const schedule::PricedPass bwd = priced(ev, P.backward, P.first_backward, P.last_backward);
   const Step st = schedule_step(ev, P, fwd, bwd, P.dense_group, P.expert_group);
-  R.pipeline_bubble_fraction = st.times.bubble_fraction;
-  R.step_time_s = st.times.step_s;
-  R.tokens_per_step = double(t.global_batch) * t.sequence_length;
-  R.training_tokens_per_s = R.tokens_per_step / R.step_time_s;
-  R.training_tokens_per_s_per_chip = R.training_tokens_per_s / R.chips_used;
+  x.pipeline_bubble_fraction = st.times.bubble_fraction;
+  x.step_time_s = st.times.step_s;
+  x.tokens_per_step = double(t.global_batch) * t.sequence_length;
+  x.tokens_per_s = x.tokens_per_step / x.step_time_s;
+  x.tokens_per_s_per_chip = x.tokens_per_s / R.chips_used;
   add_phases(ev, P, fwd, bwd, st, R);
-  fill_flops(ev, P, R);
+  fill_flops(ev, P, R.chips_used, x);
   R.make_timeline = [stages = st.stages, times = st.times, m = P.micro_batches, pl] {
     return schedule::training_timeline(stages, times, m, pl);
   };
 
   hold_memory(ev, P.memory, R);
-  fill_scaling(ev, R);
-  if (R.micro_batches < pl.pp)
-    R.warnings.push_back("only " + std::to_string(R.micro_batches) + " micro-batches for " + std::to_string(pl.pp) +
+  fill_scaling(ev, R, x);
+  if (x.micro_batches < pl.pp)
+    R.warnings.push_back("only " + std::to_string(x.micro_batches) + " micro-batches for " + std::to_string(pl.pp) +
                          " pipeline stages: most of the step is pipeline bubble");
-  fill_economics(ev, R, R.training_tokens_per_s_per_chip);
+  fill_economics(ev, R, x.tokens_per_s_per_chip);
   R.assumptions.push_back({"training.overlap", t.overlap, "of DP communication", "assumption: hidden behind backward"});
 }
 

@@ -108,12 +108,8 @@ PricedVideo price_video(const model::VideoModelConfig& m, const plan::Dtypes& dt
 }
 
 double fabric_share(const std::vector<PricedOp>& ops) {
-  double total = 0, fabric = 0;
-  for (const auto& o : ops) {
-    total += o.total_s();
-    if (o.category == price::Category::fabric) fabric += o.total_s();
-  }
-  return total > 0 ? fabric / total : 0;
+  const Phase step = make_phase("", "", ops);
+  return step.split.shares_of(step.time_s).fabric;
 }
 
 // The largest Ulysses degree that divides both the sequence-parallel degree and the heads
@@ -160,7 +156,7 @@ std::string encoders_text(const model::VideoModelConfig& m, std::vector<std::str
 }
 
 void fill_phases(const PricedVideo& v, const model::VideoModelConfig& m, Result& R) {
-  const VideoResult& x = R.video;
+  const VideoResult& x = R.video();
   std::vector<std::string> names;
   const std::string enc = encoders_text(m, names);
   R.phases.push_back(make_phase("text_encoding",
@@ -186,7 +182,7 @@ void fill_phases(const PricedVideo& v, const model::VideoModelConfig& m, Result&
 }
 
 void fill_clip(const Spec& s, const model::VideoModelConfig& m, const PricedVideo& v, Result& R) {
-  VideoResult& x = R.video;
+  VideoResult& x = R.video();
   const auto& sh = v.plan.shape;
   const auto& pl = v.plan.placement;
   x.width = s.video.width, x.height = s.video.height, x.frames = s.video.frames, x.fps = s.video.fps;
@@ -207,7 +203,7 @@ void fill_clip(const Spec& s, const model::VideoModelConfig& m, const PricedVide
 }
 
 void fill_times(const PricedVideo& v, Result& R) {
-  VideoResult& x = R.video;
+  VideoResult& x = R.video();
   const auto& t = v.times;
   x.text_s = t.text_s, x.step_s = t.step_s, x.cached_step_s = t.cached_step_s, x.denoise_s = t.denoise_s;
   x.vae_s = t.vae_s, x.video_s = t.video_s, x.real_time_factor = t.real_time_factor;
@@ -222,7 +218,7 @@ void fill_times(const PricedVideo& v, Result& R) {
 }
 
 void fill_real_time(Result& R) {
-  VideoResult& x = R.video;
+  VideoResult& x = R.video();
   for (const auto& p : x.scaling)
     if (p.real_time_factor <= 1.0 && (x.fewest_chips_real_time_clip == 0 || p.chips < x.fewest_chips_real_time_clip))
       x.fewest_chips_real_time_clip = p.chips;
@@ -259,16 +255,12 @@ Result evaluate_video(const Spec& spec, const hw::System& system) {
   const model::VideoModelConfig& m = *model;
   Result R;
   R.spec = spec;
-  R.kind = "video";
+  VideoResult& x = R.figures.emplace<VideoResult>();
   describe_system_into(system, R);
-  R.model.name = m.name;
-  R.model.model_type = family_name(m.transformer.family);
-  R.model.layers = m.transformer.blocks();
-  R.model.hidden = m.transformer.hidden;
-  R.model.heads = R.model.kv_heads = m.transformer.heads;
-  R.model.head_dim = m.transformer.head_dim;
+  x.model_name = m.name;
+  x.model_type = family_name(m.transformer.family);
+  x.ignored_fields = m.ignored_fields;
   R.warnings = m.warnings;
-  R.model.ignored_fields = m.ignored_fields;
   if (system.chips <= 0) throw InputError("system", "has no chips");
   check_video_placement(m, spec, system);
   if (m.transformer.guidance_embeds && spec.video.guidance == "cfg")
@@ -277,7 +269,8 @@ Result evaluate_video(const Spec& spec, const hw::System& system) {
                          "unless a true CFG scale is set; \"none\" prices that");
 
   const plan::Dtypes dt = chip_dtypes(system.chip, spec.precision, R);
-  const Evaluation ev{system, spec, plan::Context{R.model, dt, plan::Placement{}}, plan::Layout{},
+  const ModelConfig no_language_model;  // the shared steps below read the system and the spec only
+  const Evaluation ev{system, spec, plan::Context{no_language_model, dt, plan::Placement{}}, plan::Layout{},
                       price::make_pricer(spec.pricer, system, pricing_settings(spec.efficiency))};
   const Pricers pricers = make_pricers(spec, system);
   const plan::VideoPlacement pl = placement_of(spec);
@@ -286,11 +279,8 @@ Result evaluate_video(const Spec& spec, const hw::System& system) {
 
   R.chips_used = pl.chips();
   R.domains_used = (R.chips_used + domain_of(system) - 1) / domain_of(system);
-  R.replicas = pl.dp;
   R.layer_type_names = plan::video_block_kinds();
   fill_clip(spec, m, v, R);
-  R.params.total = R.video.params.total();       // every component a clip runs
-  R.params.active = R.video.params.transformer;  // what runs every step
   fill_times(v, R);
   fill_phases(v, m, R);
   // The timeline on request, from the priced parts kept (shared, immutable).
@@ -299,7 +289,7 @@ Result evaluate_video(const Spec& spec, const hw::System& system) {
   hold_video_memory(ev, v.plan, R);
   fill_economics(ev, R, 0);
   add_video_assumptions(spec, R);
-  R.video.scaling = scaling_curve(m, dt, pricers, pl, z, domain_of(system));
+  x.scaling = scaling_curve(m, dt, pricers, pl, z, domain_of(system));
   fill_real_time(R);
   return R;
 }

@@ -37,6 +37,8 @@ struct VideoResult {
   int latent_frames = 0, latent_h = 0, latent_w = 0;
   double video_tokens = 0, text_tokens = 0;  // attention sequence; text per prompt
   // the model
+  std::string model_name, model_type;  // the bundle's name; the family ("wan", "hunyuan_video")
+  std::vector<std::string> ignored_fields;  // config fields the import did not read
   std::string transformer_class, vae_class, pipeline_class;
   std::vector<std::string> text_encoders;  // "umt5 (24 layers, 5.68 B)"
   model::VideoParamCounts params;

@@ -24,11 +24,11 @@ json object_of(std::initializer_list<Entry> entries) {
 }  // namespace
 
 json video_model_json(const Result& R) {
-  const VideoResult& x = R.video;
+  const VideoResult& x = R.video();
   const auto& p = x.params;
   json j = json::object();
-  j["name"] = R.model.name;
-  j["model_type"] = R.model.model_type;
+  j["name"] = x.model_name;
+  j["model_type"] = x.model_type;
   j["pipeline"] = x.pipeline_class;
   j["transformer"] = x.transformer_class;
   j["vae"] = x.vae_class;
@@ -42,12 +42,12 @@ json video_model_json(const Result& R) {
                            {"vae_decoder", p.vae_decoder},
                            {"text_encoders", p.text_encoders},
                            {"total", p.total()}});
-  j["ignored_fields"] = R.model.ignored_fields;
+  j["ignored_fields"] = x.ignored_fields;
   return j;
 }
 
 json video_json(const Result& R) {
-  const VideoResult& x = R.video;
+  const VideoResult& x = R.video();
   json scaling = json::array();
   for (const auto& s : x.scaling)
     scaling.push_back(object_of({{"chips", double(s.chips), true},
@@ -102,8 +102,8 @@ json video_json(const Result& R) {
 }
 
 void video_text_header(std::ostream& out, const Result& R) {
-  const VideoResult& x = R.video;
-  out << "Workload: " << R.model.name << " video on " << R.system_display_name << "\n";
+  const VideoResult& x = R.video();
+  out << "Workload: " << x.model_name << " video on " << R.system_display_name << "\n";
   out << "  model         " << x.transformer_class << ": " << x.blocks << " blocks, hidden " << x.hidden << ", " << x.heads
       << " heads, FFN " << x.ffn << "; " << x.vae_class << "; text ";
   for (std::size_t i = 0; i < x.text_encoders.size(); ++i) out << (i ? " + " : "") << x.text_encoders[i];
@@ -125,7 +125,7 @@ void video_text_header(std::ostream& out, const Result& R) {
 }
 
 void video_text_headline(std::ostream& out, const Result& R) {
-  const VideoResult& x = R.video;
+  const VideoResult& x = R.video();
   out << "  time per video       " << fmt::time(x.video_s) << " = text " << fmt::time(x.text_s) << " + " << x.full_steps
       << " x step " << fmt::time(x.step_s);
   if (x.cached_steps > 0) out << " + " << x.cached_steps << " x cached " << fmt::time(x.cached_step_s);
@@ -143,14 +143,14 @@ void video_text_headline(std::ostream& out, const Result& R) {
 }
 
 void video_text_economics(std::ostream& out, const Result& R) {
-  const VideoResult& x = R.video;
+  const VideoResult& x = R.video();
   out << "  video per chip-hour  " << fmt::number(x.video_seconds_per_chip_hour) << " s of video\n";
   out << "  cost                 $" << fmt::fixed(x.usd_per_video_minute, 3) << " per minute of video at $"
       << fmt::fixed(R.price_per_chip_hour_usd, 2) << " per chip-hour\n";
 }
 
 void video_text_scaling(std::ostream& out, const Result& R) {
-  const VideoResult& x = R.video;
+  const VideoResult& x = R.video();
   if (x.scaling.empty()) return;
   out << "\n  Real-time factor against sequence-parallel chips (tp " << x.tp << ", cfg " << x.cfg << " as given):\n";
   out << "    " << fmt::lpad("chips", 6) << fmt::lpad("Ulysses", 9) << fmt::lpad("ring", 6) << fmt::lpad("step", 13)

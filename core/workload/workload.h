@@ -38,6 +38,8 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <type_traits>
+#include <variant>
 #include <vector>
 
 #include "common/fields.h"
@@ -57,9 +59,18 @@ using model::ModelConfig;
 using model::ParamCounts;
 
 // ---- result -----------------------------------------------------------------------
+// A Result is what every kind reports (the system, the precisions run, warnings, memory per
+// chip, phases and their time split, power and price, assumptions) plus the figures of its
+// kind in one alternative of a variant: InferenceResult, TrainingResult or VideoResult. A
+// header with a per-kind payload rather than three unrelated types because the writers, the
+// metric table and every face lay out the common part the same way for all kinds, and a
+// variant rather than optional members because a kind's figures then cannot appear on
+// another kind's result (a training result has no TTFT to read by mistake). Callers dispatch
+// on the alternative (std::visit, std::get_if) or on kind(), never on a string.
 
 // One priced operator, per chip, per occurrence (core/price/pricer.h).
 using OpRecord = price::PricedOp;
+using price::TimeSplit;
 
 struct Phase {
   std::string name;  // prefill | decode | forward | backward | pipeline | data-parallel | optimizer
@@ -69,7 +80,7 @@ struct Phase {
   // time_s - hidden_s, which is what TTFT counts.
   double hidden_s = 0;
   std::string hidden_by;  // the stack whose overlap hides it
-  double compute_s = 0, hbm_s = 0, fabric_s = 0, overhead_s = 0;  // shares of time_s
+  TimeSplit split;        // where time_s goes: the ops' splits summed
   std::vector<OpRecord> ops;
 };
 
@@ -90,23 +101,19 @@ struct ScalingPoint {
   double scaling_efficiency = 0;  // tokens/s per chip relative to one UltraServer
 };
 
-struct Result {
-  Spec spec;
-  std::string kind;
-  // system
-  std::string system_name, system_display_name;
-  int system_chips = 0, chips_per_server = 0, chips_per_domain = 0;
-  int chips_used = 0;      // tp * pp * dp
-  int domains_used = 1;    // scale-up domains (UltraServers) the placement spans
-  // model
+// What the language-model kinds (inference and training) share: the model, its layers'
+// layout, and the economics per token.
+struct LanguageModelResult {
   ModelConfig model;
   ParamCounts params;
   double kv_bytes_per_token = 0;  // whole model, per token of context, at the KV precision
-  // effective precisions after falling back to what the chip supports
-  std::string matmul_dtype, weights_dtype, attention_weights_dtype, kv_dtype;
-  std::vector<std::string> warnings;
+  std::vector<int> layer_types;   // per layer: index into Result::layer_type_names
+  std::vector<int> layer_stages;  // per layer: pipeline stage
+  double tokens_per_s_per_megawatt = 0;  // output (inference) or training tokens, per MW all-in
+  double usd_per_million_tokens = 0;     // output tokens (inference) or training tokens
+};
 
-  // inference
+struct InferenceResult : LanguageModelResult {
   double ttft_s = 0, tpot_s = 0;
   double request_latency_s = 0;  // batch * ttft + (output - 1) * tpot: own prefill, decode, others' prefills
   double decode_tokens_per_s_per_replica = 0;
@@ -115,17 +122,37 @@ struct Result {
   double output_tokens_per_s_per_server = 0;
   double output_tokens_per_s_per_system = 0;
   int replicas = 0;  // dp
+};
 
-  // training
+struct TrainingResult : LanguageModelResult {
   double step_time_s = 0;
   double tokens_per_step = 0;
-  double training_tokens_per_s = 0;
-  double training_tokens_per_s_per_chip = 0;
+  double tokens_per_s = 0;
+  double tokens_per_s_per_chip = 0;
   double model_flops_per_step = 0, hardware_flops_per_step = 0;
   double mfu = 0, hfu = 0;
   int micro_batches = 0;
   double pipeline_bubble_fraction = 0;
-  std::vector<ScalingPoint> scaling;
+  std::vector<ScalingPoint> scaling;  // weak scaling across scale-up domains
+};
+
+// VideoResult: core/workload/video.h.
+using KindResult = std::variant<InferenceResult, TrainingResult, VideoResult>;
+static_assert(std::is_same_v<std::variant_alternative_t<static_cast<std::size_t>(Kind::inference), KindResult>, InferenceResult> &&
+                  std::is_same_v<std::variant_alternative_t<static_cast<std::size_t>(Kind::training), KindResult>, TrainingResult> &&
+                  std::is_same_v<std::variant_alternative_t<static_cast<std::size_t>(Kind::video), KindResult>, VideoResult>,
+              "the variant's alternatives follow the Kind enum");
+
+struct Result {
+  Spec spec;
+  // system
+  std::string system_name, system_display_name;
+  int system_chips = 0, chips_per_server = 0, chips_per_domain = 0;
+  int chips_used = 0;      // chips the placement occupies
+  int domains_used = 1;    // scale-up domains (UltraServers) the placement spans
+  // effective precisions after falling back to what the chip supports
+  std::string matmul_dtype, weights_dtype, attention_weights_dtype, kv_dtype;
+  std::vector<std::string> warnings;
 
   // memory per chip
   std::vector<MemoryItem> memory;
@@ -133,20 +160,30 @@ struct Result {
 
   // time breakdown
   std::vector<Phase> phases;
-  std::vector<std::string> layer_type_names;  // "dense/full", "moe/sliding", ...
-  std::vector<int> layer_types;               // per layer
-  std::vector<int> layer_stages;              // per layer: pipeline stage
-  double compute_share = 0, hbm_share = 0, fabric_share = 0, overhead_share = 0;  // of the headline time
+  std::vector<std::string> layer_type_names;  // what an operator's layer_type indexes: "dense/full", "moe/sliding", ...
+  TimeSplit::Shares time_shares;              // of the headline time: phases weighted by how often they run
 
-  // economics
+  // economics (the per-token or per-clip figures are the kind's)
   double chip_power_watts = 0, power_per_chip_all_in_watts = 0;
-  double tokens_per_s_per_megawatt = 0;   // output (inference) or training tokens, per MW all-in
   double price_per_chip_hour_usd = 0;
-  double usd_per_million_tokens = 0;      // output tokens (inference) or training tokens
   std::vector<Assumption> assumptions;
 
-  // video (kind "video"; core/workload/video.h)
-  VideoResult video;
+  // the kind's own figures
+  KindResult figures;
+
+  Kind kind() const { return static_cast<Kind>(figures.index()); }
+  const std::string& model_name() const;
+  // The kind's figures; std::bad_variant_access for another kind (check kind() or use
+  // std::get_if on `figures` where the kind may differ).
+  const InferenceResult& inference() const { return std::get<InferenceResult>(figures); }
+  const TrainingResult& training() const { return std::get<TrainingResult>(figures); }
+  const VideoResult& video() const { return std::get<VideoResult>(figures); }
+  InferenceResult& inference() { return std::get<InferenceResult>(figures); }
+  TrainingResult& training() { return std::get<TrainingResult>(figures); }
+  VideoResult& video() { return std::get<VideoResult>(figures); }
+  // The language model's figures (inference or training), or nullptr for video.
+  const LanguageModelResult* language_model() const;
+  LanguageModelResult* language_model();
 
   // The schedule as a timeline (what the trace writer and the Timeline panel draw), built
   // on request from the priced passes the evaluation kept: most callers never draw it.
@@ -174,6 +211,8 @@ struct Pricing {
 std::unique_ptr<Pricing> make_pricing(const Spec& spec, const hw::System& system);
 
 json result_to_json(const Result& result);       // deterministic
+// Time shares as the reports write them: {"compute", "hbm", "fabric", "overhead"}.
+json shares_json(const TimeSplit::Shares& shares);
 std::string result_to_text(const Result& result);  // the human report section
 // A phase's time as its heading shows it (what the pass takes: its operators less the
 // collectives run under compute) and, when some are hidden, how: the report and the page

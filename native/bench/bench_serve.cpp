@@ -36,7 +36,7 @@ class ConstantStep : public serve::StepModel {
   serve::StepTime step(const serve::Batch& b) const override {
     serve::StepTime t;
     t.time_s = 0.02;
-    t.compute_s = t.time_s;
+    t.split.compute_s = t.time_s;
     t.padded_batch = static_cast<int>(b.decode_contexts.size() + b.prefills.size());
     return t;
   }

@@ -32,7 +32,7 @@ static void BM_WorkloadEvaluateInference(benchmark::State& state) {
   workload::Spec spec = trnsim::default_scenario().workload;
   for (auto _ : state) {
     workload::Result r = workload::evaluate(spec, sys);
-    benchmark::DoNotOptimize(r.tpot_s);
+    benchmark::DoNotOptimize(r.inference().tpot_s);
   }
   rate(state);
 }
@@ -47,7 +47,7 @@ static void BM_WorkloadEvaluateDeepSeekEP(benchmark::State& state) {
                                               {"inference", {{"batch", 64}}}});
   for (auto _ : state) {
     workload::Result r = workload::evaluate(spec, sys);
-    benchmark::DoNotOptimize(r.tpot_s);
+    benchmark::DoNotOptimize(r.inference().tpot_s);
   }
   rate(state);
 }
@@ -58,7 +58,7 @@ static void BM_WorkloadEvaluateTrainingCluster(benchmark::State& state) {
   workload::Spec spec = llama70b_training();
   for (auto _ : state) {
     workload::Result r = workload::evaluate(spec, sys);
-    benchmark::DoNotOptimize(r.step_time_s);
+    benchmark::DoNotOptimize(r.training().step_time_s);
   }
   rate(state);
 }

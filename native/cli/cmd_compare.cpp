@@ -48,13 +48,13 @@ Evaluated load(const std::string& path, trnsim::cli::Io& io) {
 std::string describe(const Evaluated& e) {
   const auto& r = e.result;
   const auto& p = e.scenario.workload.parallelism;
+  const wl::VideoResult* video = std::get_if<wl::VideoResult>(&r.figures);
   const std::string placement =
-      r.kind == "video"
-          ? "tp " + std::to_string(p.tp) + " Ulysses " + std::to_string(r.video.ulysses) + " ring " +
-                std::to_string(r.video.ring) + " cfg " + std::to_string(r.video.cfg) + " dp " + std::to_string(p.dp)
-          : "tp " + std::to_string(p.tp) + " pp " + std::to_string(p.pp) + " dp " + std::to_string(p.dp) + " ep " +
-                std::to_string(p.ep);
-  return r.model.name + " " + r.kind + " on " + r.system_display_name + ", " + placement + ", matmuls " +
+      video ? "tp " + std::to_string(p.tp) + " Ulysses " + std::to_string(video->ulysses) + " ring " +
+                  std::to_string(video->ring) + " cfg " + std::to_string(video->cfg) + " dp " + std::to_string(p.dp)
+            : "tp " + std::to_string(p.tp) + " pp " + std::to_string(p.pp) + " dp " + std::to_string(p.dp) + " ep " +
+                  std::to_string(p.ep);
+  return r.model_name() + " " + wl::kind_name(r.kind()) + " on " + r.system_display_name + ", " + placement + ", matmuls " +
          r.matmul_dtype + ", weights " + r.weights_dtype;
 }
 

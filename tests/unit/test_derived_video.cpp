@@ -72,8 +72,8 @@ TEST_CASE("video: sequence-parallel attention's exchanges, FLOPs and the ring ov
               {"model", "Wan2.1-T2V-14B"},
               {"video", {{"width", W}, {"height", Hpx}, {"frames", F}, {"ulysses", u}, {"ring", r}}}};
     const auto res = trnsim::workload::evaluate(trnsim::parse_workload(w), sys);
-    REQUIRE(res.video.video_tokens == S);
-    REQUIRE(res.video.guidance == "cfg");  // two branches (conditional, unconditional) on each chip
+    REQUIRE(res.video().video_tokens == S);
+    REQUIRE(res.video().guidance == "cfg");  // two branches (conditional, unconditional) on each chip
     const double b = 2, ab = 2, sp = u * r;  // BF16 activations
     const auto& step = phase(res, "denoising_step");
     const auto& core = op(step, "self_attn.core");
@@ -112,19 +112,19 @@ TEST_CASE("video: the clip is text + full steps x step + cached steps x cached s
                 {"video", {{"steps", steps}, {"step_cache_interval", interval}, {"width", 832}, {"height", 480}}}};
       const auto r = trnsim::workload::evaluate(trnsim::parse_workload(w), sys);
       const int full = (steps + interval - 1) / interval;
-      CHECK(r.video.full_steps == full);
-      CHECK(r.video.cached_steps == steps - full);
+      CHECK(r.video().full_steps == full);
+      CHECK(r.video().cached_steps == steps - full);
       const double text = phase_sum(phase(r, "text_encoding")), step = phase_sum(phase(r, "denoising_step"));
       const double vae = phase_sum(phase(r, "vae_decode"));
       const double cached = interval > 1 ? phase_sum(phase(r, "cached_step")) : 0;
-      CHECK(r.video.text_s == exact(text));
-      CHECK(r.video.step_s == exact(step));
-      CHECK(r.video.vae_s == exact(vae));
-      CHECK(r.video.cached_step_s == exact(cached));
+      CHECK(r.video().text_s == exact(text));
+      CHECK(r.video().step_s == exact(step));
+      CHECK(r.video().vae_s == exact(vae));
+      CHECK(r.video().cached_step_s == exact(cached));
       if (interval > 1) CHECK(cached < step);
-      CHECK(r.video.denoise_s == exact(full * step + (steps - full) * cached));
-      CHECK(r.video.video_s == exact(text + full * step + (steps - full) * cached + vae));
-      CHECK(r.video.real_time_factor == exact(r.video.video_s / (81 / 16.0)));
+      CHECK(r.video().denoise_s == exact(full * step + (steps - full) * cached));
+      CHECK(r.video().video_s == exact(text + full * step + (steps - full) * cached + vae));
+      CHECK(r.video().real_time_factor == exact(r.video().video_s / (81 / 16.0)));
     }
   }
 }
@@ -148,8 +148,8 @@ TEST_CASE("video: the denoiser priced at its own efficiency; chip-hours count th
     ++priced;
   }
   CHECK(priced > 5);
-  REQUIRE(r.video.chips_per_replica == 2 * 2);  // Ulysses 2 x the two guidance branches
-  CHECK(r.video.video_seconds_per_chip_hour == exact(r.video.duration_s / (r.video.video_s * 4) * 3600));
+  REQUIRE(r.video().chips_per_replica == 2 * 2);  // Ulysses 2 x the two guidance branches
+  CHECK(r.video().video_seconds_per_chip_hour == exact(r.video().duration_s / (r.video().video_s * 4) * 3600));
 }
 
 }  // namespace unit_derived_video

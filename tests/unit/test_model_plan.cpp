@@ -197,7 +197,7 @@ TEST_CASE("plan: heads are padded to tp as Neuron does, and the report says what
                                    "as Neuron does (3 per TP rank, 8 zero heads: +20% of their projection weights, FLOPs "
                                    "and attention work); its 8 shared heads are replicated to 16 (1 per TP rank)");
   CHECK(warned);
-  CHECK(R.tpot_s > 0);
+  CHECK(R.inference().tpot_s > 0);
 }
 
 TEST_CASE("every model of issue 15 runs on a Trn2 and a Trn3 UltraServer", "[model]") {
@@ -218,8 +218,8 @@ TEST_CASE("every model of issue 15 runs on a Trn2 and a Trn3 UltraServer", "[mod
       json w = {{"kind", "inference"}, {"model", k.model}, {"parallelism", {{"tp", k.tp}}},
                 {"inference", {{"batch", 8}, {"input_tokens", 8192}, {"output_tokens", 512}}}};
       const workload::Result R = workload::evaluate(trnsim::parse_workload(w), sys);
-      CHECK(R.ttft_s > 0);
-      CHECK(R.tpot_s > 0);
+      CHECK(R.inference().ttft_s > 0);
+      CHECK(R.inference().tpot_s > 0);
       CHECK(R.hbm_used_bytes <= R.hbm_capacity_bytes);
       for (const auto& x : R.warnings) CHECK(!contains(x, "unknown field"));
     }

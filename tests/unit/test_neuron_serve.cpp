@@ -70,7 +70,7 @@ TEST_CASE("neuron: decode runs the compiled batch in the smallest bucket holding
   CHECK(t.tokens_per_sequence == 1);
   // The stack's per-step costs are in the step (vllm-neuron: graph launch + host step).
   const price::Stack& st = price::load_stack("vllm-neuron");
-  CHECK(t.overhead_s >= st.runtime.graph_launch_s + st.runtime.step_host_s);
+  CHECK(t.split.overhead_s >= st.runtime.graph_launch_s + st.runtime.step_host_s);
   CHECK(m.request_overhead_s() == st.runtime.request_host_s);
   CHECK(contains(error_of([&] { decode_time(m, {5000}); }), "exceed the largest compiled bucket (4096)"));
 }
@@ -127,8 +127,8 @@ TEST_CASE("neuron: compiled slots hold their KV cache; serving at zero load adds
   s.workload.inference.batch = 1;
   const serve::Result r = serve::run(s);
   const Report rep = evaluate(s);
-  CHECK(r.ttft.p50 > rep.primary.result->ttft_s + price::load_stack("vllm-neuron").runtime.request_host_s);
-  CHECK(r.tpot.p50 > rep.primary.result->tpot_s);
+  CHECK(r.ttft.p50 > rep.primary.result->inference().ttft_s + price::load_stack("vllm-neuron").runtime.request_host_s);
+  CHECK(r.tpot.p50 > rep.primary.result->inference().tpot_s);
   CHECK(r.stack == "vllm-neuron");
 }
 

@@ -121,7 +121,7 @@ TEST_CASE("the training example's timeline is its step time", "[schedule]") {
                               "s.json");
   Report r = evaluate(s);
   const auto& R = *r.primary.result;
-  CHECK(R.timeline().end_s == Approx(R.step_time_s).epsilon(1e-12));
+  CHECK(R.timeline().end_s == Approx(R.training().step_time_s).epsilon(1e-12));
   CHECK(R.timeline().stage_names.size() == 4);
 }
 
@@ -133,8 +133,8 @@ TEST_CASE("the inference timeline is the prefill, then decode cycles", "[schedul
   const auto& R = *r.primary.result;
   // pp = 2 with 4 streams: the decode cycle is max(one pass end to end, 2 x slowest stage);
   // the timeline replays single passes, so it ends at TTFT + 2 passes <= TTFT + 2 cycles.
-  CHECK(R.timeline().end_s > R.ttft_s);
-  CHECK(R.timeline().end_s <= R.ttft_s + 2 * R.tpot_s * (1 + 1e-12));
+  CHECK(R.timeline().end_s > R.inference().ttft_s);
+  CHECK(R.timeline().end_s <= R.inference().ttft_s + 2 * R.inference().tpot_s * (1 + 1e-12));
   const auto tl = R.timeline();
   const Span* first = &tl.spans.front();
   CHECK(first->phase == "prefill");

@@ -83,8 +83,8 @@ TEST_CASE("serve: at zero load one request reproduces trnsim run's TTFT and TPOT
     const Report rep = evaluate(s);
     const serve::Result r = served(s);
     REQUIRE(r.requests == 3);
-    CHECK(rel(r.ttft.p50, rep.primary.result->ttft_s) < 1e-9);
-    CHECK(rel(r.tpot.p50, rep.primary.result->tpot_s) < 1e-9);
+    CHECK(rel(r.ttft.p50, rep.primary.result->inference().ttft_s) < 1e-9);
+    CHECK(rel(r.tpot.p50, rep.primary.result->inference().tpot_s) < 1e-9);
     CHECK(rel(r.zero_load_ttft_s, r.run_ttft_s) < 1e-9);
     CHECK(rel(r.zero_load_tpot_s, r.run_tpot_s) < 1e-9);
     // Every request alone: e2e = TTFT + (output - 1) x TPOT.
@@ -136,8 +136,8 @@ TEST_CASE("serve: a step's time splits into compute, HBM, fabric and overhead", 
   b.prefills = {{300, 1024, true}, {700, 0, false}};
   const serve::StepTime t = m->step(b);
   CHECK(t.time_s > 0);
-  CHECK(rel(t.compute_s + t.hbm_s + t.fabric_s + t.overhead_s, t.time_s) < 1e-12);
-  CHECK(t.fabric_s > 0);  // tp 4: all-reduces
+  CHECK(rel(t.split.total(), t.time_s) < 1e-12);
+  CHECK(t.split.fabric_s > 0);  // tp 4: all-reduces
   CHECK(t.padded_batch == 5);
   CHECK(t.padded_tokens == 3 + 300 + 700);
 }

@@ -204,7 +204,7 @@ TEST_CASE("logical NeuronCores: TP collectives among ranks, KV heads replicated 
   CHECK(!has(plain, "attn.all_reduce"));
   CHECK(has(neuron, "attn.all_reduce"));
   CHECK(has(neuron, "mlp.all_reduce"));
-  CHECK(neuron.tpot_s > plain.tpot_s);
+  CHECK(neuron.inference().tpot_s > plain.inference().tpot_s);
   // 8 KV heads over TP64 ranks on 16 chips: each rank holds one head, so a chip holds 4,
   // where chip-level TP16 holds 1 -- four times the KV cache per chip.
   auto m = workload::spec_model(spec_of({{"model", "Llama-3.1-70B"}}));
@@ -255,13 +255,13 @@ TEST_CASE("fused speculation: expected tokens per step and its price in trnsim r
   // Every draft accepted: the plain stack's convention (k drafts verified with a bonus token)
   // gives 6 tokens per (5 draft steps + one 6-position verify pass).
   const double cycle = 5 * phase_time(sure, "draft decode") + phase_time(sure, "verify");
-  CHECK(sure.tpot_s == Approx(cycle / 6));
-  CHECK(sure.tpot_s < base.tpot_s);
+  CHECK(sure.inference().tpot_s == Approx(cycle / 6));
+  CHECK(sure.inference().tpot_s < base.inference().tpot_s);
   CHECK(phase_time(sure, "verify") > phase_time(sure, "decode"));  // 6 positions cost more than 1
-  CHECK(sure.ttft_s == Approx(base.ttft_s + phase_time(sure, "draft prefill")));
+  CHECK(sure.inference().ttft_s == Approx(base.inference().ttft_s + phase_time(sure, "draft prefill")));
   // Nothing accepted: slower than no speculation at all.
   w["speculation"]["acceptance"] = 0.0;
-  CHECK(workload::evaluate(spec_of(w), trn2()).tpot_s > base.tpot_s);
+  CHECK(workload::evaluate(spec_of(w), trn2()).inference().tpot_s > base.inference().tpot_s);
   w["speculation"]["draft_model"] = "Llama-3.2-1b";
   CHECK(contains(error_of([&] { spec_of(w); }), "workload.speculation.draft_model"));
 }

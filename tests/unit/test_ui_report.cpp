@@ -103,7 +103,7 @@ TEST_CASE("timeline lanes hold exactly the schedule's spans, in time order") {
     const double window = v.end_s / 2;
     for (const auto& row : busy_in_window(v, 0, window))
       CHECK(row.share == Approx(row.busy_s / window / double(stages.size())));
-    if (rep.primary.result->kind == "training") CHECK(v.end_s == Approx(rep.primary.result->step_time_s));
+    if (rep.primary.result->kind() == workload::Kind::training) CHECK(v.end_s == Approx(rep.primary.result->training().step_time_s));
   }
   CHECK(op_family("forward mb 12") == "forward mb ");
   CHECK(op_family("attn.core") == "attn.core");
@@ -121,8 +121,8 @@ TEST_CASE("precision variants: the scenario evaluated with each value of a preci
     if (!x.current) continue;
     // The scenario's own value gives the report's own figures.
     REQUIRE(x.evaluated);
-    CHECK(x.time_s == rep.primary.result->tpot_s);
-    CHECK(x.tokens_per_s_chip == rep.primary.result->output_tokens_per_s_per_chip);
+    CHECK(x.time_s == rep.primary.result->inference().tpot_s);
+    CHECK(x.tokens_per_s_chip == rep.primary.result->inference().output_tokens_per_s_per_chip);
   }
   CHECK(current == 1);
   const auto bf16 = std::find_if(v.begin(), v.end(), [](const PrecisionVariant& x) { return x.precision == "bf16"; });

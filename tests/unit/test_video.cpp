@@ -168,19 +168,19 @@ TEST_CASE("video: configs the model cannot represent are refused, unknown keys w
   // The same object inline in a scenario runs like the bundled name.
   json inline_w = video_workload("x");
   inline_w["model"] = bundle;
-  CHECK(run_video(inline_w).video.video_s == Approx(run_video(video_workload("Wan2.1-T2V-14B")).video.video_s));
+  CHECK(run_video(inline_w).video().video_s == Approx(run_video(video_workload("Wan2.1-T2V-14B")).video().video_s));
 }
 
 TEST_CASE("video: time is linear in the denoising steps", "[video]") {
   const auto a = run_video(video_workload("Wan2.1-T2V-1.3B", {{"steps", 25}}));
   const auto b = run_video(video_workload("Wan2.1-T2V-1.3B", {{"steps", 50}}));
   const auto c = run_video(video_workload("Wan2.1-T2V-1.3B", {{"steps", 100}}));
-  CHECK(a.video.step_s == Approx(b.video.step_s));
-  CHECK(b.video.denoise_s == Approx(2 * a.video.denoise_s));
-  CHECK(c.video.denoise_s == Approx(4 * a.video.denoise_s));
+  CHECK(a.video().step_s == Approx(b.video().step_s));
+  CHECK(b.video().denoise_s == Approx(2 * a.video().denoise_s));
+  CHECK(c.video().denoise_s == Approx(4 * a.video().denoise_s));
   // The rest of a clip (text, decode) does not depend on the steps.
-  CHECK(c.video.video_s - b.video.video_s == Approx(50 * b.video.step_s));
-  CHECK(b.video.video_s == Approx(b.video.text_s + 50 * b.video.step_s + b.video.vae_s));
+  CHECK(c.video().video_s - b.video().video_s == Approx(50 * b.video().step_s));
+  CHECK(b.video().video_s == Approx(b.video().text_s + 50 * b.video().step_s + b.video().vae_s));
 }
 
 TEST_CASE("video: the timeline is the same schedule", "[video]") {
@@ -188,10 +188,10 @@ TEST_CASE("video: the timeline is the same schedule", "[video]") {
     const auto r = run_video(video_workload(model, {{"ring", 2}, {"step_cache_interval", 2}}), "trn3-gen2-ultraserver");
     INFO(model);
     const schedule::Timeline tl = r.timeline();
-    CHECK(tl.end_s == Approx(r.video.video_s));
+    CHECK(tl.end_s == Approx(r.video().video_s));
     double spans_end = 0;
     for (const auto& s : tl.spans) spans_end = std::max(spans_end, s.start_s + s.dur_s);
-    CHECK(spans_end == Approx(r.video.video_s).epsilon(1e-9));
+    CHECK(spans_end == Approx(r.video().video_s).epsilon(1e-9));
   }
 }
 
@@ -200,9 +200,9 @@ TEST_CASE("video: attention's share of a step grows with resolution", "[video]")
   for (auto [w, h] : {std::pair<int, int>{480, 272}, {832, 480}, {1280, 720}, {1920, 1088}}) {
     const auto r = run_video(video_workload("Wan2.1-T2V-1.3B", {{"width", w}, {"height", h}}), "trn3-gen2-ultraserver");
     INFO(w << "x" << h);
-    CHECK(r.video.attention_time_share > last);
-    CHECK(r.video.attention_flops_share > 0);
-    last = r.video.attention_time_share;
+    CHECK(r.video().attention_time_share > last);
+    CHECK(r.video().attention_flops_share > 0);
+    last = r.video().attention_time_share;
   }
   CHECK(last > 0.5);  // at 1080p attention dominates the step
 }
@@ -211,15 +211,15 @@ TEST_CASE("video: more sequence-parallel chips never slow a step until the colle
   for (const char* model : {"Wan2.1-T2V-14B", "HunyuanVideo"}) {
     const auto r = run_video(video_workload(model, {{"cfg_parallel", true}}), "trn3-gen2-ultraserver");
     INFO(model);
-    REQUIRE(r.video.scaling.size() >= 5);
-    for (std::size_t i = 1; i < r.video.scaling.size(); ++i) {
-      const auto& p = r.video.scaling[i - 1];
-      const auto& q = r.video.scaling[i];
+    REQUIRE(r.video().scaling.size() >= 5);
+    for (std::size_t i = 1; i < r.video().scaling.size(); ++i) {
+      const auto& p = r.video().scaling[i - 1];
+      const auto& q = r.video().scaling[i];
       CHECK(q.chips == 2 * p.chips);
       if (q.fabric_share < 0.5) CHECK(q.step_s <= p.step_s);
     }
     // The configured placement is the curve's first point (sp 1).
-    CHECK(r.video.scaling[0].step_s == Approx(r.video.step_s));
+    CHECK(r.video().scaling[0].step_s == Approx(r.video().step_s));
   }
 }
 
@@ -242,21 +242,21 @@ TEST_CASE("video: sequence-parallel collectives are priced", "[video]") {
   CHECK(gather);
   CHECK(ring);
   // Same chips, same work per chip: the two only differ in their exchanges.
-  CHECK(u.video.step_flops_per_chip == Approx(r.video.step_flops_per_chip).epsilon(1e-9));
+  CHECK(u.video().step_flops_per_chip == Approx(r.video().step_flops_per_chip).epsilon(1e-9));
 }
 
 TEST_CASE("video: guidance, CFG parallelism and step caching", "[video]") {
   const auto cfg = run_video(video_workload("Wan2.1-T2V-1.3B"));
   const auto none = run_video(video_workload("Wan2.1-T2V-1.3B", {{"guidance", "none"}}));
   const auto par = run_video(video_workload("Wan2.1-T2V-1.3B", {{"cfg_parallel", true}}));
-  CHECK(none.video.step_flops_per_chip == Approx(cfg.video.step_flops_per_chip / 2).epsilon(0.01));
-  CHECK(par.video.step_flops_per_chip == Approx(none.video.step_flops_per_chip).epsilon(1e-9));
-  CHECK(par.video.chips_per_replica == 2 * cfg.video.chips_per_replica);
+  CHECK(none.video().step_flops_per_chip == Approx(cfg.video().step_flops_per_chip / 2).epsilon(0.01));
+  CHECK(par.video().step_flops_per_chip == Approx(none.video().step_flops_per_chip).epsilon(1e-9));
+  CHECK(par.video().chips_per_replica == 2 * cfg.video().chips_per_replica);
   const auto cached = run_video(video_workload("Wan2.1-T2V-1.3B", {{"step_cache_interval", 3}}));
-  CHECK(cached.video.full_steps == 17);  // steps 0, 3, ..., 48
-  CHECK(cached.video.cached_steps == 33);
-  CHECK(cached.video.cached_step_s < cached.video.step_s / 10);
-  CHECK(cached.video.video_s < cfg.video.video_s);
+  CHECK(cached.video().full_steps == 17);  // steps 0, 3, ..., 48
+  CHECK(cached.video().cached_steps == 33);
+  CHECK(cached.video().cached_step_s < cached.video().step_s / 10);
+  CHECK(cached.video().video_s < cfg.video().video_s);
 }
 
 TEST_CASE("video: tiled decode holds less and spreads over the replica's chips", "[video]") {
@@ -268,18 +268,18 @@ TEST_CASE("video: tiled decode holds less and spreads over the replica's chips",
   const auto a = run_video(video_workload("Wan2.1-T2V-14B", base), "trn3-gen2-ultraserver");
   const auto b = run_video(video_workload("Wan2.1-T2V-14B", tiled), "trn3-gen2-ultraserver");
   const auto c = run_video(video_workload("Wan2.1-T2V-14B", spread), "trn3-gen2-ultraserver");
-  CHECK(b.video.vae_tiles > 1);
-  CHECK(b.video.vae_s > a.video.vae_s);  // the overlap is decoded twice
-  CHECK(c.video.vae_chips == 4);
-  CHECK(c.video.vae_s < b.video.vae_s / 3);
+  CHECK(b.video().vae_tiles > 1);
+  CHECK(b.video().vae_s > a.video().vae_s);  // the overlap is decoded twice
+  CHECK(c.video().vae_chips == 4);
+  CHECK(c.video().vae_s < b.video().vae_s / 3);
 }
 
 TEST_CASE("video: the calibrated efficiencies reproduce their PERF.md rows", "[video]") {
   // PERF.md video: Wan2.2-TI2V-5B 512x384, 81 frames on 2 Trainium2 chips: ~0.27 s per step,
   // 18.32 s end to end (the fields' calibration notes name these rows).
   const auto r = run_video(perf_512x384());
-  CHECK(r.video.step_s == Approx(0.27).epsilon(0.01));
-  CHECK(r.video.video_s == Approx(18.32).epsilon(0.01));
+  CHECK(r.video().step_s == Approx(0.27).epsilon(0.01));
+  CHECK(r.video().video_s == Approx(18.32).epsilon(0.01));
   const Field& f = find_field("workload.video.denoiser_efficiency");
   CHECK(contains(f.calibrated, "PERF"));
   bool listed = false;
@@ -289,12 +289,12 @@ TEST_CASE("video: the calibrated efficiencies reproduce their PERF.md rows", "[v
 
 TEST_CASE("video: the report's figures, metrics and ratios", "[video]") {
   const auto r = run_video(perf_512x384());
-  const auto& x = r.video;
+  const auto& x = r.video();
   CHECK(x.real_time_factor == Approx(x.video_s / (81.0 / 16.0)));
   CHECK(x.replicas_for_real_time == static_cast<int>(std::ceil(x.real_time_factor)));
   CHECK(x.chips_for_real_time == x.replicas_for_real_time * 2);
   CHECK(x.video_seconds_per_chip_hour == Approx(3600.0 * (81.0 / 16.0) / (x.video_s * 2)));
-  CHECK(r.compute_share + r.hbm_share + r.fabric_share + r.overhead_share == Approx(1.0));
+  CHECK(r.time_shares.sum() == Approx(1.0));
   CHECK(r.hbm_used_bytes < r.hbm_capacity_bytes);
   CHECK(*find_metric("video_s").of(r) == x.video_s);
   CHECK(*find_metric("real_time_factor").of(r) == x.real_time_factor);

@@ -144,29 +144,29 @@ TEST_CASE("inference: matmul FLOPs and KV cache add up", "[workload]") {
   Result r = evaluate(s, trn3());
   const double T = 1000;  // prefill is per request
   // Prefill: every layer weight multiplies every prompt token; the LM head only the last one.
-  const double layer_weights = r.params.active - r.params.norms - r.params.lm_head;
-  CHECK(sum_matmul_flops(phase(r, "prefill")) == 2.0 * T * layer_weights + 2.0 * r.params.lm_head);
-  CHECK(sum_matmul_flops(phase(r, "decode")) == 2.0 * 4 * (layer_weights + r.params.lm_head));
+  const double layer_weights = r.language_model()->params.active - r.language_model()->params.norms - r.language_model()->params.lm_head;
+  CHECK(sum_matmul_flops(phase(r, "prefill")) == 2.0 * T * layer_weights + 2.0 * r.language_model()->params.lm_head);
+  CHECK(sum_matmul_flops(phase(r, "decode")) == 2.0 * 4 * (layer_weights + r.language_model()->params.lm_head));
   // KV cache: 4 sequences x 1024 tokens x 128 KiB.
   double kv = 0;
   for (const auto& m : r.memory)
     if (m.name == "kv_cache") kv = m.bytes;
   CHECK(kv == 4.0 * 1024 * 131072);
-  CHECK(r.kv_bytes_per_token == 131072.0);
+  CHECK(r.language_model()->kv_bytes_per_token == 131072.0);
   // One stage: TTFT is the prefill's operators, TPOT a decode step's; a request waits for
   // the 4 prefills (its own and the other streams', each stalling decode) and 23 steps.
   const Phase& pre = phase(r, "prefill");
   const Phase& dec = phase(r, "decode");
-  CHECK(r.ttft_s == Approx(pre.time_s).epsilon(1e-12));
-  CHECK(r.tpot_s == Approx(dec.time_s).epsilon(1e-12));
-  CHECK(r.request_latency_s == Approx(4 * r.ttft_s + 23 * r.tpot_s).epsilon(1e-12));
-  CHECK(r.output_tokens_per_s_per_chip == Approx(4.0 * 24 / r.request_latency_s).epsilon(1e-12));  // one chip
+  CHECK(r.inference().ttft_s == Approx(pre.time_s).epsilon(1e-12));
+  CHECK(r.inference().tpot_s == Approx(dec.time_s).epsilon(1e-12));
+  CHECK(r.inference().request_latency_s == Approx(4 * r.inference().ttft_s + 23 * r.inference().tpot_s).epsilon(1e-12));
+  CHECK(r.inference().output_tokens_per_s_per_chip == Approx(4.0 * 24 / r.inference().request_latency_s).epsilon(1e-12));  // one chip
   // Time shares over a request: 4 prefills and 23 decode steps, each part where it is bound.
   const double total = 4 * pre.time_s + 23 * dec.time_s;
-  CHECK(r.compute_share == Approx((4 * pre.compute_s + 23 * dec.compute_s) / total).epsilon(1e-12));
-  CHECK(r.hbm_share == Approx((4 * pre.hbm_s + 23 * dec.hbm_s) / total).epsilon(1e-12));
-  CHECK(r.overhead_share == Approx((4 * pre.overhead_s + 23 * dec.overhead_s) / total).epsilon(1e-12));
-  CHECK(r.fabric_share == 0);  // one chip: no collectives
+  CHECK(r.time_shares.compute == Approx((4 * pre.split.compute_s + 23 * dec.split.compute_s) / total).epsilon(1e-12));
+  CHECK(r.time_shares.hbm == Approx((4 * pre.split.hbm_s + 23 * dec.split.hbm_s) / total).epsilon(1e-12));
+  CHECK(r.time_shares.overhead == Approx((4 * pre.split.overhead_s + 23 * dec.split.overhead_s) / total).epsilon(1e-12));
+  CHECK(r.time_shares.fabric == 0);  // one chip: no collectives
   // With tp = 2 each chip does half the layer FLOPs and adds two all-reduces per layer.
   s.parallelism.tp = 2;
   Result r2 = evaluate(s, trn3());
@@ -175,6 +175,56 @@ TEST_CASE("inference: matmul FLOPs and KV cache add up", "[workload]") {
   for (const auto& o : phase(r2, "decode").ops)
     if (o.name.find("all_reduce") != std::string::npos) all_reduces += static_cast<int>(o.count);
   CHECK(all_reduces == 64);
+}
+
+TEST_CASE("each kind's result holds only its own figures", "[workload]") {
+  // The kind is parsed once, at the field; every name round-trips and a typo names the field.
+  for (const auto& n : kind_names()) CHECK(kind_name(parse_kind(n)) == n);
+  CHECK_THROWS_WITH(parse_kind("infrence"), Catch::Contains("workload.kind"));
+  const Result inf = evaluate(spec_of({{"model", "Llama-3.1-8B"}}), trn3());
+  const Result tr = evaluate(spec_of({{"model", "Llama-3.1-8B"}, {"kind", "training"}, {"parallelism", {{"pp", 2}, {"dp", 4}}},
+                                      {"training", {{"global_batch", 32}, {"sequence_length", 4096}}}}),
+                             trn3());
+  CHECK(inf.kind() == Kind::inference);
+  CHECK(tr.kind() == Kind::training);
+  CHECK(std::get_if<TrainingResult>(&inf.figures) == nullptr);
+  CHECK(std::get_if<InferenceResult>(&tr.figures) == nullptr);
+  CHECK_THROWS_AS(tr.inference(), std::bad_variant_access);
+  CHECK(tr.language_model() == static_cast<const LanguageModelResult*>(&tr.training()));
+  CHECK(tr.model_name() == tr.training().model.name);
+  // The report has the kind's section and no other kind's.
+  const json j = result_to_json(tr);
+  CHECK(j["kind"] == "training");
+  CHECK(j.contains("training"));
+  CHECK(!j.contains("inference"));
+  CHECK(!j.contains("video"));
+}
+
+TEST_CASE("time splits: operators, phases and the headline add up", "[workload]") {
+  const Result r = evaluate(spec_of({{"model", "Llama-3.1-8B"}, {"parallelism", {{"tp", 4}}}}), trn3());
+  for (const auto& ph : r.phases) {
+    INFO(ph.name);
+    TimeSplit ops;
+    for (const auto& o : ph.ops) {
+      CHECK(o.split().total() == Approx(o.total_s()).epsilon(1e-12));
+      ops += o.split();
+    }
+    CHECK(ops.total() == Approx(ph.time_s).epsilon(1e-12));
+    CHECK(ph.split.compute_s == Approx(ops.compute_s).epsilon(1e-12));
+    CHECK(ph.split.fabric_s == Approx(ops.fabric_s).epsilon(1e-12));
+    CHECK(ph.split.shares_of(ph.time_s).sum() == Approx(1.0).epsilon(1e-12));
+  }
+  CHECK(phase(r, "decode").split.fabric_s > 0);  // tp 4: all-reduces
+  CHECK(r.time_shares.sum() == Approx(1.0).epsilon(1e-12));
+  // The arithmetic: scaling and adding act part by part; shares of nothing are zero.
+  const TimeSplit& d = phase(r, "decode").split;
+  TimeSplit twice = d;
+  twice += d;
+  CHECK(twice.total() == Approx((d * 2).total()).epsilon(1e-15));
+  CHECK(twice.hbm_s == 2 * d.hbm_s);
+  CHECK(d.shares().hbm == Approx(d.hbm_s / d.total()).epsilon(1e-15));
+  CHECK(d.shares_of(0).sum() == 0);
+  CHECK(d.toward(twice, 0.5).overhead_s == Approx(1.5 * d.overhead_s).epsilon(1e-15));
 }
 
 TEST_CASE("MoE decode reads only the experts the batch routes to", "[workload]") {
@@ -235,16 +285,16 @@ TEST_CASE("training: step, MFU, memory, ZeRO and recompute behave", "[workload]"
                {"parallelism", {{"tp", 4}, {"pp", 4}, {"dp", 9}}},
                {"training", {{"sequence_length", 8192}, {"global_batch", 144}, {"micro_batch", 1}}}};
   Result r = evaluate(spec_of(base), trn3());
-  CHECK(r.micro_batches == 16);
-  CHECK(r.pipeline_bubble_fraction == Approx(3.0 / 19.0));
-  CHECK(r.tokens_per_step == 144.0 * 8192);
+  CHECK(r.training().micro_batches == 16);
+  CHECK(r.training().pipeline_bubble_fraction == Approx(3.0 / 19.0));
+  CHECK(r.training().tokens_per_step == 144.0 * 8192);
   // Model FLOPs: 6 x active params per token plus causal attention, per step; MFU against
   // the BF16 peak of the 144 chips; HFU adds the selective recompute (the attention again).
   const double attn = 80 * 2.0 * 64 * 256 * (8192.0 * 8193 / 2) / 8192;
-  CHECK(r.model_flops_per_step == Approx(3.0 * (2.0 * r.params.active + attn) * r.tokens_per_step));
+  CHECK(r.training().model_flops_per_step == Approx(3.0 * (2.0 * r.language_model()->params.active + attn) * r.training().tokens_per_step));
   const double peak = 144 * trn3().chip.peak("bf16");
-  CHECK(r.mfu == Approx(r.model_flops_per_step / (r.step_time_s * peak)).epsilon(1e-12));
-  CHECK(r.hfu == Approx((r.model_flops_per_step + attn * r.tokens_per_step) / (r.step_time_s * peak)).epsilon(1e-12));
+  CHECK(r.training().mfu == Approx(r.training().model_flops_per_step / (r.training().step_time_s * peak)).epsilon(1e-12));
+  CHECK(r.training().hfu == Approx((r.training().model_flops_per_step + attn * r.training().tokens_per_step) / (r.training().step_time_s * peak)).epsilon(1e-12));
   auto mem = [](const Result& x, const std::string& n) {
     for (const auto& m : x.memory)
       if (m.name == n) return m.bytes;
@@ -258,8 +308,8 @@ TEST_CASE("training: step, MFU, memory, ZeRO and recompute behave", "[workload]"
   full["training"]["recompute"] = "full";
   Result rf = evaluate(spec_of(full), trn3());
   CHECK(mem(rf, "activations") < mem(r, "activations"));
-  CHECK(rf.hfu > rf.mfu);
-  CHECK(rf.step_time_s > r.step_time_s);
+  CHECK(rf.training().hfu > rf.training().mfu);
+  CHECK(rf.training().step_time_s > r.training().step_time_s);
 }
 
 TEST_CASE("training across UltraServers scales over EFA", "[workload]") {
@@ -269,10 +319,10 @@ TEST_CASE("training across UltraServers scales over EFA", "[workload]") {
                     {"training", {{"global_batch", 576}}}});
   Result r = evaluate(s, hw::load_system("trn3-gen2-ultracluster:4"));
   CHECK(r.domains_used == 4);
-  REQUIRE(r.scaling.size() == 3);  // 1, 2, 4 UltraServers
-  CHECK(r.scaling[0].ultraservers == 1);
-  CHECK(r.scaling[0].scaling_efficiency == 1.0);
-  CHECK(r.scaling[2].chips == 576);
+  REQUIRE(r.training().scaling.size() == 3);  // 1, 2, 4 UltraServers
+  CHECK(r.training().scaling[0].ultraservers == 1);
+  CHECK(r.training().scaling[0].scaling_efficiency == 1.0);
+  CHECK(r.training().scaling[2].chips == 576);
   // Weak scaling: the point at n UltraServers is the same training with n/4 of the replicas
   // and of the global batch on n UltraServers -- evaluated directly, it gives the same step
   // (n = 1: see the [!shouldfail] case below).
@@ -283,14 +333,14 @@ TEST_CASE("training across UltraServers scales over EFA", "[workload]") {
     part.training.global_batch = 144 * n;
     Result direct = evaluate(part, hw::load_system("trn3-gen2-ultracluster:" + std::to_string(n)));
     INFO(n << " UltraServers");
-    CHECK(r.scaling[i].ultraservers == n);
-    CHECK(r.scaling[i].chips == 144 * n);
-    CHECK(r.scaling[i].step_time_s == Approx(direct.step_time_s).epsilon(1e-12));
-    CHECK(r.scaling[i].tokens_per_s == Approx(direct.training_tokens_per_s).epsilon(1e-12));
-    CHECK(r.scaling[i].scaling_efficiency ==
-          Approx(direct.training_tokens_per_s_per_chip / (r.scaling[0].tokens_per_s / 144)).epsilon(1e-12));
+    CHECK(r.training().scaling[i].ultraservers == n);
+    CHECK(r.training().scaling[i].chips == 144 * n);
+    CHECK(r.training().scaling[i].step_time_s == Approx(direct.training().step_time_s).epsilon(1e-12));
+    CHECK(r.training().scaling[i].tokens_per_s == Approx(direct.training().tokens_per_s).epsilon(1e-12));
+    CHECK(r.training().scaling[i].scaling_efficiency ==
+          Approx(direct.training().tokens_per_s_per_chip / (r.training().scaling[0].tokens_per_s / 144)).epsilon(1e-12));
   }
-  CHECK(r.scaling[2].step_time_s == r.step_time_s);
+  CHECK(r.training().scaling[2].step_time_s == r.training().step_time_s);
 }
 
 TEST_CASE("the one-UltraServer weak-scaling point is training on one UltraServer", "[workload]") {
@@ -305,7 +355,7 @@ TEST_CASE("the one-UltraServer weak-scaling point is training on one UltraServer
   Spec one = s;
   one.parallelism.dp = 9;
   one.training.global_batch = 144;
-  CHECK(r.scaling[0].step_time_s == Approx(evaluate(one, trn3()).step_time_s).epsilon(1e-12));
+  CHECK(r.training().scaling[0].step_time_s == Approx(evaluate(one, trn3()).training().step_time_s).epsilon(1e-12));
 }
 
 TEST_CASE("outputs are deterministic and complete", "[workload]") {

@@ -18,7 +18,7 @@ void fill(PrecisionVariant& v, const workload::Result& r, const hw::System& sys,
   v.evaluated = true;
   for (const auto& m : r.memory)
     if (m.name == "weights") v.weights_bytes = m.bytes;
-  const bool inference = r.kind == "inference";
+  const bool inference = r.kind() == workload::Kind::inference;
   for (const auto& ph : r.phases)
     if (!inference || ph.name == "decode")
       for (const auto& o : ph.ops) v.hbm_bytes += o.count * o.hbm_bytes;

@@ -404,10 +404,7 @@ class Simulator final : private StepBuilder {
     const StepTime& st = r.step;
     res_.steps++;
     res_.busy_s += t - r.step_start;
-    res_.step_compute_s += st.compute_s;
-    res_.step_hbm_s += st.hbm_s;
-    res_.step_fabric_s += st.fabric_s;
-    res_.step_overhead_s += st.overhead_s;
+    res_.step_split += st.split;
     const double batch = double(r.items.size());
     std::vector<int>& done = done_;
     done.clear();

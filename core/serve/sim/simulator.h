@@ -92,7 +92,7 @@ struct SimResult {
   // The steps
   std::int64_t steps = 0;
   double busy_s = 0;               // summed over replicas: time spent in steps
-  double step_compute_s = 0, step_hbm_s = 0, step_fabric_s = 0, step_overhead_s = 0;
+  price::TimeSplit step_split;  // the steps' time, summed
   int max_running = 0;
   // Tokens
   double output_tokens = 0, prompt_tokens = 0, cached_prompt_tokens = 0, computed_prefill_tokens = 0;

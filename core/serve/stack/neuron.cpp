@@ -22,19 +22,13 @@ std::vector<int> buckets(const std::vector<int>& given, int min_length, int max_
 
 void add(StepTime& into, const StepTime& s) {
   into.time_s += s.time_s;
-  into.compute_s += s.compute_s;
-  into.hbm_s += s.hbm_s;
-  into.fabric_s += s.fabric_s;
-  into.overhead_s += s.overhead_s;
+  into.split += s.split;
   into.padded_tokens += s.padded_tokens;
 }
 
 StepTime scaled(StepTime s, double times) {
   s.time_s *= times;
-  s.compute_s *= times;
-  s.hbm_s *= times;
-  s.fabric_s *= times;
-  s.overhead_s *= times;
+  s.split = s.split * times;
   return s;
 }
 
@@ -152,7 +146,7 @@ StepTime NeuronStepModel::prefill_graph(const PrefillChunk& chunk) const {
                          pricer_.hidden_prefill_collectives_s(p, stack_.context_encoding_overlap)).first;
   const double hidden = it->second;
   t.time_s -= hidden;
-  t.fabric_s -= hidden;
+  t.split.fabric_s -= hidden;
   return t;
 }
 
@@ -175,7 +169,7 @@ StepTime NeuronStepModel::step(const Batch& batch) const {
   const price::RuntimeCosts& rt = stack_.runtime;
   const double runtime = graphs * rt.graph_launch_s + rt.step_host_s + rt.step_extra_s;
   total.time_s += runtime;
-  total.overhead_s += runtime;
+  total.split.overhead_s += runtime;
   if (batch.decode_contexts.empty()) total.padded_batch = static_cast<int>(batch.prefills.size());
   return total;
 }

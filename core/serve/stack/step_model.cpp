@@ -21,7 +21,7 @@ std::pair<int, int> reference_lengths(const workload::Spec& w, const Spec& v) {
 namespace {
 
 workload::Spec reference_spec(workload::Spec spec, int input_tokens, int output_tokens) {
-  spec.kind = "inference";
+  spec.kind = workload::Kind::inference;
   spec.inference.batch = 1;
   spec.inference.input_tokens = std::max(1, input_tokens);
   spec.inference.output_tokens = std::max(1, output_tokens);

@@ -26,6 +26,7 @@
 #include "hw/system.h"
 #include "serve/registry.h"
 #include "serve/spec.h"
+#include "price/time_split.h"
 #include "workload/workload.h"
 
 namespace trnsim::serve {
@@ -50,7 +51,7 @@ struct Batch {
 
 struct StepTime {
   double time_s = 0;  // the step, end to end (what every sequence in it waits)
-  double compute_s = 0, hbm_s = 0, fabric_s = 0, overhead_s = 0;  // where it went (sums to time_s)
+  price::TimeSplit split;  // where it went (totals time_s)
   int padded_batch = 0, padded_tokens = 0;  // what actually ran (compiled shapes; plain: the batch as given)
   // Output tokens each decoding sequence gains in this step: 1, or the expected accepted
   // tokens with speculative decoding (fractional: the simulator carries the remainder).

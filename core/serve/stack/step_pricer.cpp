@@ -27,10 +27,7 @@ double memory_item(const workload::Result& r, const std::string& name) {
 StepPricer::Cost lerp(const StepPricer::Cost& a, const StepPricer::Cost& b, double f) {
   StepPricer::Cost c;
   c.time_s = a.time_s + f * (b.time_s - a.time_s);
-  c.compute_s = a.compute_s + f * (b.compute_s - a.compute_s);
-  c.hbm_s = a.hbm_s + f * (b.hbm_s - a.hbm_s);
-  c.fabric_s = a.fabric_s + f * (b.fabric_s - a.fabric_s);
-  c.overhead_s = a.overhead_s + f * (b.overhead_s - a.overhead_s);
+  c.split = a.split.toward(b.split, f);
   return c;
 }
 
@@ -45,10 +42,7 @@ plan::Operator attention_of(std::vector<plan::Operator> ops) {
 
 void StepPricer::Cost::add(const Cost& c, double times) {
   time_s += times * c.time_s;
-  compute_s += times * c.compute_s;
-  hbm_s += times * c.hbm_s;
-  fabric_s += times * c.fabric_s;
-  overhead_s += times * c.overhead_s;
+  split += c.split * times;
 }
 
 StepPricer::StepPricer(const workload::Spec& spec, const hw::System& system, int input_tokens, int output_tokens)
@@ -109,12 +103,8 @@ StepPricer::Cost StepPricer::price_ops(const std::vector<plan::Operator>& ops) c
   Cost c;
   for (const auto& op : ops) {
     const price::PricedOp p = pricer_->price(op);
-    const double busy = p.count * (p.time_s - p.overhead_s);
     c.time_s += p.total_s();
-    c.overhead_s += p.count * p.overhead_s;
-    if (p.category == price::Category::fabric) c.fabric_s += busy;
-    else if (p.category == price::Category::compute) c.compute_s += busy;
-    else c.hbm_s += busy;
+    c.split += p.split();
   }
   return c;
 }
@@ -273,10 +263,7 @@ StepTime StepPricer::price(const Batch& batch) const {
   }
   StepTime st;
   st.time_s = total.time_s;
-  st.compute_s = total.compute_s;
-  st.hbm_s = total.hbm_s;
-  st.fabric_s = total.fabric_s;
-  st.overhead_s = total.overhead_s;
+  st.split = total.split;
   st.padded_batch = seqs + static_cast<int>(batch.prefills.size());
   st.padded_tokens = static_cast<int>(tokens);
   return st;

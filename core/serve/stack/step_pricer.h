@@ -72,7 +72,8 @@ class StepPricer {
 
   // Where a priced part's time goes (the StepTime fields), summable and scalable.
   struct Cost {
-    double time_s = 0, compute_s = 0, hbm_s = 0, fabric_s = 0, overhead_s = 0;
+    double time_s = 0;
+    price::TimeSplit split;
     void add(const Cost& c, double times = 1);
   };
 
