@@ -10,6 +10,10 @@ may include its own folder and any folder on a LOWER line; never a folder on its
 core's root) are not checked; an include of a folder the block does not list is an error, so
 a new folder has to be placed in the order before it can be used.
 
+A second block tagged `layers-known` lists includes that still go up, one a line
+("core/x/file.cpp include/path.h  # why, and what removes it"): they are reported, not
+failed; an entry that no longer occurs is an error, so the list only shrinks.
+
 Usage: scripts/check_layers.py [--root DIR] [--list]
 Exit 0 when every include goes down, 1 with one line per violation otherwise, 2 on a
 malformed block.
@@ -43,6 +47,21 @@ def read_layers(doc):
                 raise ValueError(f"{doc}: layers block names {name} twice")
             seen[name] = i
     return seen
+
+
+def read_known(doc):
+    """(file, include) pairs the doc's `layers-known` block accepts for now."""
+    with open(doc, encoding="utf-8") as f:
+        text = f.read()
+    m = re.search(r"^```layers-known\n(.*?)^```", text, re.S | re.M)
+    known = set()
+    for line in (m.group(1).splitlines() if m else []):
+        line = line.split("#", 1)[0].split()
+        if len(line) == 2:
+            known.add((line[0], line[1]))
+        elif line:
+            raise ValueError(f"{doc}: a layers-known line needs a file and an include: {' '.join(line)}")
+    return known
 
 
 def folder_of(path, level):
@@ -89,11 +108,11 @@ def check(root, level):
                 target = folder_of(inc_key, level)
                 if target is None:
                     if inc_key.split("/")[0] in level or os.path.isdir(os.path.join(root, "core", inc_key.split("/")[0])):
-                        problems.append(f"{rel}:{n}: includes {inc}, whose folder the layers block does not list")
+                        problems.append((rel, inc, f"{rel}:{n}: includes {inc}, whose folder the layers block does not list"))
                     continue
                 if target != own and level[target] <= level[own]:
                     where = "on the same line as" if level[target] == level[own] else "above"
-                    problems.append(f"{rel}:{n}: {own} includes {inc}: {target} is {where} {own} in the layer order")
+                    problems.append((rel, inc, f"{rel}:{n}: {own} includes {inc}: {target} is {where} {own} in the layer order"))
     return problems
 
 
@@ -105,6 +124,7 @@ def main():
     root = os.path.abspath(args.root)
     try:
         level = read_layers(os.path.join(root, "docs", "architecture.md"))
+        known = read_known(os.path.join(root, "docs", "architecture.md"))
     except (OSError, ValueError) as e:
         print(f"check_layers: {e}", file=sys.stderr)
         return 2
@@ -112,13 +132,20 @@ def main():
         for name, i in sorted(level.items(), key=lambda kv: kv[1]):
             print(i, name)
         return 0
-    problems = check(root, level)
+    found = check(root, level)
+    problems = [text for rel, inc, text in found if (rel, inc) not in known]
+    for rel, inc, text in found:
+        if (rel, inc) in known:
+            print(f"known: {text}")
+    seen = {(rel, inc) for rel, inc, _ in found}
+    for rel, inc in sorted(known - seen):
+        problems.append(f"{rel}: the layers-known entry for {inc} no longer occurs: remove it from docs/architecture.md")
     for p in problems:
         print(p)
     if problems:
         print(f"check_layers: {len(problems)} include(s) against the layer order of docs/architecture.md", file=sys.stderr)
         return 1
-    print(f"check_layers: every include follows the layer order ({len(level)} folders)")
+    print(f"check_layers: every include follows the layer order ({len(level)} folders, {len(known)} known exception(s))")
     return 0
 
 

@@ -12,6 +12,7 @@
 #include <cmath>
 
 #include "common/format.h"
+#include "report/serving.h"
 #include "ui/app.h"
 #include "ui/plot.h"
 #include "ui/view/serving_view.h"

@@ -4,7 +4,7 @@
 #include <map>
 
 #include "common/format.h"
-#include "serve/serve.h"
+#include "report/serving.h"
 
 namespace trnsim {
 

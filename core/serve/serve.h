@@ -158,45 +158,9 @@ struct Result {
   std::vector<std::string> notes;
 };
 
-// The latency figures of a serving run, in the order every view lists them: the key of the
-// metric table's "serve_<key>_<stat>_s" metrics, the label, the Summary it reads and what it
-// measures; and the statistics of each that the metric table and the latency table carry.
-struct LatencyKind {
-  const char* key;    // "ttft"
-  const char* label;  // "TTFT"
-  Summary Result::*summary;
-  const char* help;
-};
-const std::vector<LatencyKind>& latency_kinds();
-struct LatencyStat {
-  const char* name;  // "p50"
-  double Summary::*value;
-};
-const std::vector<LatencyStat>& latency_stats();  // mean, p50, p90, p99
-
-// The latency table every view of a serving report shows: TTFT, TPOT, ITL and end to end,
-// each with its mean, p50, p90, p99 (formatted by the metric table) and max.
-struct LatencyRow {
-  std::string name;
-  std::vector<std::string> cells;  // mean, p50, p90, p99, max
-};
-std::vector<LatencyRow> latency_rows(const Result& result);
-// The KV tables every view of a serving report shows, as formatted cells, one row per entry:
-// per KV precision (KV cache, bytes per token per chip, sequences that fit, batch, decode
-// step, tokens/s per chip), per context (context, fit, batch, step, tokens/s per chip) and
-// per agentic turn (turn, calls, TTFT p50, without reuse, prompt cached).
-using TableRows = std::vector<std::vector<std::string>>;
-TableRows kv_precision_rows(const Result& result);
-TableRows context_rows(const Result& result);
-TableRows turn_rows(const Result& result);
-// The other serving metrics that have a value for this run: (label, formatted value).
-std::vector<std::pair<std::string, std::string>> headline_figures(const Result& result);
-
 // Serves `serve`'s requests with `workload` on `system` (one replica = tp x pp chips; dp
 // replicas). InputError naming the field for impossible or inconsistent serving settings, an
 // unreadable trace line, or targets no rate can meet. A whole Scenario: core/report/serving.h.
 Result run(const hw::System& system, const workload::Spec& workload, const Spec& serve, const Options& options = {});
-json result_to_json(const Result& result);       // deterministic; what `trnsim serve --json` prints
-std::string result_to_text(const Result& result);
 
 }  // namespace trnsim::serve

@@ -34,7 +34,10 @@ RooflinePoints roofline_points(const workload::Result& r) {
 Roofs roofline_roofs(const hw::Chip& chip, const workload::Result& r) {
   Roofs out;
   out.hbm_bytes_per_s = chip.hbm_bandwidth_bytes_per_s;
-  for (const auto& [dtype, peak] : chip.peak_flops) {
+  for (const auto& entry : chip.peak_flops) {
+    // Not a structured binding: C++17 lambdas cannot capture one (clang, the WebAssembly build).
+    const std::string& dtype = entry.first;
+    const double peak = entry.second;
     out.peak_max = std::max(out.peak_max, peak);
     if (peak <= 0) continue;
     auto it = std::find_if(out.peaks.begin(), out.peaks.end(), [&](const Roof& roof) { return roof.flops_per_s == peak; });

@@ -1,10 +1,10 @@
-// The serving report's two writers, JSON and text (serve.h). The headline figures go through
-// the metric table (core/report/metrics.h): its keys, labels and units.
+// The serving report's views and its two writers, JSON and text (report/serving.h). The
+// headline figures go through the metric table (core/report/metrics.h): its keys, labels and units.
 #include <sstream>
 
 #include "common/format.h"
 #include "report/metrics.h"
-#include "serve/serve.h"
+#include "report/serving.h"
 
 namespace trnsim::serve {
 
