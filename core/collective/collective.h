@@ -50,13 +50,13 @@ struct Result {
   double algbw_bytes_per_s = 0;
   double busbw_bytes_per_s = 0;
   std::string algorithm;      // the one used (chosen when algo was "auto")
-  // ---- additions (issue 4) ----
+  // How the backend timed it
   std::string backend;        // "analytic" or "event"
   long steps = 0;             // algorithm steps (bulk-synchronous)
   double overhead_s = 0;      // launch + per-step software overhead included in time_s
   double latency_s = 0;       // path latencies included in time_s
   double flows_timed = 0;     // flows the backend evaluated (after symmetry reduction)
-  // ---- additions (issue 10: execution on the DMA engines) ----
+  // Execution on the DMA engines and the links
   double dma_s = 0;           // DMA transfer time of the steps (included where it exceeds the links')
   double link_s = 0;          // link transfer time of the steps (the backend's)
   int ranks_per_chip = 1;     // as placed (the request's, at most the group)

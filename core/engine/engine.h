@@ -1,4 +1,4 @@
-// A timing model of one NeuronCore (issue 4 item 3): the tensor, vector, scalar and
+// A timing model of one NeuronCore: the tensor, vector, scalar and
 // gpsimd engines and the DMA queues are concurrent resources; a kernel is a program of
 // instructions with dependencies; each engine executes its own instructions in program
 // order (as NeuronCores do, synchronising through semaphores), starting one when the

@@ -1,7 +1,7 @@
 // MX numerics: the OCP Microscaling formats (MX specification v1.0) bit-exactly, with
 // fast kernels whose results are bit-identical on every code path (scalar reference,
 // x86-64 AVX2, x86-64 AVX-512 VNNI/BF16, WebAssembly SIMD128). Rules and open choices:
-// ../shared/MX.md; user documentation: docs/mx.md.
+// docs/mx.md (the OCP MX v1.0 rules as this project applies them, and the open choices).
 //
 // Models
 // - Element formats FP8 E4M3 / E5M2, FP6 E3M2 / E2M3, FP4 E2M1 and INT8 (implicit 2^-6),

@@ -2,7 +2,7 @@
 // DotGeneral and GEMM exactly as mx.h defines them. Written for clarity with integer
 // arithmetic on the FP32 bits (no float tricks), so the SIMD paths, which use float
 // tricks, are checked against an independent implementation. Sources: OCP MX v1.0
-// (sections 5, 6), OCP FP8, ../shared/MX.md (project rules).
+// (sections 5, 6), OCP FP8, and the project rules in docs/mx.md.
 #include <cmath>
 #include <cstring>
 

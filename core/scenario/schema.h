@@ -6,7 +6,7 @@
 //   - equality (operator== on Scenario),
 //   - set_field (sweeps, the Python module, the playground's controls),
 //   - the Scenario panel's widgets (label, range, log scale, choices, unit, help).
-// Modelled on TensorFlow Playground's state.ts PROPS list (../shared/STYLE.md).
+// Modelled on TensorFlow Playground's state.ts PROPS list (src/state.ts of tensorflow/playground).
 //
 // A field's JSON key is the last part of its path; the parts before it are objects of the
 // scenario file. An object missing from a file takes every default below it, except

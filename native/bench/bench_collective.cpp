@@ -1,4 +1,4 @@
-// Collective timing speed (issue 4 targets): the event backend on a 144-rank all-to-all
+// Collective timing speed (targets: README performance table): the event backend on a 144-rank all-to-all
 // over the Trn3 Gen2 NeuronSwitch fabric (144 x 143 = 20,592 flows, target < 100 ms) and
 // the analytic backend on an all-reduce over a 1,000,000-chip UltraCluster (< 10 ms).
 // Baselines in the same run (scripts/bench.sh): each event-backend case against the
