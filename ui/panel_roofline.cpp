@@ -167,13 +167,8 @@ class RooflinePanel : public Panel {
 };
 
 const SystemReport& RooflinePanel::controls(const Report& rep) {
-  bool have_b = rep.compare && rep.compare->result;
-  if (!have_b) which_ = 0;
-  ImGui::RadioButton(rep.primary.system.display_name.c_str(), &which_, 0);
-  if (have_b) {
-    ImGui::SameLine();
-    ImGui::RadioButton(rep.compare->system.display_name.c_str(), &which_, 1);
-  }
+  const bool have_b = rep.compare && rep.compare->result;
+  system_picker(rep.primary.system.display_name, have_b ? &rep.compare->system.display_name : nullptr, &which_);
   ImGui::SameLine();
   ImGui::Checkbox("derated roof", &derated_);
   help_marker("The roof times the scenario's efficiencies (matmul and HBM): where an operator can get at best.");

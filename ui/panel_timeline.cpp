@@ -75,13 +75,8 @@ class TimelinePanel : public Panel {
 };
 
 const workload::Result* TimelinePanel::pick_result(const Report& rep) {
-  bool have_b = rep.compare && rep.compare->result;
-  if (!have_b) which_ = 0;
-  ImGui::RadioButton(rep.primary.system.display_name.c_str(), &which_, 0);
-  if (have_b) {
-    ImGui::SameLine();
-    ImGui::RadioButton(rep.compare->system.display_name.c_str(), &which_, 1);
-  }
+  const bool have_b = rep.compare && rep.compare->result;
+  system_picker(rep.primary.system.display_name, have_b ? &rep.compare->system.display_name : nullptr, &which_);
   return which_ == 0 ? (rep.primary.result ? &*rep.primary.result : nullptr) : &*rep.compare->result;
 }
 

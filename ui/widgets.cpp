@@ -72,4 +72,13 @@ bool slider_double(const char* label, double* v, double lo, double hi, const cha
   return ImGui::SliderScalar(label, ImGuiDataType_Double, v, &lo, &hi, format, flags);
 }
 
+void system_picker(const std::string& primary, const std::string* comparison, int* which) {
+  if (!comparison) *which = 0;
+  ImGui::RadioButton(primary.c_str(), which, 0);
+  if (comparison) {
+    ImGui::SameLine();
+    ImGui::RadioButton(comparison->c_str(), which, 1);
+  }
+}
+
 }  // namespace trnsim::ui

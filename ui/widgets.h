@@ -27,5 +27,8 @@ void section(const char* title);
 bool slider_int_log(const char* label, int* v, int lo, int hi, const char* format = "%d");
 // A double slider; `log` picks a logarithmic scale.
 bool slider_double(const char* label, double* v, double lo, double hi, const char* format, bool log = false);
+// Radio buttons picking the primary system (0) or the comparison system (1) by their display
+// names; `which` falls back to 0 when there is no comparison (or it has no result).
+void system_picker(const std::string& primary, const std::string* comparison, int* which);
 
 }  // namespace trnsim::ui
