@@ -1,9 +1,9 @@
 // Token economics (workload.h): all-in power per chip from the chip data's power assumption
 // (or the scenario's), tokens per second per megawatt, and cost per million tokens at the
 // chip data's price guess (or the scenario's); and the list of assumptions every report shows,
-// with where each value comes from (the field table's calibration note for fitted defaults).
-#include "scenario/schema.h"
+// with where each value comes from (the workload's field rows' calibration note for fitted defaults).
 #include "workload/evaluate_parts.h"
+#include "workload/fields.h"
 
 namespace trnsim::workload::detail {
 
@@ -40,7 +40,7 @@ void add_assumptions(const Evaluation& ev, Result& R, const std::string& power_s
 }  // namespace
 
 std::string source_of(const char* field, double value, const char* text) {
-  const Field& f = find_field(std::string("workload.") + field);
+  const FieldMeta& f = workload::field(std::string("workload.") + field);
   if (json(value) != f.default_value) return "scenario";
   return f.calibrated.empty() ? std::string(text) : "assumption, " + f.calibrated;
 }
