@@ -8,22 +8,6 @@
 
 namespace trnsim::serve {
 
-const std::vector<LatencyKind>& latency_kinds() {
-  static const std::vector<LatencyKind> kinds = {
-      {"ttft", "TTFT", &Result::ttft, "Arrival to the first output token: queueing, host cost and prefill."},
-      {"tpot", "TPOT", &Result::tpot, "(End to end - TTFT) / (output tokens - 1) per request: after the first token."},
-      {"itl", "ITL", &Result::itl, "Inter-token latency in serve.harness's definition (vllm-bench: every gap, pooled)."},
-      {"e2e", "end to end", &Result::e2e, "Arrival to the last output token."},
-  };
-  return kinds;
-}
-
-const std::vector<LatencyStat>& latency_stats() {
-  static const std::vector<LatencyStat> stats = {
-      {"mean", &Summary::mean}, {"p50", &Summary::p50}, {"p90", &Summary::p90}, {"p99", &Summary::p99}};
-  return stats;
-}
-
 std::vector<LatencyRow> latency_rows(const Result& r) {
   std::vector<LatencyRow> rows;
   for (const auto& kind : latency_kinds()) {

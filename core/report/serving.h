@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "scenario/scenario.h"
+#include "serve/metrics.h"
 #include "serve/serve.h"
 
 namespace trnsim::serve {
@@ -23,22 +24,6 @@ std::string server_key(const Scenario& scenario);
 
 // ---- The serving report: its views and writers (core/report/serve_report.cpp), over the
 // metric table (core/report/metrics.h) -- which is why they sit here and not in core/serve.
-
-// The latency figures of a serving run, in the order every view lists them: the key of the
-// metric table's "serve_<key>_<stat>_s" metrics, the label, the Summary it reads and what it
-// measures; and the statistics of each that the metric table and the latency table carry.
-struct LatencyKind {
-  const char* key;    // "ttft"
-  const char* label;  // "TTFT"
-  Summary Result::*summary;
-  const char* help;
-};
-const std::vector<LatencyKind>& latency_kinds();
-struct LatencyStat {
-  const char* name;  // "p50"
-  double Summary::*value;
-};
-const std::vector<LatencyStat>& latency_stats();  // mean, p50, p90, p99
 
 // The latency table every view of a serving report shows: TTFT, TPOT, ITL and end to end,
 // each with its mean, p50, p90, p99 (formatted by the metric table) and max.

@@ -503,7 +503,7 @@ void add_execution_fields(std::vector<Field>& t) {
 }
 
 
-std::vector<Field> build() {
+std::vector<Field> build_fields() {
   std::vector<Field> t;
   add_model_fields(t);
   add_placement_fields(t);
@@ -518,7 +518,7 @@ std::vector<Field> build() {
 }  // namespace
 
 const std::vector<FieldOf<Spec>>& fields() {
-  static const std::vector<FieldOf<Spec>> table = build();
+  static const std::vector<FieldOf<Spec>> table = build_fields();
   return table;
 }
 
