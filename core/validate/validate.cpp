@@ -337,6 +337,21 @@ void Run::step() {
   ++s.row;
 }
 
+struct Computer::Impl {
+  explicit Impl(const Options& o) : ev(o) {}
+  Evaluator ev;
+};
+
+Computer::Computer(const Options& options) : impl_(std::make_unique<Impl>(options)) {}
+Computer::~Computer() = default;
+
+std::pair<double, std::string> Computer::operator()(const json& compute, const std::string& unit,
+                                                    const std::string& path) {
+  const double factor = unit_factor(unit, path + ": unit");
+  Value v = impl_->ev.eval(compute, path);
+  return {v.v * factor, v.point};
+}
+
 std::vector<Row> rows(const std::function<void(std::size_t, std::size_t)>& progress, const Options& options) {
   Run run(options);
   while (!run.done()) {

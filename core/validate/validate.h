@@ -19,6 +19,7 @@
 #pragma once
 #include <functional>
 #include <memory>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -80,6 +81,21 @@ class Run {
   std::size_t total_ = 0;
 };
 Summary summarize(const std::vector<Row>& rows);
+
+// One computation of the row format above, in a figure's unit (s, ms, us, tok/s, x): what a
+// validation row computes and what a recorded prediction (validate/predictions.h) computes
+// again. Keeps the reports and serving runs it has made, so rows sharing a scenario share them.
+class Computer {
+ public:
+  explicit Computer(const Options& options = {});
+  ~Computer();
+  // The value and, for best points, the placements chosen ("TP2 x 256", "a|b" for a ratio).
+  std::pair<double, std::string> operator()(const json& compute, const std::string& unit, const std::string& path);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
 // `options`: the run's (its pricer is named at the top of both when set).
 json to_json(const std::vector<Row>& rows, const Options& options = {});
 std::string to_text(const std::vector<Row>& rows, const Options& options = {});  // what `trnsim validate` prints
