@@ -52,7 +52,9 @@ float nv_tensor_scale_for_amax(float amax) {
   return s >= kNvMinTensorScale ? s : kNvMinTensorScale;  // also NaN -> the floor
 }
 
-float nv_decode_scale(std::uint8_t e4m3) { return decode_element(Format::e4m3, e4m3); }
+// The E4M3 value table (decode_element's values; NaN codes hold the canonical NaN): the
+// kernels read a block's factor per 16 elements, so a lookup, not the decoder's ldexp.
+float nv_decode_scale(std::uint8_t e4m3) { return detail::element_table(Format::e4m3)[e4m3]; }
 
 std::uint8_t nv_block_scale(float block_amax, float tensor_scale) {
   const std::uint32_t a = f2u(block_amax) & 0x7FFFFFFFu;
