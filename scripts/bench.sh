@@ -39,7 +39,7 @@ families=(
   "mx-gemv|^(BM_MemcpyBaseline/|mx_gemv/)"
   # GEMM: each element format against itself and the two mixed MXFP8 x MXFP4 kinds, on every
   # path (all 36 kinds: --benchmark_filter=mx_gemm/ by hand; about half an hour)
-  "mx-gemm|^(mx_gemm|mx_dequant_sgemm)/(e4m3_x_e4m3|e5m2_x_e5m2|e3m2_x_e3m2|e2m3_x_e2m3|e2m1_x_e2m1|int8_x_int8|e4m3_x_e2m1|e2m1_x_e4m3)(/|$)"
+  "mx-gemm|^(mx_gemm|mx_dequant_sgemm)/(e4m3_x_e4m3|e5m2_x_e5m2|e3m2_x_e3m2|e2m3_x_e2m3|e2m1_x_e2m1|int8_x_int8|e4m3_x_e2m1|e2m1_x_e4m3|nvfp4_x_nvfp4)(/|$)"
   # every one of the 36 kinds on the automatic path, paired with dequantize + sgemm in each
   # iteration, with the instruction peaks (native only; one repetition: each benchmark is
   # already the median of 9 pairs; about two minutes)

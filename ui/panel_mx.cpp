@@ -2,7 +2,8 @@
 // outliers), the MX element formats, the scale rule and overflow handling; see the
 // values before and after a quantize-dequantize round trip (core/mx), the histogram of
 // the errors, the element codes a format actually uses, and the SQNR, RMSE and worst
-// relative error per format (mx::error_stats). Below, the effect on the scenario: the
+// relative error per format (mx::error_stats), NVFP4 among them (NVIDIA's recipe,
+// mx::nv_error_stats) with its gain over MXFP4 on the same samples. Below, the effect on the scenario: the
 // same workload with each storage precision for the weights and each tensor-engine input
 // type, evaluated by the core -- bytes moved from HBM, peak FLOP/s, latency and
 // throughput -- with a button to adopt one.
@@ -14,6 +15,7 @@
 #include "common/dtype.h"
 #include "common/splitmix64.h"
 #include "mx/mx.h"
+#include "mx/nvfp4.h"
 #include "ui/app.h"
 #include "common/format.h"
 #include "ui/plot.h"
@@ -25,7 +27,8 @@ namespace trnsim::ui {
 namespace {
 
 struct FormatResult {
-  mx::Format format;
+  mx::Format format;    // the element format (e2m1 for NVFP4)
+  bool nvfp4 = false;   // NVFP4: E4M3 scales per 16 and an FP32 tensor scale (the MX options do not apply)
   bool enabled = true;
   std::string error;  // invalid combination (e.g. the nki rule with a non-FP8 format)
   mx::ErrorStats stats;
@@ -82,6 +85,16 @@ void histogram_plot(const char* id, const char* title, const std::vector<const s
   }
 }
 
+const char* result_name(const FormatResult& r) { return r.nvfp4 ? "nvfp4" : mx::format_name(r.format); }
+const char* result_long_name(const FormatResult& r) {
+  return r.nvfp4 ? "NVFP4 (E2M1, E4M3 scale per 16, FP32 tensor scale)" : mx::format_info(r.format).long_name;
+}
+// Stored bits per element: the element and its share of the block scale (NVFP4's tensor
+// scale, 32 bits per tensor, left out).
+double bits_per_element(const FormatResult& r) {
+  return r.nvfp4 ? 4.0 + 8.0 / mx::kNvBlockSize : mx::format_info(r.format).element_bits + 8.0 / mx::kBlockSize;
+}
+
 class MxPanel : public Panel {
  public:
   const char* name() const override { return "MX lab"; }
@@ -100,7 +113,7 @@ class MxPanel : public Panel {
   int n_ = 16384, seed_ = 1;
   float outlier_fraction_ = 0.0f, outlier_scale_ = 100.0f;
   bool flush_ = false, log_y_ = true;
-  bool enabled_[6] = {true, true, true, true, true, true};
+  bool enabled_[7] = {true, true, true, true, true, true, true};
   std::string key_;
   std::vector<float> x_;
   std::vector<FormatResult> results_;
@@ -143,6 +156,14 @@ void MxPanel::recompute() {
     }
     results_.push_back(std::move(r));
   }
+  FormatResult nv;  // NVFP4 by NVIDIA's recipe on the same samples
+  nv.format = mx::Format::e2m1;
+  nv.nvfp4 = true;
+  const mx::NvTensor t = mx::quantize_nvfp4(x_);
+  nv.q = mx::dequantize(t);
+  nv.codes = mx::code_histogram(t);
+  nv.stats = mx::nv_error_stats(x_.data(), x_.size());
+  results_.push_back(std::move(nv));
 }
 
 void MxPanel::recompute_variants(App& app) {
@@ -154,9 +175,12 @@ void MxPanel::recompute_variants(App& app) {
   activations_ = precision_variants(app.scenario(), app.report().primary.system, "workload.precision.activations");
 }
 
+// The lab's row for a precision core/mx implements: its element format, or "nvfp4" for the
+// kind with E4M3 block scales.
 const char* mx_format_of(const std::string& precision) {
   const dtype::Dtype* d = dtype::find(precision);
-  return d && d->mx_kernel ? d->element_format.c_str() : nullptr;
+  if (!d || !d->mx_kernel) return nullptr;
+  return d->block_scale == "e4m3" ? "nvfp4" : d->element_format.c_str();
 }
 
 void MxPanel::variant_table(App& app, const char* id, const char* field, const std::vector<PrecisionVariant>& rows, const char* what) {
@@ -180,7 +204,7 @@ void MxPanel::variant_table(App& app, const char* id, const char* field, const s
     ImGui::Text("%s%s", v.precision.c_str(), v.current ? " (current)" : "");
     if (f) {
       for (const auto& r : results_)
-        if (std::string(mx::format_name(r.format)) == f && r.error.empty() && ImGui::IsItemHovered())
+        if (std::string(result_name(r)) == f && r.error.empty() && ImGui::IsItemHovered())
           ImGui::SetTooltip("%s elements: SQNR %.1f dB on the lab's samples", f, r.stats.sqnr_db);
     }
     ImGui::TableSetColumnIndex(1);
@@ -236,7 +260,9 @@ void MxPanel::controls() {
   ImGui::Combo("scale rule", &rule_, rules, 4);
   probe("mx:rule");
   help_marker("How the shared E8M0 scale of a 32-element block is chosen from its largest magnitude (MX.md): "
-              "floor = OCP, rceil = cuDNN/TE/MLX, even = torchao, nki = Trainium's quantize_mx (FP8 only).");
+              "floor = OCP, rceil = cuDNN/TE/MLX, even = torchao, nki = Trainium's quantize_mx (FP8 only). "
+              "NVFP4 always uses NVIDIA's recipe (E4M3 block scales from amax / (6 * 448)); the scale rule, "
+              "overflow and flush settings apply to the MX formats.");
   ImGui::Combo("overflow", &overflow_, overflows, 2);
   ImGui::Checkbox("flush subnormal inputs", &flush_);
   ImGui::Checkbox("log count axis", &log_y_);
@@ -247,7 +273,7 @@ void MxPanel::controls() {
 void MxPanel::formats_table() {
   section("Formats");
   std::vector<const char*> names;
-  for (const auto& r : results_) names.push_back(mx::format_name(r.format));
+  for (const auto& r : results_) names.push_back(result_name(r));
   if (ImGui::BeginTable("sqnr", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
     ImGui::TableSetupColumn("format", 0, 1.2f);
     ImGui::TableSetupColumn("bits", 0, 0.5f);
@@ -259,15 +285,19 @@ void MxPanel::formats_table() {
       if (r.error.empty() && std::isfinite(r.stats.sqnr_db)) top = std::max(top, r.stats.sqnr_db);
     for (int i = 0; i < static_cast<int>(results_.size()); ++i) {
       const auto& r = results_[i];
-      const auto& info = mx::format_info(r.format);
+      const char* name = result_name(r);
+      const char* long_name = result_long_name(r);
       ImGui::TableNextRow();
       ImGui::TableSetColumnIndex(0);
       ImGui::PushID(i);
-      ImGui::Checkbox(info.name, &enabled_[i]);
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", info.long_name);
+      ImGui::Checkbox(name, &enabled_[i]);
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", long_name);
       ImGui::TableSetColumnIndex(1);
-      ImGui::Text("%.2f", info.element_bits + 8.0 / mx::kBlockSize);
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%d element bits + an 8-bit scale per 32 elements", info.element_bits);
+      ImGui::Text("%.2f", bits_per_element(r));
+      if (ImGui::IsItemHovered()) {
+        if (r.nvfp4) ImGui::SetTooltip("4 element bits + an 8-bit E4M3 scale per 16 elements (+ 32 bits per tensor)");
+        else ImGui::SetTooltip("%d element bits + an 8-bit scale per 32 elements", mx::format_info(r.format).element_bits);
+      }
       ImGui::TableSetColumnIndex(2);
       if (!r.error.empty()) {
         ImGui::TextDisabled("n/a");
@@ -282,15 +312,27 @@ void MxPanel::formats_table() {
         if (ImGui::IsItemHovered())
           ImGui::SetTooltip("%s: SQNR %.2f dB, RMSE %.4g, worst relative error %.3g, %zu nonzero inputs became 0, "
                             "%zu clamped",
-                            info.long_name, r.stats.sqnr_db, r.stats.rmse, r.stats.max_rel_error, r.stats.zeros,
+                            long_name, r.stats.sqnr_db, r.stats.rmse, r.stats.max_rel_error, r.stats.zeros,
                             r.stats.clamped);
       }
-      probe((std::string("mx:sqnr:") + info.name).c_str());
+      probe((std::string("mx:sqnr:") + name).c_str());
       ImGui::TableSetColumnIndex(3);
       ImGui::RadioButton("##shown", &shown_, i);
       ImGui::PopID();
     }
     ImGui::EndTable();
+  }
+  // The two 4-bit formats on the same samples: NVFP4's finer scales against MXFP4's.
+  const FormatResult* mx4 = nullptr;
+  const FormatResult* nv4 = nullptr;
+  for (const auto& r : results_) {
+    if (r.nvfp4) nv4 = &r;
+    else if (r.format == mx::Format::e2m1 && r.error.empty()) mx4 = &r;
+  }
+  if (mx4 && nv4 && std::isfinite(mx4->stats.sqnr_db) && std::isfinite(nv4->stats.sqnr_db)) {
+    ImGui::Text("NVFP4 vs MXFP4: SQNR %+.2f dB, RMSE x%.3f", nv4->stats.sqnr_db - mx4->stats.sqnr_db,
+                mx4->stats.rmse > 0 ? nv4->stats.rmse / mx4->stats.rmse : 1.0);
+    probe("mx:nvfp4-vs-mxfp4");
   }
   ImGui::TextDisabled("SQNR = 10 log10(sum x^2 / sum (x - q(x))^2)");
 }
@@ -330,7 +372,7 @@ void MxPanel::plots(float line) {
   const float plot_h = std::max(150.0f, ImGui::GetContentRegionAvail().y - line * 4.5f);
   const float half_w = (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) / 2;
   double lo = dist_ == 3 && outlier_fraction_ <= 0 ? 0.0 : -xmax_ * 1.02, hi = xmax_ * 1.02;
-  std::string shown_name = mx::format_info(shown.format).long_name;
+  std::string shown_name = result_long_name(shown);
   if (shown.error.empty()) {
     std::vector<const std::vector<float>*> series = {&x_, &shown.q};
     ImGui::BeginGroup();

@@ -63,6 +63,7 @@ inline VI isel(VM m, VI f, VI t) { return {_mm256_blendv_epi8(f.v, t.v, m.m)}; }
 inline VF fsel(VM m, VF f, VF t) { return {_mm256_blendv_ps(f.v, t.v, _mm256_castsi256_ps(m.m))}; }
 inline VF fadd(VF a, VF b) { return {_mm256_add_ps(a.v, b.v)}; }
 inline VF fmul(VF a, VF b) { return {_mm256_mul_ps(a.v, b.v)}; }
+inline VF fdiv(VF a, VF b) { return {_mm256_div_ps(a.v, b.v)}; }
 // round to nearest even explicitly (not through MXCSR), then an exact conversion
 inline VI cvt_rne(VF a) {
   return {_mm256_cvttps_epi32(_mm256_round_ps(a.v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC))};
@@ -189,6 +190,7 @@ inline bool block_sums_supported(Format, Format) { return false; }
 inline void block_sums(Format, const std::uint8_t*, Format, const std::uint8_t*, std::int32_t*) {}
 
 #include "mx/mx_simd.inc"
+#include "mx/nvfp4_simd.inc"
 
 // ---------------------------------------------------------------------------------------
 // GEMM microkernels: MR rows x 2 panels of 8 lanes, all blocks. The FP32 C tile lives in
@@ -431,12 +433,16 @@ const char* avx2_kind_name(const GemmShape& s) {
 
 const GemmIsa kGemm = {L, 6, 2, avx2_shape, avx2_tile, avx2_kind_name, simd_dequantize};
 const Kernels kAvx2 = {Path::avx2, simd_quantize, simd_dequantize, simd_dot, &kGemm};
+const NvKernels kNv = {Path::avx2, nv_simd_amax, nv_simd_quantize, nv_simd_dequantize, nv_simd_dot, nv_simd_gemm,
+                         "FP32 lanes across columns (B decoded to FP32)"};
 
 }  // namespace
 
 const Kernels* avx2_kernels() { return &kAvx2; }
+const NvKernels* nv_avx2_kernels() { return &kNv; }
 #else
 const Kernels* avx2_kernels() { return nullptr; }
+const NvKernels* nv_avx2_kernels() { return nullptr; }
 #endif
 
 }  // namespace trnsim::mx::detail

@@ -70,6 +70,7 @@ inline VI isel(VM m, VI f, VI t) { return {_mm512_mask_blend_epi32(m.m, f.v, t.v
 inline VF fsel(VM m, VF f, VF t) { return {_mm512_mask_blend_ps(m.m, f.v, t.v)}; }
 inline VF fadd(VF a, VF b) { return {_mm512_add_ps(a.v, b.v)}; }
 inline VF fmul(VF a, VF b) { return {_mm512_mul_ps(a.v, b.v)}; }
+inline VF fdiv(VF a, VF b) { return {_mm512_div_ps(a.v, b.v)}; }
 inline VI cvt_rne(VF a) { return {_mm512_cvt_roundps_epi32(a.v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)}; }
 inline VF cvt_f(VI a) { return {_mm512_cvtepi32_ps(a.v)}; }
 inline std::int32_t hmax(VI a) { return _mm512_reduce_max_epi32(a.v); }
@@ -225,6 +226,7 @@ inline void block_sums(Format fa, const std::uint8_t* pa, Format fb, const std::
 }
 
 #include "mx/mx_simd.inc"
+#include "mx/nvfp4_simd.inc"
 
 // ---------------------------------------------------------------------------------------
 // GEMM microkernels: MR rows x 2 panels of 16 lanes, all blocks; C tile in registers.
@@ -599,10 +601,13 @@ const char* avx512_kind_name(const GemmShape& s) {
 
 const GemmIsa kGemm = {L, kBf16Rows, 2, avx512_shape, avx512_tile, avx512_kind_name, simd_dequantize};
 const Kernels kAvx512 = {Path::avx512, simd_quantize, simd_dequantize, simd_dot, &kGemm};
+const NvKernels kNv = {Path::avx512, nv_simd_amax, nv_simd_quantize, nv_simd_dequantize, nv_simd_dot, nv_simd_gemm,
+                         "FP32 lanes across columns (B decoded to FP32)"};
 
 }  // namespace
 
 const Kernels* avx512_kernels() { return &kAvx512; }
+const NvKernels* nv_avx512_kernels() { return &kNv; }
 bool set_avx512_bf16_allowed(bool allowed) {
   bool old = g_bf16_allowed;
   g_bf16_allowed = allowed;
@@ -612,6 +617,7 @@ bool avx512_bf16_in_use() { return g_bf16_allowed && bf16_usable(); }
 
 #else
 const Kernels* avx512_kernels() { return nullptr; }
+const NvKernels* nv_avx512_kernels() { return nullptr; }
 bool set_avx512_bf16_allowed(bool) { return false; }
 bool avx512_bf16_in_use() { return false; }
 #endif

@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "mx/mx.h"
+#include "mx/nvfp4.h"
 
 namespace trnsim::mx::detail {
 
@@ -129,6 +130,38 @@ void ref_quantize_block(const float* x, Format f, const Options& o, std::uint8_t
 void unpack_codes(Format f, const std::uint8_t* block_elements, std::uint8_t* codes32);
 void pack_codes(Format f, const std::uint8_t* codes32, std::uint8_t* block_elements);
 static inline float canonical(float v) { return v != v ? u2f(kCanonicalNaN) : v; }
+
+// NVFP4 (nvfp4.h): per path, kernels over whole 16-element blocks; the API layer
+// (nvfp4.cpp) pads partial blocks, computes the tensor scale from `amax` and checks input.
+struct NvKernels {
+  Path path;
+  // The largest magnitude among the finite values of x[0..n), as FP32 bits (0 if none).
+  std::uint32_t (*amax)(const float* x, std::size_t n);
+  void (*quantize)(const float* x, std::size_t n_blocks, float tensor_scale, std::uint8_t* scales,
+                   std::uint8_t* elements);
+  void (*dequantize)(const std::uint8_t* scales, const std::uint8_t* elements, std::size_t n_blocks,
+                     float tensor_scale, float* out);
+  // c = sum over blocks of d_b, in order (before the tensor scales; NaN not canonical).
+  float (*dot)(const std::uint8_t* sa, const std::uint8_t* pa, const std::uint8_t* sb, const std::uint8_t* pb,
+               std::size_t n_blocks);
+  // C = A * Bt^T with the tensor scales applied (canonical NaNs); nullptr: the reference.
+  void (*gemm)(const NvTensor& a, const NvTensor& bt, float* c);
+  const char* gemm_name;
+};
+const NvKernels& nv_scalar_kernels();
+const NvKernels* nv_avx2_kernels();
+const NvKernels* nv_avx512_kernels();
+const NvKernels* nv_wasm_kernels();
+
+// NVFP4 reference pieces (nvfp4.cpp, compiled without ISA flags).
+void ref_nv_quantize_block(const float* x16, float tensor_scale, std::uint8_t* scale, std::uint8_t* elements8);
+// fl32(decode_e4m3(scale) * tensor_scale): the factor of every element of a block.
+float nv_block_factor(std::uint8_t scale, float tensor_scale);
+float ref_nv_dot(const std::uint8_t* sa, const std::uint8_t* pa, const std::uint8_t* sb, const std::uint8_t* pb,
+                 std::size_t n_blocks);
+// The GEMM's alpha: fl32(tensor_scale_a * tensor_scale_b).
+float nv_alpha(const NvTensor& a, const NvTensor& b);
+void ref_nv_gemm(const NvTensor& a, const NvTensor& bt, float* c);
 
 // Test hook: fixes the GEMM driver's K chunk (blocks) and row chunk (row tiles) instead
 // of the cache-sized ones (0 = automatic), so tests can split small GEMMs into many

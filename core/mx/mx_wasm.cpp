@@ -62,6 +62,7 @@ inline VI isel(VM m, VI f, VI t) { return {wasm_v128_bitselect(t.v, f.v, m.m)}; 
 inline VF fsel(VM m, VF f, VF t) { return {wasm_v128_bitselect(t.v, f.v, m.m)}; }
 inline VF fadd(VF a, VF b) { return {wasm_f32x4_add(a.v, b.v)}; }
 inline VF fmul(VF a, VF b) { return {wasm_f32x4_mul(a.v, b.v)}; }
+inline VF fdiv(VF a, VF b) { return {wasm_f32x4_div(a.v, b.v)}; }
 inline VI cvt_rne(VF a) { return {wasm_i32x4_trunc_sat_f32x4(wasm_f32x4_nearest(a.v))}; }
 inline VF cvt_f(VI a) { return {wasm_f32x4_convert_i32x4(a.v)}; }
 inline std::int32_t hmax(VI a) {
@@ -178,6 +179,7 @@ inline bool block_sums_supported(Format, Format) { return false; }
 inline void block_sums(Format, const std::uint8_t*, Format, const std::uint8_t*, std::int32_t*) {}
 
 #include "mx/mx_simd.inc"
+#include "mx/nvfp4_simd.inc"
 
 // ---------------------------------------------------------------------------------------
 // GEMM microkernels: MR rows x 2 panels of 4 lanes; C tile in `out`, updated per block.
@@ -304,12 +306,16 @@ const char* wasm_kind_name(const GemmShape& s) {
 
 const GemmIsa kGemm = {L, kMR, 2, wasm_shape, wasm_tile, wasm_kind_name, simd_dequantize};
 const Kernels kWasm = {Path::wasm_simd, simd_quantize, simd_dequantize, simd_dot, &kGemm};
+const NvKernels kNv = {Path::wasm_simd, nv_simd_amax, nv_simd_quantize, nv_simd_dequantize, nv_simd_dot, nv_simd_gemm,
+                         "f32x4 lanes across columns (B decoded to FP32)"};
 
 }  // namespace
 
 const Kernels* wasm_kernels() { return &kWasm; }
+const NvKernels* nv_wasm_kernels() { return &kNv; }
 #else
 const Kernels* wasm_kernels() { return nullptr; }
+const NvKernels* nv_wasm_kernels() { return nullptr; }
 #endif
 
 }  // namespace trnsim::mx::detail

@@ -16,6 +16,9 @@
 //                                   chains of VDPBF16PS, VPDPBUSD, VPDPWSSD or a 512-bit
 //                                   FMA; macs_per_s counts the multiply-adds the MX kernels
 //                                   get from one instruction (32, 64, 32, 16)
+// NVFP4 (core/mx/nvfp4.h) beside MXFP4 in the same families: mx_quantize/nvfp4 (the recipe's
+// two passes: tensor amax, then blocks), mx_dequantize/nvfp4, mx_dot/nvfp4_x_nvfp4,
+// mx_gemm/nvfp4_x_nvfp4 and its baseline mx_dequant_sgemm/nvfp4_x_nvfp4.
 // GEMM kinds: all 36 pairs of element formats. The sgemm is the fair one: OpenBLAS loaded
 // with the best kernels this CPU supports (mx_machine.h); the output's context block names
 // the CPU, its features, the MX paths and kernels and the OpenBLAS core.
@@ -29,6 +32,8 @@
 #include <map>
 #include <string>
 #include <vector>
+
+#include "mx/nvfp4.h"
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #include <immintrin.h>
@@ -115,6 +120,49 @@ void bm_gemv(benchmark::State& state, mx::Format fx, mx::Path p) {
       benchmark::Counter::kIsRate);
 }
 
+// NVFP4: bytes per element (codes and the E4M3 scale byte per 16).
+constexpr double kNvElementBytes = 0.5 + 1.0 / mx::kNvBlockSize;
+
+void bm_nv_quantize(benchmark::State& state, mx::Path p) {
+  const std::vector<float>& x = normal_data(kQuantizeElems, 1);
+  for (auto _ : state) {
+    mx::NvTensor t = mx::quantize_nvfp4(x, {}, p);
+    benchmark::DoNotOptimize(t.elements.data());
+    benchmark::ClobberMemory();
+  }
+  const double n = static_cast<double>(x.size()) * static_cast<double>(state.iterations());
+  state.counters["bytes_per_s"] = benchmark::Counter(n * (4.0 + kNvElementBytes), benchmark::Counter::kIsRate);
+  state.counters["elements_per_s"] = benchmark::Counter(n, benchmark::Counter::kIsRate);
+}
+
+void bm_nv_dequantize(benchmark::State& state, mx::Path p) {
+  static const mx::NvTensor t = mx::quantize_nvfp4(normal_data(kQuantizeElems, 1));
+  for (auto _ : state) {
+    std::vector<float> y = mx::dequantize(t, p);
+    benchmark::DoNotOptimize(y.data());
+    benchmark::ClobberMemory();
+  }
+  const double n = static_cast<double>(t.cols) * static_cast<double>(state.iterations());
+  state.counters["bytes_per_s"] = benchmark::Counter(n * (4.0 + kNvElementBytes), benchmark::Counter::kIsRate);
+  state.counters["elements_per_s"] = benchmark::Counter(n, benchmark::Counter::kIsRate);
+}
+
+void bm_nv_dot(benchmark::State& state, mx::Path p) {
+  const mx::NvTensor a = mx::quantize_nvfp4(normal_data(kDotElems, 2)), b = mx::quantize_nvfp4(normal_data(kDotElems, 3));
+  for (auto _ : state) benchmark::DoNotOptimize(mx::dot(a, b, p));
+  state.counters["macs_per_s"] =
+      benchmark::Counter(static_cast<double>(kDotElems) * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+}
+
+struct NvGemmOperands {
+  mx::NvTensor a, bt;
+};
+const NvGemmOperands& nv_gemm_operands() {
+  static const NvGemmOperands g{mx::quantize_nvfp4(normal_data(kGemmN * kGemmN, 6).data(), kGemmN, kGemmN),
+                                mx::quantize_nvfp4(normal_data(kGemmN * kGemmN, 7).data(), kGemmN, kGemmN)};
+  return g;
+}
+
 struct GemmOperands {
   mx::Tensor a, bt;
 };
@@ -164,6 +212,38 @@ void bm_dequant_sgemm(benchmark::State& state, mx::Format fa, mx::Format fb) {
   std::vector<float> a(kGemmN * kGemmN), bt(kGemmN * kGemmN), c(kGemmN * kGemmN);
   for (auto _ : state) {
     dequant_sgemm(g, a, bt, c);
+    benchmark::DoNotOptimize(c.data());
+    benchmark::ClobberMemory();
+  }
+  set_flops(state);
+  state.SetLabel(trnsim::bench::blas().core);
+}
+
+void bm_nv_gemm(benchmark::State& state, mx::Path p) {
+  const NvGemmOperands& g = nv_gemm_operands();
+  std::vector<float> c(kGemmN * kGemmN);
+  for (auto _ : state) {
+    mx::gemm(g.a, g.bt, c.data(), p);
+    benchmark::DoNotOptimize(c.data());
+    benchmark::ClobberMemory();
+  }
+  set_flops(state);
+  state.SetLabel(mx::nv_gemm_kernel(p));
+}
+
+// The NVFP4 baseline: dequantize A and Bt to FP32, then the same sgemm.
+void bm_nv_dequant_sgemm(benchmark::State& state) {
+  const NvGemmOperands& g = nv_gemm_operands();
+  const trnsim::bench::Blas& b = trnsim::bench::blas();
+  const int n = static_cast<int>(kGemmN);
+  std::vector<float> c(kGemmN * kGemmN);
+  for (auto _ : state) {
+    const std::vector<float> a = mx::dequantize(g.a), bt = mx::dequantize(g.bt);
+#if TRNSIM_HAVE_OPENBLAS
+    b.sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, n, n, n, 1.0f, a.data(), n, bt.data(), n, 0.0f, c.data(), n);
+#else
+    (void)b, (void)n, (void)a, (void)bt;
+#endif
     benchmark::DoNotOptimize(c.data());
     benchmark::ClobberMemory();
   }
@@ -382,6 +462,9 @@ const int kRegistered = [] {
                                    f, p)
           ->Unit(benchmark::kMillisecond);
     }
+    benchmark::RegisterBenchmark(("mx_quantize/nvfp4/" + pn).c_str(), bm_nv_quantize, p)->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("mx_dequantize/nvfp4/" + pn).c_str(), bm_nv_dequantize, p)->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("mx_dot/nvfp4_x_nvfp4/" + pn).c_str(), bm_nv_dot, p)->Unit(benchmark::kMicrosecond);
     for (auto [fa, fb] : {std::pair{Format::e2m1, Format::e2m1}, std::pair{Format::e2m1, Format::int8},
                           std::pair{Format::int8, Format::int8}, std::pair{Format::e4m3, Format::e4m3},
                           std::pair{Format::e5m2, Format::e5m2}, std::pair{Format::e4m3, Format::e2m1}})
@@ -394,6 +477,7 @@ const int kRegistered = [] {
     for (auto [fa, fb] : all_pairs())
       benchmark::RegisterBenchmark(("mx_gemm/" + pair_name(fa, fb) + "/" + pn).c_str(), bm_gemm, fa, fb, p)
           ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("mx_gemm/nvfp4_x_nvfp4/" + pn).c_str(), bm_nv_gemm, p)->Unit(benchmark::kMillisecond);
   }
   for (const InstrInfo& i : kInstrs)
     if (instr_available(i.instr))
@@ -402,6 +486,7 @@ const int kRegistered = [] {
     for (auto [fa, fb] : all_pairs())
       benchmark::RegisterBenchmark(("mx_dequant_sgemm/" + pair_name(fa, fb)).c_str(), bm_dequant_sgemm, fa, fb)
           ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark("mx_dequant_sgemm/nvfp4_x_nvfp4", bm_nv_dequant_sgemm)->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark("openblas_sgemm/2048", bm_sgemm)->Unit(benchmark::kMillisecond);
     for (auto [fa, fb] : all_pairs())
       benchmark::RegisterBenchmark(("mx_gemm_vs_dequant_sgemm/" + pair_name(fa, fb)).c_str(), bm_gemm_vs_baseline, fa,

@@ -32,6 +32,7 @@
 #include "hw/system.h"
 #include "link/link.h"
 #include "mx/mx.h"
+#include "mx/nvfp4.h"
 #include "plot_data.h"
 #include "report/report.h"
 #include "report/serving.h"
@@ -326,6 +327,7 @@ py::dict format_info(const std::string& name) {
 std::vector<std::string> formats() {
   std::vector<std::string> names;
   for (mx::Format f : mx::kAllFormats) names.push_back(mx::format_name(f));
+  names.push_back("nvfp4");
   return names;
 }
 
@@ -354,6 +356,133 @@ py::dict error_stats(const std::string& format, const std::string& dist, std::si
   r["underflow_to_zero"] = st.zeros;
   r["clamped"] = st.clamped;
   return r;
+}
+
+// ---- NVFP4 (core/mx/nvfp4.h): E2M1 in blocks of 16, E4M3 block scales, one FP32 tensor scale.
+
+mx::NvOptions nv_options_of(double tensor_scale) {
+  mx::NvOptions o;
+  if (tensor_scale != 0) {
+    mx::check_nv_tensor_scale(static_cast<float>(tensor_scale), "tensor_scale");
+    o.tensor_scale = static_cast<float>(tensor_scale);
+  }
+  return o;
+}
+
+// (scales[rows, blocks], elements[rows, blocks * 8], tensor_scale): one tensor scale for the array.
+py::tuple nv_quantize(const py::array& x, double tensor_scale, const std::string& path) {
+  const mx::NvOptions o = nv_options_of(tensor_scale);
+  mx::Path p = path_of(path);
+  Rows in = rows_of(x, false);
+  mx::NvTensor t;
+  {
+    py::gil_scoped_release unlocked;
+    t = mx::quantize_nvfp4(static_cast<const float*>(in.data), in.rows, in.cols, o, p);
+  }
+  py::array_t<std::uint8_t> scales({in.rows, t.blocks_per_row()});
+  py::array_t<std::uint8_t> elements({in.rows, t.row_element_bytes()});
+  std::copy(t.scales.begin(), t.scales.end(), scales.mutable_data());
+  std::copy(t.elements.begin(), t.elements.end(), elements.mutable_data());
+  return py::make_tuple(scales, elements, t.tensor_scale);
+}
+
+// An NvTensor from packed arrays (checked against cols; copied: the core owns its vectors).
+mx::NvTensor nv_tensor_of(const Packed& scales, const Packed& elements, std::size_t cols, double tensor_scale,
+                          const char* what) {
+  const std::string w = what;
+  if (scales.ndim() != 2 || elements.ndim() != 2)
+    throw trnsim::InputError(w, "scales and elements must be 2-D (rows x blocks, rows x bytes)");
+  const std::size_t rows = static_cast<std::size_t>(scales.shape(0));
+  mx::NvTensor t = mx::make_nv_tensor(rows, cols, static_cast<float>(tensor_scale));
+  mx::check_nv_tensor_scale(t.tensor_scale, (w + ".tensor_scale").c_str());
+  if (static_cast<std::size_t>(scales.shape(1)) != t.blocks_per_row())
+    throw trnsim::InputError(w + ".scales", "has " + std::to_string(scales.shape(1)) + " columns, " +
+                                                std::to_string(cols) + " values need " + std::to_string(t.blocks_per_row()));
+  if (static_cast<std::size_t>(elements.shape(0)) != rows ||
+      static_cast<std::size_t>(elements.shape(1)) != t.row_element_bytes())
+    throw trnsim::InputError(w + ".elements", "shape must be (" + std::to_string(rows) + ", " +
+                                                  std::to_string(t.row_element_bytes()) + ") for nvfp4");
+  std::copy(scales.data(), scales.data() + t.scales.size(), t.scales.begin());
+  std::copy(elements.data(), elements.data() + t.elements.size(), t.elements.begin());
+  return t;
+}
+
+py::array_t<float> nv_dequantize(const Packed& scales, const Packed& elements, std::size_t cols, double tensor_scale,
+                                 const std::string& path) {
+  mx::Path p = path_of(path);
+  const mx::NvTensor t = nv_tensor_of(scales, elements, cols, tensor_scale, "a");
+  py::array_t<float> out({t.rows, cols});
+  std::vector<float> y;
+  {
+    py::gil_scoped_release unlocked;
+    y = mx::dequantize(t, p);
+  }
+  std::copy(y.begin(), y.end(), out.mutable_data());
+  return out;
+}
+
+float nv_dot(const Packed& sa, const Packed& ea, double ta, const Packed& sb, const Packed& eb, double tb,
+             std::size_t cols, const std::string& path) {
+  mx::Path p = path_of(path);
+  const mx::NvTensor a = nv_tensor_of(sa, ea, cols, ta, "a"), b = nv_tensor_of(sb, eb, cols, tb, "b");
+  if (a.rows != 1 || b.rows != 1) throw trnsim::InputError("dot", "operands must be vectors (one row each)");
+  py::gil_scoped_release unlocked;
+  return mx::dot(a, b, p);
+}
+
+// Element codes unpacked to one byte each: rows x (blocks * 16).
+py::array_t<std::uint8_t> nv_codes(const Packed& scales, const Packed& elements, std::size_t cols) {
+  const mx::NvTensor t = nv_tensor_of(scales, elements, cols, 1.0, "a");
+  const std::size_t per_row = t.blocks_per_row() * mx::kNvBlockSize;
+  py::array_t<std::uint8_t> out({t.rows, per_row});
+  std::uint8_t* c = out.mutable_data();
+  for (std::size_t i = 0; i < t.rows * per_row; ++i) c[i] = (t.elements[i / 2] >> ((i % 2) * 4)) & 0xF;
+  return out;
+}
+
+py::dict nv_format_info() {
+  const mx::FormatInfo& e = mx::format_info(mx::Format::e2m1);
+  py::dict d;
+  d["name"] = "nvfp4";
+  d["long_name"] = "NVFP4 E2M1, E4M3 scale per 16, FP32 tensor scale";
+  d["element_bits"] = e.element_bits;
+  d["exponent_bits"] = e.exponent_bits;
+  d["mantissa_bits"] = e.mantissa_bits;
+  d["bias"] = e.bias;
+  d["emax"] = e.emax;
+  d["max_normal"] = e.max_normal;
+  d["min_normal"] = e.min_normal;
+  d["min_subnormal"] = e.min_subnormal;
+  d["has_inf"] = false;
+  d["has_nan"] = false;
+  d["block_bytes"] = mx::kNvBlockBytes;
+  d["block_size"] = mx::kNvBlockSize;
+  d["block_scale"] = "e4m3";
+  d["tensor_scale"] = "fp32";
+  return d;
+}
+
+py::dict stats_dict(const mx::ErrorStats& st) {
+  py::dict r;
+  r["n"] = st.n;
+  r["rmse"] = st.rmse;
+  r["max_rel_error"] = st.max_rel_error;
+  r["sqnr_db"] = st.sqnr_db;
+  r["underflow_to_zero"] = st.zeros;
+  r["clamped"] = st.clamped;
+  return r;
+}
+
+py::dict nv_error_stats(const std::string& dist, std::size_t n, std::uint64_t seed, double tensor_scale) {
+  const mx::NvOptions o = nv_options_of(tensor_scale);
+  mx::Distribution d = parse_option(mx::parse_distribution(dist), "dist", dist, "normal|laplace|uniform|lognormal");
+  if (n < 1 || n > (std::size_t{1} << 26)) throw trnsim::InputError("n", "must be in [1, 67108864]");
+  mx::ErrorStats st;
+  {
+    py::gil_scoped_release unlocked;
+    st = mx::nv_error_stats(d, n, seed, o);
+  }
+  return stats_dict(st);
 }
 
 // ---- sweeps ---------------------------------------------------------------------------------
@@ -463,4 +592,12 @@ PYBIND11_MODULE(_trnsim, m) {
   m.def("mx_paths", &paths);
   m.def("mx_error", &error_stats, arg("format"), arg("dist"), arg("n"), arg("seed"), arg("scale"), arg("overflow"),
         arg("flush_subnormals"));
+  m.def("nv_quantize", &nv_quantize, arg("x"), arg("tensor_scale"), arg("path"));
+  m.def("nv_dequantize", &nv_dequantize, arg("scales").noconvert(), arg("elements").noconvert(), arg("cols"),
+        arg("tensor_scale"), arg("path"));
+  m.def("nv_dot", &nv_dot, arg("a_scales").noconvert(), arg("a_elements").noconvert(), arg("a_tensor_scale"),
+        arg("b_scales").noconvert(), arg("b_elements").noconvert(), arg("b_tensor_scale"), arg("cols"), arg("path"));
+  m.def("nv_codes", &nv_codes, arg("scales").noconvert(), arg("elements").noconvert(), arg("cols"));
+  m.def("nv_format_info", &nv_format_info);
+  m.def("nv_error", &nv_error_stats, arg("dist"), arg("n"), arg("seed"), arg("tensor_scale"));
 }

@@ -142,6 +142,10 @@ await withPage(async ({ page, base, consoleErrors }) => {
 
   // MX lab: adopting a precision changes the scenario; its report is still the CLI's.
   await showPanel(page, "MX lab");
+  // NVFP4 beside the MX formats, with its gain over MXFP4 on the lab's samples
+  const mxProbes = await page.evaluate(() => window.trnsim.probes());
+  check(mxProbes.includes("mx:sqnr:nvfp4") && mxProbes.includes("mx:sqnr:e2m1") && mxProbes.includes("mx:nvfp4-vs-mxfp4"),
+        `the MX lab lists nvfp4 and its comparison with MXFP4 (${mxProbes.filter((p) => p.startsWith("mx:")).join(" ")})`);
   await clickItem(page, "mx:use:workload.precision.weights:mxfp8");
   const s = JSON.parse(await page.evaluate(() => window.trnsim.scenario()));
   check(s.workload.precision.weights === "mxfp8", `"use" in the MX lab sets the weights' precision (${s.workload.precision.weights})`);

@@ -44,6 +44,10 @@ for f in e4m3 e5m2 e3m2 e2m3 e2m1 int8; do
   done
 done
 same "mx error rceil" mx error --format e4m3 --scale rceil --n 20000
+for d in normal laplace uniform lognormal; do
+  same "mx error nvfp4 $d" mx error --format nvfp4 --dist "$d" --n 20000 --seed 7
+done
+same "mx compare" mx compare --n 20000 --json
 same "mx bad format" mx error --format fp8
 same "collective" collective --system trn3-gen2-ultraserver --op all-to-all --bytes 1K:64M
 same "collective event" collective --system trn2-48xlarge --op all-reduce --bytes 1M --backend event

@@ -130,8 +130,69 @@ expect_error "no subcommand" "missing subcommand" ""
 expect_error "bad subcommand" "unknown subcommand 'quant'" "" quant
 expect_error "bad path" "--path: unknown path 'sse'" "1" quantize --format e4m3 --path sse
 
+# --- NVFP4 -------------------------------------------------------------------------------
+# Tensor scale 1 given: the block amax 6 makes the E4M3 block scale 6 / 6 = 1 (0x38), so the
+# codes are E2M1 rounding of the inputs themselves, ties to even (0.25 -> 0, 0.75 -> 1,
+# 1.25 -> 1, 1.75 -> 2, 2.5 -> 2, 3.5 -> 4, 5 -> 4), beyond 5 up to 6, -0.1 to -0.
+ties="6 0.25 0.75 1.25 1.75 2.5 3.5 5 5.0001 -0.75 -0.1 0.2600001 4.9999 -6 0 1"
+expect "nvfp4 ties" "tensor_scale 0x3f800000
+38 07 00 02 02 04 04 06 06 07 0a 08 01 06 0f 00 02" "$ties" quantize --format nvfp4 --tensor-scale 1
+expect "nvfp4 ties back" "6 0 1 1 2 2 4 4 6 -1 -0 0.5 4 -6 0 1" \
+  "$(echo "$ties" | "$TRNSIM" mx quantize --format nvfp4 --tensor-scale 1)" dequantize --format nvfp4
+# The recipe: tensor amax 2688 gives tensor scale 2688 / (6 * 448) = 1; that block's scale is
+# 2688 / 6 = 448 (0x7e), 2688 / 448 = 6 (code 7), 1 / 448 rounds to 0; the second block
+# (amax 3, a partial block padded with zeros) gets E4M3 3 / 6 = 0.5 (0x30): 3 / 0.5 = 6.
+expect "nvfp4 recipe" "tensor_scale 0x3f800000
+7e 07 00$(zeros 14)
+30 00 07$(zeros 14)" "2688 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 3" quantize --format nvfp4
+expect "nvfp4 NaN block" "tensor_scale 0x3f800000
+7f$(zeros 16)" "nan 1" quantize --format nvfp4 --tensor-scale 1
+# tensor scale 2^-7: block scales 3 / (6 / 128) = 64 and 6 / (6 / 128) = 128 (exact in E4M3),
+# so a is 2 * (1 2 3) / 2 and b rounds 5 to 4 (a tie, to even): 1 * 4 + 2 * 4 + 3 * 6 = 30
+expect "nvfp4 dot" "30 0x41f00000" "1 2 3\n4 5 6\n" dot --a-format nvfp4 --b-format nvfp4 --tensor-scale 0.0078125
+q=$(printf '%s\n' 0.5 -1.25 3 100 -0.001 7 1e-3 2.5 | "$TRNSIM" mx quantize --format nvfp4)
+again=$(printf '%s\n' "$q" | "$TRNSIM" mx dequantize --format nvfp4 | "$TRNSIM" mx quantize --format nvfp4)
+[[ $q == "$again" ]] || fail "round trip nvfp4: $q -> $again"
+for p in avx2 avx512; do
+  a=$(echo "$input" | "$TRNSIM" mx quantize --format nvfp4 --path scalar)
+  b=$(echo "$input" | "$TRNSIM" mx quantize --format nvfp4 --path "$p" 2>/dev/null) || continue  # path absent
+  [[ $a == "$b" ]] || fail "path $p quantize nvfp4 differs from scalar"
+  [[ $(printf '%s\n' "$a" | "$TRNSIM" mx dequantize --format nvfp4 --path "$p") == \
+     $(printf '%s\n' "$a" | "$TRNSIM" mx dequantize --format nvfp4 --path scalar) ]] || fail "path $p dequantize nvfp4"
+done
+# compare: each row is what `error` prints for that format on the same samples, and the
+# closing line is nvfp4's SQNR minus e2m1's
+cmp=$("$TRNSIM" mx compare --n 4000 --seed 5)
+for f in e2m1 nvfp4; do
+  e=$("$TRNSIM" mx error --format "$f" --n 4000 --seed 5)
+  rmse=$(sed -n 's/^rmse //p' <<<"$e") sqnr=$(sed -n 's/^sqnr_db //p' <<<"$e")
+  row=$(awk -v f="$f" '$1 == f && NF == 7' <<<"$cmp")
+  [[ $(awk '{print $3, $5}' <<<"$row") == "$rmse $sqnr" ]] || fail "compare row $f '$row' vs error rmse $rmse sqnr $sqnr"
+done
+python3 - "$cmp" "$("$TRNSIM" mx compare --n 4000 --seed 5 --json)" <<'PY' || fail "compare: the nvfp4 vs e2m1 line or JSON"
+import json, sys
+text, js = sys.argv[1], json.loads(sys.argv[2])
+rows = {l.split()[0]: l.split() for l in text.splitlines()[2:-1]}
+gain = float(rows["nvfp4"][4]) - float(rows["e2m1"][4])
+last = text.splitlines()[-1]
+assert last.startswith("nvfp4 vs e2m1 (MXFP4): sqnr +"), last
+assert abs(float(last.split("sqnr ")[1].split(" dB")[0]) - gain) < 1e-4, (last, gain)
+f = {r["format"]: r for r in js["formats"]}
+assert f["nvfp4"]["bits_per_element"] == 4.5 and f["e2m1"]["bits_per_element"] == 4.25
+assert abs(js["nvfp4_vs_mxfp4"]["sqnr_db_gain"] - (f["nvfp4"]["sqnr_db"] - f["e2m1"]["sqnr_db"])) < 1e-4
+assert str(f["nvfp4"]["rmse"]) == rows["nvfp4"][2]
+PY
+expect_error "nvfp4 scale rule" "--scale: does not apply to nvfp4" "1" quantize --format nvfp4 --scale rceil
+expect_error "nvfp4 tensor scale range" "--tensor-scale: tensor scale 0 is outside" "1" quantize --format nvfp4 --tensor-scale 0
+expect_error "tensor scale mx" "--tensor-scale: applies to nvfp4 only" "1" quantize --format e2m1 --tensor-scale 1
+expect_error "nvfp4 dot mixed" "--b-format: nvfp4 multiplies only nvfp4" "1\n1\n" dot --a-format nvfp4 --b-format e2m1
+expect_error "nvfp4 dequantize head" "line 1: expected 'tensor_scale 0xHHHHHHHH'" "38$(zeros 16)" dequantize --format nvfp4
+expect_error "nvfp4 dequantize fields" "line 2: expected 17 fields" "tensor_scale 0x3f800000\n38$(zeros 32)" dequantize --format nvfp4
+expect_error "nvfp4 dequantize code" "line 2: field 3 code 10 does not fit nvfp4" "tensor_scale 0x3f800000\n38 00 10$(zeros 14)" dequantize --format nvfp4
+
 help=$("$TRNSIM" mx --help) || fail "--help exit code"
 [[ $help == *"Usage: trnsim mx quantize --format F"* ]] || fail "--help text"
+[[ $help == *"nvfp4 (NVFP4"* && $help == *"trnsim mx compare"* ]] || fail "--help lacks nvfp4 or compare"
 
 if ((failures)); then
   echo "test_mx: $failures failures"

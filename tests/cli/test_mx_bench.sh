@@ -16,13 +16,16 @@ out=$("$TRNSIM_BENCH" --benchmark_filter='^mx_dot/e2m1_x_e2m1/scalar$' --benchma
   exit 1
 }
 grep -q '^mx_dot/e2m1_x_e2m1/scalar .*macs_per_s=' <<<"$out" || fail "benchmark line or counter missing"
+nv=$("$TRNSIM_BENCH" --benchmark_filter='^mx_dot/nvfp4_x_nvfp4/scalar$' --benchmark_min_time=0.01 2>&1) || fail "nvfp4 dot benchmark failed"
+grep -q '^mx_dot/nvfp4_x_nvfp4/scalar .*macs_per_s=' <<<"$nv" || fail "nvfp4 benchmark line or counter missing"
 for key in cpu cpu_features mx_paths mx_gemm_kernels openblas; do
   grep -q "^$key: ." <<<"$out" || fail "context line '$key:' missing"
 done
 grep -q '^mx_paths: scalar' <<<"$out" || fail "mx_paths does not start with scalar"
 
 list=$("$TRNSIM_BENCH" --benchmark_list_tests)
-for name in mx_quantize/e4m3/scalar mx_dequantize/e2m1/scalar mx_dot/e4m3_x_e4m3/scalar; do
+for name in mx_quantize/e4m3/scalar mx_dequantize/e2m1/scalar mx_dot/e4m3_x_e4m3/scalar \
+    mx_quantize/nvfp4/scalar mx_dequantize/nvfp4/scalar mx_dot/nvfp4_x_nvfp4/scalar; do
   grep -qx "$name" <<<"$list" || fail "$name not registered"
 done
 

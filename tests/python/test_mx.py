@@ -10,7 +10,7 @@ import trnsim
 from conftest import cli
 
 mx = trnsim.mx
-FORMATS = mx.formats()
+FORMATS = [f for f in mx.formats() if f != "nvfp4"]  # the MX formats (their options apply)
 
 
 def awkward_values(n, seed):
@@ -144,3 +144,82 @@ def test_format_facts():
     info = mx.format_info("e2m1")
     assert info["element_bits"] == 4 and info["max_normal"] == 6.0 and info["block_bytes"] == 16
     assert mx.paths()[0] == "scalar"
+
+
+# --- NVFP4 ------------------------------------------------------------------------------------
+
+def cli_nv_quantize(x, *opts):
+    out = cli("mx", "quantize", "--format", "nvfp4", "--input", "f32", *opts, input=x.astype("<f4").tobytes()).stdout
+    lines = out.decode().splitlines()
+    assert lines[0].startswith("tensor_scale 0x")
+    ts = np.array([int(lines[0].split()[1], 16)], np.uint32).view(np.float32)[0]
+    rows = [[int(t, 16) for t in line.split()] for line in lines[1:]]
+    return ts, np.array([r[0] for r in rows], np.uint8), np.array([r[1:] for r in rows], np.uint8).reshape(-1)
+
+
+@pytest.mark.parametrize("opts", [(), ("--tensor-scale", "0.01")], ids=["recipe", "given"])
+def test_nvfp4_quantize_and_dequantize_equal_the_cli(opts):
+    x = awkward_values(16 * 23 + 5, seed=21)  # a partial last block
+    ts, scales, codes = cli_nv_quantize(x, *opts)
+    q = mx.quantize(x, "nvfp4", tensor_scale=float(opts[1]) if opts else None)
+    assert q.format == "nvfp4" and q.scales.shape == (1, 24) and q.elements.shape == (1, 24 * 8)
+    assert np.float32(q.tensor_scale) == ts
+    assert np.array_equal(q.scales.reshape(-1), scales)
+    assert np.array_equal(q.codes().reshape(-1), codes)
+    text = cli("mx", "quantize", "--format", "nvfp4", "--input", "f32", *opts, input=x.astype("<f4").tobytes()).stdout
+    want = np.array([float(t) for t in cli("mx", "dequantize", "--format", "nvfp4", input=text).stdout.decode().split()],
+                    np.float32)[:x.size]
+    got = mx.dequantize(q)
+    nan = np.isnan(want)
+    assert np.array_equal(np.isnan(got), nan)
+    assert np.array_equal(bits(got[~nan]), bits(want[~nan]))
+
+
+def test_nvfp4_recipe_from_first_principles():
+    # tensor scale amax / 2688; block scale E4M3(block amax / (6 * tensor scale)); element x / (scale * tensor scale)
+    x = np.array([2688.0, 1.0, -3.0] + [0.0] * 13 + [3.0, 1.4], np.float32)
+    q = mx.quantize(x, "nvfp4")
+    assert q.tensor_scale == 1.0
+    assert q.scales.reshape(-1).tolist() == [0x7E, 0x30]  # 448 and 0.5
+    assert mx.dequantize(q).tolist() == [2688.0, 0.0, -0.0] + [0.0] * 13 + [3.0, 1.5]
+
+
+def test_nvfp4_dot_error_and_paths_equal_the_cli():
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal(1000).astype(np.float32)
+    b = (rng.standard_normal(1000) * 3).astype(np.float32)
+    lines = " ".join(repr(float(v)) for v in a) + "\n" + " ".join(repr(float(v)) for v in b) + "\n"
+    _, hexbits = cli("mx", "dot", "--a-format", "nvfp4", "--b-format", "nvfp4", input=lines).stdout.split()
+    got = mx.dot(a, b, a_format="nvfp4", b_format="nvfp4")
+    assert int(bits(got)) == int(hexbits, 16)
+    assert got == mx.dot(mx.quantize(a, "nvfp4"), mx.quantize(b, "nvfp4"))
+    out = cli("mx", "error", "--format", "nvfp4", "--dist", "laplace", "--n", "5000", "--seed", "7").stdout
+    fields = dict(line.split(" ", 1) for line in out.splitlines()[2:])
+    e = mx.error("nvfp4", dist="laplace", n=5000, seed=7)
+    for key in ("rmse", "max_rel_error", "sqnr_db"):
+        assert fields[key] == "%.6g" % e[key], key
+    assert int(fields["clamped"]) == e["clamped"]
+    assert e["sqnr_db"] > mx.error("e2m1", dist="laplace", n=5000, seed=7)["sqnr_db"]
+    x = awkward_values(4096, seed=5).reshape(8, 512)
+    ref = mx.quantize(x, "nvfp4", path="scalar")
+    for p in mx.paths():
+        q = mx.quantize(x, "nvfp4", path=p)
+        assert q.tensor_scale == ref.tensor_scale
+        assert np.array_equal(q.scales, ref.scales) and np.array_equal(q.elements, ref.elements), p
+        assert np.array_equal(bits(mx.dequantize(q, path=p)), bits(mx.dequantize(ref, path="scalar"))), p
+        assert bits(mx.dot(q[1], q[2], path=p)) == bits(mx.dot(ref[1], ref[2], path="scalar"))  # NaN rows too
+
+
+def test_nvfp4_facts_and_bad_input():
+    assert "nvfp4" in mx.formats()
+    info = mx.format_info("nvfp4")
+    assert info["block_size"] == 16 and info["block_bytes"] == 8 and info["block_scale"] == "e4m3"
+    x = np.ones(32, np.float32)
+    with pytest.raises(trnsim.InputError, match="does not apply to nvfp4"):
+        mx.quantize(x, "nvfp4", scale="rceil")
+    with pytest.raises(trnsim.InputError, match="outside"):
+        mx.quantize(x, "nvfp4", tensor_scale=0.0 + 1e-45)
+    with pytest.raises(trnsim.InputError, match="nvfp4 only"):
+        mx.quantize(x, "e2m1", tensor_scale=1.0)
+    with pytest.raises(trnsim.InputError, match="multiplies only nvfp4"):
+        mx.dot(mx.quantize(x, "nvfp4"), mx.quantize(x, "e2m1"))

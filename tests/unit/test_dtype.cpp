@@ -8,6 +8,7 @@
 #include "common/dtype.h"
 #include "hw/system.h"
 #include "mx/mx.h"
+#include "mx/nvfp4.h"
 #include "workload/spec.h"
 
 namespace unit_dtype {
@@ -42,8 +43,15 @@ TEST_CASE("MX kernels exist for the element formats core/mx implements") {
     auto f = mx::parse_format(d.element_format);
     REQUIRE(f.has_value());
     CHECK(mx::format_info(*f).element_bits == d.element_bits);
-    CHECK(dtype::is_mx(d.name));  // core/mx scales are E8M0 over 32 elements
+    if (d.block_scale == "e4m3") {  // NVFP4: core/mx/nvfp4.h, E4M3 scales over 16 E2M1 elements
+      CHECK(d.block == mx::kNvBlockSize);
+      CHECK(*f == mx::Format::e2m1);
+      CHECK_FALSE(dtype::is_mx(d.name));
+    } else {
+      CHECK(dtype::is_mx(d.name));  // core/mx's MX scales are E8M0 over 32 elements
+    }
   }
+  CHECK(dtype::find("nvfp4")->mx_kernel);
   CHECK_FALSE(dtype::is_mx("fp8"));
   CHECK_FALSE(dtype::is_mx("nvfp4"));
 }

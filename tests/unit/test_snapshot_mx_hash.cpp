@@ -12,6 +12,7 @@
 
 #include "common/splitmix64.h"
 #include "mx/mx.h"
+#include "mx/nvfp4.h"
 
 // A namespace per file: the unit tests build in unity batches (tests/CMakeLists.txt).
 namespace unit_snapshot_mx_hash {
@@ -149,6 +150,44 @@ std::uint64_t stats_hash() {
   return h.h;
 }
 
+// NVFP4: quantize with the recipe's and given tensor scales (odd block counts, tails),
+// dequantize, Dot and GEMM, and the error statistics.
+std::uint64_t nv_hash(Path p) {
+  Fnv h;
+  Rng r(4242);
+  for (float ts : {0.0f, 1.0f, 0x1p-126f, 0x1p64f, 0.013f}) {
+    const std::size_t n = 301 * 32 - 9;
+    std::vector<float> x(301 * 32);
+    for (std::size_t b = 0; b < 301; ++b) input_block(r, Format::e2m1, x.data() + b * 32);
+    const NvTensor t = quantize_nvfp4(x.data(), 1, n, NvOptions{ts}, p);
+    h.f32(t.tensor_scale);
+    h.bytes(t.scales.data(), t.scales.size());
+    h.bytes(t.elements.data(), t.elements.size());
+    const std::vector<float> y = dequantize(t, p);
+    h.bytes(y.data(), y.size() * 4);
+  }
+  std::vector<float> xa(37 * 32), xb(86 * 32);  // at least 9 x 130 and 21 x 130 values
+  for (std::size_t b = 0; b < 37; ++b) input_block(r, Format::e2m1, xa.data() + b * 32);
+  for (std::size_t b = 0; b < 86; ++b) input_block(r, Format::e2m1, xb.data() + b * 32);
+  const NvTensor A = quantize_nvfp4(xa.data(), 9, 130, {}, p), Bt = quantize_nvfp4(xb.data(), 21, 130, {}, p);
+  std::vector<float> c(9 * 21);
+  gemm(A, Bt, c.data(), p);
+  h.bytes(c.data(), c.size() * 4);
+  const NvTensor a = quantize_nvfp4(xa.data(), 1, 1000, {}, p), b = quantize_nvfp4(xb.data(), 1, 1000, {}, p);
+  h.f32(dot(a, b, p));
+  for (Distribution d : {Distribution::normal, Distribution::laplace, Distribution::uniform, Distribution::lognormal}) {
+    const ErrorStats e = nv_error_stats(d, 4000, 3);
+    h.f64(e.rmse);
+    h.f64(e.max_rel_error);
+    h.f64(e.sqnr_db);
+    h.u64(e.zeros);
+    h.u64(e.clamped);
+  }
+  return h.h;
+}
+
+constexpr std::uint64_t kNvHash = 0xee1bbf2538667bae;
+
 constexpr std::uint64_t kMxHash = 0xc4fbc32579c2f963ull;
 constexpr std::uint64_t kStatsHash = 0xc9b112f78ae0c2aeull;
 
@@ -167,6 +206,16 @@ TEST_CASE("hash: MX bits are the same constant on every path of every build") {
   std::snprintf(hex, sizeof hex, "0x%016llx", static_cast<unsigned long long>(st));
   INFO("error statistics hash " << hex);
   CHECK(st == kStatsHash);
+}
+
+TEST_CASE("hash: NVFP4 bits are the same constant on every path of every build") {
+  for (Path p : available_paths()) {
+    const std::uint64_t got = nv_hash(p);
+    char hex[32];
+    std::snprintf(hex, sizeof hex, "0x%016llx", static_cast<unsigned long long>(got));
+    INFO(path_name(p) << " hash " << hex);
+    CHECK(got == kNvHash);
+  }
 }
 
 }  // namespace unit_snapshot_mx_hash
