@@ -78,4 +78,13 @@ set +e
 "$TRNSIM" run "$tmp/neuron.json" >/dev/null 2>"$tmp/e3.txt"; rc3=$?
 set -e
 [ "$rc3" = 2 ] && grep -q "H200 SXM (h200-sxm) has no NeuronCore block" "$tmp/e3.txt" || fail "neuron stack on H200: rc $rc3 $(cat "$tmp/e3.txt")"
+# NVFP4 weights: B200 runs them at its NVFP4 peak; H100 has no FP4 and falls back along the
+# dtype table's chain (nvfp4 -> mxfp4 -> fp8), saying so.
+node -e 'const s = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+  s.system = "dgx-b200"; s.compare_system = "dgx-h100"; s.workload.precision.weights = "nvfp4";
+  require("fs").writeFileSync(process.argv[2], JSON.stringify(s))' examples/gpt-oss-120b-gb200-nvl72.json "$tmp/nvfp4.json"
+"$TRNSIM" run "$tmp/nvfp4.json" >"$tmp/nvfp4.txt" || fail "nvfp4 run exit $?"
+grep -q "MLP/expert weights nvfp4" "$tmp/nvfp4.txt" || fail "B200 does not run nvfp4 weights"
+grep -q "workload.precision.weights: nvfp4 is not supported by H100 SXM; modeled as fp8" "$tmp/nvfp4.txt" ||
+  fail "H100 does not say nvfp4 falls back to fp8"
 echo "test_gpu: ok"
