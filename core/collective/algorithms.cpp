@@ -110,9 +110,26 @@ void flat(Steps& out, const std::string& op, const std::string& algo, Shape sh, 
   if (sh.S < 2) return;
   bool both = algo == "kangaring";
   if (op == "all-reduce") {
-    if (algo == "ring" || both) rs_ring(out, sh, B, both), ag_ring(out, sh, B, both);
+    if (algo == "nvls") {
+      // The switch reduces: every chip sends each byte into the switch once and receives the
+      // reduced result once, B (S+1)/S through its port each way (reduce: all its data out,
+      // its 1/S share in; multicast: its share out, every share in). As flows on the port
+      // model: all pairs, each flow sized so a port carries exactly that.
+      const double S = static_cast<double>(sh.S);
+      out.push_back(step(Pattern::all_pairs, 0, sh, B * (S + 1) / (S * (S - 1)), 1, 0, "all-reduce in-switch (nvls)"));
+    } else if (algo == "tree") {
+      // NCCL's tree inside one domain is a chain: reduce down it, broadcast back, pipelined
+      // in chunks (1 MiB, 1..256 chunks: an assumption as for the broadcast chain).
+      const long c = std::max(1L, std::min(256L, static_cast<long>(B / 1048576.0)));
+      out.push_back(step(Pattern::chain, 0, sh, B / c, sh.S - 2 + c, B / c, "all-reduce tree: reduce chain"));
+      out.push_back(step(Pattern::chain, 0, sh, B / c, sh.S - 2 + c, 0, "all-reduce tree: broadcast chain"));
+    } else if (algo == "ring" || both) rs_ring(out, sh, B, both), ag_ring(out, sh, B, both);
     else if (algo == "mesh") rs_mesh(out, sh, B), ag_mesh(out, sh, B);
     else ar_rdh(out, sh, B);
+  } else if (op != "broadcast" && algo == "tree") {
+    throw InputError("algo", "tree runs all-reduce and broadcast only (NCCL's tree), not " + op);
+  } else if (algo == "nvls") {
+    throw InputError("algo", "nvls (in-switch reduction) runs all-reduce only, not " + op);
   } else if (op == "reduce-scatter") {
     if (algo == "ring" || both) rs_ring(out, sh, B, both);
     else if (algo == "mesh") rs_mesh(out, sh, B);
@@ -138,7 +155,7 @@ void flat(Steps& out, const std::string& op, const std::string& algo, Shape sh, 
   } else if (op == "broadcast") {
     if (algo == "mesh") {
       out.push_back(step(Pattern::from_root, 0, sh, B, 1, 0, "broadcast mesh"));
-    } else if (algo == "ring" || both) {
+    } else if (algo == "ring" || algo == "tree" || both) {
       // Pipelined chain; chunk count an assumption (1 MiB chunks, 1..256).
       long c = std::max(1L, std::min(256L, static_cast<long>(B / 1048576.0)));
       out.push_back(step(Pattern::chain, 0, sh, B / c, sh.S - 2 + c, 0, "broadcast pipelined chain"));
@@ -148,8 +165,9 @@ void flat(Steps& out, const std::string& op, const std::string& algo, Shape sh, 
   }
 }
 
-std::string by_size(const std::string& op, double B) {
+std::string by_size(const std::string& op, double B, bool library_tuner = false) {
   if (op == "all-to-all") return "mesh";
+  if (library_tuner) return op == "permute" ? "mesh" : "ring";
   if (op == "permute") return "mesh";
   if (op == "broadcast") return B < kMeshMax ? "mesh" : "ring";
   if (B < kMeshMax) return "mesh";
@@ -179,7 +197,7 @@ const std::vector<std::string>& op_names() {
 }
 
 const std::vector<std::string>& algo_names() {
-  static const std::vector<std::string> v = {"auto", "ring", "kangaring", "mesh", "rdh", "hierarchical"};
+  static const std::vector<std::string> v = {"auto", "ring", "kangaring", "mesh", "rdh", "hierarchical", "tree", "nvls"};
   return v;
 }
 
@@ -195,7 +213,8 @@ std::string auto_algorithm(const std::string& op, double bytes, const Layout& la
   if (op == "permute") return "mesh";
   long L = hierarchy_block(layout);
   if (spans_domains(layout) && L >= 2) return "hierarchical";
-  return by_size(op, bytes);
+  if (layout.library_tuner && op == "all-reduce" && layout.in_switch) return "nvls";
+  return by_size(op, bytes, layout.library_tuner);
 }
 
 namespace {
@@ -224,6 +243,9 @@ Schedule chip_schedule(const std::string& op, std::string algo, double B, const 
   Schedule sc;
   if (algo == "auto") algo = auto_algorithm(op, B, layout);
   if (op == "permute" && algo != "hierarchical") algo = "mesh";  // one direct step whatever the name
+  if (algo == "nvls" && !layout.in_switch)
+    throw InputError("algo", "nvls needs a fabric that reduces in its switches (fabric.in_switch_reduction) and every rank "
+                             "under one switch group; this group or system has neither");
   if (algo != "hierarchical") {
     sc.algorithm = op == "permute" ? "direct" : algo;
     flat(sc.steps, op, algo, Shape{n, 1}, B);
@@ -236,9 +258,10 @@ Schedule chip_schedule(const std::string& op, std::string algo, double B, const 
   if (op == "permute") throw InputError("algo", "permute has no hierarchical form (it is one direct step)");
   long G = n / L;
   Shape intra{L, 1}, inter{G, L};
-  std::string a_in = by_size(op, B), a_out = by_size(op, B / L);
+  const bool lib = layout.library_tuner;
+  std::string a_in = by_size(op, B, lib), a_out = by_size(op, B / L, lib);
   if (op == "all-to-all") a_in = a_out = "mesh";
-  if (op == "broadcast") a_out = by_size(op, B / L);
+  if (op == "broadcast") a_out = by_size(op, B / L, lib);
   auto& st = sc.steps;
   if (op == "all-reduce") {
     flat(st, "reduce-scatter", a_in, intra, B);

@@ -1,8 +1,11 @@
-// Collective algorithms as the Neuron runtime names them (S12, S13): ring, mesh (direct),
+// Collective algorithms as the Neuron runtime and NCCL name them (S12, S13, G15): ring, mesh (direct),
 // rdh (recursive doubling-halving), kangaring (here: two counter-rotating rings, our
 // stand-in for the runtime's large-message ring), hierarchical (intra + inter), and the
 // automatic choice by message size (S13 sweet spots: mesh < 1 MiB, rdh 1-56 MiB, ring
-// family above; hierarchical when the ranks span several scale-up domains).
+// family above; hierarchical when the ranks span several scale-up domains); NCCL's tree
+// (all-reduce as a pipelined chain up and down, its form inside one NVLink domain) and nvls
+// (all-reduce reduced in the NVSwitches, NVLink SHARP: each byte enters the switch once and
+// the reduced result leaves it once, so a chip port carries B (n+1)/n each way, not 2B (n-1)/n).
 // An algorithm sees only where ranks are (ranks per domain / server), never bandwidths.
 // Does NOT model: the runtime's exact chunking, KangaRing's real construction, the
 // single-step mesh variant, AllGatherV / ReduceScatterV / AllToAllV.
@@ -21,6 +24,11 @@ struct Layout {
   long ranks_per_server = 0;  // consecutive ranks in one server (0: not aligned)
   long ranks_per_chip = 1;    // consecutive ranks on one chip (logical NeuronCores)
   bool whole_chips = true;    // the group holds every logical core of its chips (KangaRing pairs)
+  // The fabric reduces in its switches and the group sits under one switch group (nvls).
+  bool in_switch = false;
+  // A library that picks among ring, tree and in-switch per size (NCCL, collective.cpp):
+  // hierarchical's parts then run ring rather than the Neuron runtime's size rule.
+  bool library_tuner = false;
 };
 
 // A request resolved against a system: its ranks and stride, the layout the algorithm sees

@@ -81,14 +81,111 @@ Planned plan_request(const hw::System& system, const Request& req) {
   p.layout.ranks_per_chip = L;
   p.layout.whole_chips = L == req.ranks_per_chip;
   p.layout.ranks_per_domain = per(system.chips_per_domain);
-  p.layout.ranks_per_server = per(system.chips_per_server);
+  const hw::FabricSpec& fs = system.fabric_spec;
+  const long l1_chips = fs.kind == "switch" && fs.chips_per_l1_switch > 0 ? fs.chips_per_l1_switch : system.chips_per_server;
+  p.layout.ranks_per_server = per(l1_chips);
+  p.layout.in_switch = fs.kind == "switch" && fs.in_switch_reduction && (chips_used - 1) * stride + 1 <= l1_chips;
+  p.layout.library_tuner = !fs.protocols.empty();
   p.schedule = build_schedule(req.op, req.algo, req.bytes, p.layout);  // validates op / algo
   return p;
 }
 
+namespace {
+
+// A collective library with several wire protocols (NCCL): every candidate algorithm under
+// every protocol it runs, the fastest kept -- what NCCL's tuner does with its own cost model
+// (G15). Each protocol adds its fixed latency, a latency per step, and carries payload_fraction
+// data bytes per wire byte at link_efficiency of the link rate; the in-switch algorithm runs
+// the Simple protocol only (NCCL) at its own efficiency and latency.
+Result run_library(const hw::System& system, const Request& req, const Backend& backend) {
+  const hw::FabricSpec& f = system.fabric_spec;
+  std::vector<std::string> algos;
+  if (req.algo == "auto") {
+    Planned probe = plan_request(system, req);  // validates the request, resolves hierarchical
+    std::string a = auto_algorithm(req.op, req.bytes, probe.layout);
+    algos.push_back(a);
+    if (a != "hierarchical" && req.op == "all-reduce") {
+      for (const char* extra : {"ring", "tree"})
+        if (a != extra) algos.push_back(extra);
+    }
+  } else {
+    algos.push_back(req.algo);
+  }
+  if (!req.protocol.empty() && req.protocol != "auto") {
+    bool known = false;
+    for (const auto& p : f.protocols) known = known || p.name == req.protocol;
+    if (!known) {
+      std::string list;
+      for (const auto& p : f.protocols) list += (list.empty() ? "" : ", ") + p.name;
+      throw InputError("protocol", "unknown protocol '" + req.protocol + "' for " + system.name + "; one of: auto, " + list);
+    }
+  }
+  fabric::Topology topo(system);
+  Result best;
+  bool have = false;
+  for (const std::string& algo : algos) {
+    Request r = req;
+    r.algo = algo;
+    const Planned plan = plan_request(system, r);
+    const Schedule& sched = plan.schedule;
+    if (plan.ranks < 2) {
+      best = Result{};
+      best.backend = backend.name();
+      best.algorithm = "none (one rank)";
+      return best;
+    }
+    RankMap map;
+    map.topology = &topo;
+    map.ranks = plan.ranks;
+    map.stride = plan.stride;
+    map.ranks_per_chip = plan.ranks_per_chip;
+    map.ranks_per_domain = plan.layout.ranks_per_domain;
+    map.max_flows_per_chip = 0;
+    std::vector<StepTime> times;
+    for (const Step& s : sched.steps) times.push_back(backend.time_step(s, map));
+    const bool in_switch = sched.algorithm == "nvls";
+    for (const auto& p : f.protocols) {
+      if (req.protocol != "auto" && !req.protocol.empty() && p.name != req.protocol) continue;
+      if (in_switch && p.name != "simple" && f.protocols.size() > 1) continue;
+      const double rate = f.link_efficiency * p.payload_fraction * (in_switch ? f.in_switch_reduction_efficiency : 1.0);
+      Result res;
+      res.backend = backend.name();
+      res.algorithm = sched.algorithm;
+      res.protocol = p.name;
+      double t = f.launch_overhead_s + p.latency_s + (in_switch ? f.in_switch_reduction_latency_s : 0.0);
+      res.overhead_s = t;
+      for (std::size_t i = 0; i < sched.steps.size(); ++i) {
+        const Step& s = sched.steps[i];
+        const StepTime& st = times[i];
+        const double reps = static_cast<double>(s.repeat);
+        const double reduce = f.reduce_bytes_per_s > 0 ? s.reduce_bytes / f.reduce_bytes_per_s : 0.0;
+        t += reps * (f.step_overhead_s + p.step_latency_s + st.latency_s + st.transfer_s / rate + reduce);
+        res.overhead_s += reps * (f.step_overhead_s + p.step_latency_s);
+        res.latency_s += reps * st.latency_s;
+        res.link_s += reps * st.transfer_s / rate;
+        res.flows_timed += st.flows;
+        res.steps += s.repeat;
+      }
+      res.time_s = t;
+      if (!have || t < best.time_s) best = res, have = true;
+    }
+  }
+  if (!have)
+    throw InputError("protocol", "the in-switch algorithm runs the simple protocol only, not " + req.protocol);
+  best.algbw_bytes_per_s = req.bytes / best.time_s;
+  best.busbw_bytes_per_s = best.algbw_bytes_per_s * busbw_factor(req.op, request_ranks(system, req));
+  return best;
+}
+
+}  // namespace
+
 Result run(const hw::System& system, const Request& req) {
   // Validate names first so a typo is reported before anything else.
   std::unique_ptr<Backend> backend = make_backend(req.backend);
+  if (!system.fabric_spec.protocols.empty()) return run_library(system, req, *backend);
+  if (!req.protocol.empty() && req.protocol != "auto")
+    throw InputError("protocol", system.name + "'s collective software has no protocols to choose from "
+                                 "(collective_software.protocols); only auto");
   const Planned plan = plan_request(system, req);
   fabric::Topology topo(system);
   const long ranks = plan.ranks, stride = plan.stride, L = plan.ranks_per_chip;

@@ -31,7 +31,10 @@
 
 namespace trnsim::collective {
 // ops: "all-reduce", "all-gather", "reduce-scatter", "all-to-all", "permute", "broadcast"
-// algos: "auto", "ring", "mesh", "rdh", "hierarchical"; backends: "analytic", "event".
+// algos: "auto", "ring", "mesh", "rdh", "hierarchical", "tree", "nvls"; backends: "analytic", "event".
+// A system whose collective_software lists protocols (an NCCL-like library) is timed under
+// each protocol with its latencies and payload efficiency, and "auto" takes the fastest of
+// the size rule's algorithm, ring and tree (and nvls where the switches reduce): NCCL's tuner.
 struct Request {
   std::string op = "all-reduce";
   double bytes = 0;           // per-rank message size as nccl-tests counts it
@@ -44,12 +47,16 @@ struct Request {
   // cores, rank r on chip (r / ranks_per_chip) * stride. A group smaller than that sits on
   // one chip (nccom-test -r 2 on trn2: two logical cores of chip 0).
   int ranks_per_chip = 1;
+  // The wire protocol where the system's collective software has several (NCCL: ll, ll128,
+  // simple): "auto" = the fastest for the size, as NCCL's tuner picks.
+  std::string protocol = "auto";
 };
 struct Result {
   double time_s = 0;
   double algbw_bytes_per_s = 0;
   double busbw_bytes_per_s = 0;
   std::string algorithm;      // the one used (chosen when algo was "auto")
+  std::string protocol;       // the wire protocol used ("" where the software has one)
   // How the backend timed it
   std::string backend;        // "analytic" or "event"
   long steps = 0;             // algorithm steps (bulk-synchronous)

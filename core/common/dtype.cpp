@@ -46,7 +46,7 @@ const std::vector<Dtype>& all() {
     t.push_back(scaled(plain("mxfp4", 4, true, false, true, {"bf16"}), 32, "e8m0", "e2m1", true));
     t.push_back(scaled(plain("mxfp6_e3m2", 6, false, false, false, {"mxfp8", "fp8", "bf16"}), 32, "e8m0", "e3m2", true));
     t.push_back(scaled(plain("mxfp6_e2m3", 6, false, false, false, {"mxfp8", "fp8", "bf16"}), 32, "e8m0", "e2m3", true));
-    Dtype nv = scaled(plain("nvfp4", 4, false, false, false, {"mxfp4", "fp8", "bf16"}), 16, "e4m3", "e2m1", true);
+    Dtype nv = scaled(plain("nvfp4", 4, true, false, false, {"mxfp4", "fp8", "bf16"}), 16, "e4m3", "e2m1", true);
     nv.tensor_scale = "fp32";
     t.push_back(nv);
     t.push_back(plain("fp4", 4, false, false, false, {"nvfp4", "mxfp4", "fp8", "bf16"}));

@@ -28,7 +28,9 @@ const char* link_kind_name(LinkKind k) {
 Topology::Topology(const hw::System& system) : spec_(system.fabric_spec) {
   chips_ = system.chips;
   per_domain_ = system.chips_per_domain;
-  per_server_ = system.chips_per_server;
+  // Chips under one first-level switch group: a server, or a whole rack whose chips all
+  // reach the same switches (FabricSpec::chips_per_l1_switch).
+  per_server_ = spec_.kind == "switch" && spec_.chips_per_l1_switch > 0 ? spec_.chips_per_l1_switch : system.chips_per_server;
   if (static_cast<int>(spec_.torus.size()) > kMaxTorusDims)
     throw InputError("fabric.torus", "at most " + std::to_string(kMaxTorusDims) + " dimensions");
   ports_ = kTorus + 2 * kMaxTorusDims + 2 * (spec_.l2_switches > 0 ? spec_.l2_switches : 0);

@@ -24,8 +24,10 @@ json fabric_json(const System& s) {
                       {"link_latency_s", d.link_latency_s}});
     j["torus"] = dims;
   } else if (f.kind == "switch") {
-    j["chips_per_l1_switch"] = s.chips_per_server;
-    j["l1_switches"] = s.chips_per_domain / s.chips_per_server;
+    const int l1 = f.chips_per_l1_switch > 0 ? f.chips_per_l1_switch : s.chips_per_server;
+    j["chips_per_l1_switch"] = l1;
+    j["l1_switches"] = s.chips_per_domain / l1;
+    if (f.in_switch_reduction) j["in_switch_reduction"] = true;
     j["l2_switches"] = f.l2_switches;
     j["shared_chip_port"] = f.shared_chip_port;
     j["intra_server_bandwidth_bytes_per_s"] = f.intra_server_bandwidth_bytes_per_s;
@@ -38,6 +40,20 @@ json fabric_json(const System& s) {
   j["collective_launch_overhead_s"] = f.launch_overhead_s;
   j["collective_step_overhead_s"] = f.step_overhead_s;
   j["collective_dma_packet_bytes"] = f.dma_packet_bytes;
+  if (!f.protocols.empty()) {
+    j["collective_link_efficiency"] = f.link_efficiency;
+    json protos = json::array();
+    for (const auto& p : f.protocols)
+      protos.push_back({{"name", p.name},
+                        {"latency_s", p.latency_s},
+                        {"step_latency_s", p.step_latency_s},
+                        {"payload_fraction", p.payload_fraction}});
+    j["collective_protocols"] = protos;
+  }
+  if (f.in_switch_reduction) {
+    j["in_switch_reduction_efficiency"] = f.in_switch_reduction_efficiency;
+    j["in_switch_reduction_latency_s"] = f.in_switch_reduction_latency_s;
+  }
   return j;
 }
 
@@ -210,12 +226,25 @@ std::string describe_text(const System& s) {
     o << ", links per direction:";
     for (const auto& d : f.torus) o << " " << si(d.link_bandwidth_bytes_per_s, "B/s");
   } else if (f.kind == "switch") {
-    o << ", " << s.chips_per_domain / s.chips_per_server << " first-level switches of " << s.chips_per_server
-      << " chips, " << f.l2_switches << " second-level; chip port " << si(f.intra_server_bandwidth_bytes_per_s, "B/s")
-      << " per direction, " << si(f.inter_server_bandwidth_bytes_per_s, "B/s") << " toward other servers"
-      << (f.shared_chip_port ? " (shared port)" : " (separate lanes)");
+    const int l1 = f.chips_per_l1_switch > 0 ? f.chips_per_l1_switch : s.chips_per_server;
+    o << ", " << s.chips_per_domain / l1 << " first-level switches of " << l1 << " chips, " << f.l2_switches
+      << " second-level; chip port " << si(f.intra_server_bandwidth_bytes_per_s, "B/s") << " per direction";
+    if (f.l2_switches > 0)
+      o << ", " << si(f.inter_server_bandwidth_bytes_per_s, "B/s") << " toward other servers"
+        << (f.shared_chip_port ? " (shared port)" : " (separate lanes)");
+    if (f.in_switch_reduction) o << "; reduces in the switches";
   }
   o << "\n";
+  if (!f.protocols.empty()) {
+    o << "  collectives      " << num(f.link_efficiency * 100, "%.3g") << "% of the link rate; protocols";
+    for (const auto& p : f.protocols)
+      o << " " << p.name << " (" << time_str(p.latency_s) << " + " << time_str(p.step_latency_s) << "/step, "
+        << num(p.payload_fraction * 100, "%.4g") << "% payload)";
+    if (f.in_switch_reduction)
+      o << "; in-switch all-reduce at " << num(f.in_switch_reduction_efficiency * 100, "%.3g") << "% + "
+        << time_str(f.in_switch_reduction_latency_s);
+    o << "\n";
+  }
   if (!c.scale_up_name.empty())
     o << "  " << label(c.scale_up_name + "/chip") << si(c.link_bandwidth_published_bytes_per_s, "B/s") << " published ("
       << (c.link_published_counts_both_directions ? "both directions" : "per direction") << "), "
@@ -224,10 +253,13 @@ std::string describe_text(const System& s) {
     o << "  " << label(f.scale_out_name + "/chip") << si(f.efa_bandwidth_bytes_per_s_per_chip, "B/s")
       << " per direction, latency " << time_str(f.efa_latency_s) << "\n";
   const NeuronCoreBlock* n = c.neuroncore ? &*c.neuroncore : nullptr;
+  auto power_source = s.sources.find("chip.power");
+  const bool power_assumed = power_source == s.sources.end() || power_source->second.rfind("assumption", 0) == 0 ||
+                             power_source->second.rfind("guess", 0) == 0;
   o << "  per chip         " << (n ? std::to_string(n->cores) + " cores, " : std::string()) << "HBM "
     << binary(c.hbm_capacity_bytes) << " at " << si(c.hbm_bandwidth_bytes_per_s, "B/s")
-    << (n ? ", DMA " + si(n->dma_bandwidth_bytes_per_s, "B/s") : ", SRAM " + binary(c.sram_bytes)) << ", power "
-    << num(c.power_watts) << " W (assumption)\n";
+    << (n ? ", DMA " + si(n->dma_bandwidth_bytes_per_s, "B/s") : c.sram_bytes > 0 ? ", SRAM " + binary(c.sram_bytes) : std::string())
+    << ", power " << num(c.power_watts) << " W" << (power_assumed ? " (assumption)" : "") << "\n";
   if (n)
     o << "  per core         SBUF " << binary(n->core.sbuf_bytes) << ", PSUM " << binary(n->core.psum_bytes)
       << ", tensor engine " << n->core.tensor.rows << "x" << n->core.tensor.cols << " at "

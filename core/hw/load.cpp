@@ -352,8 +352,22 @@ void read_fabric(ObjectReader& r, System& s, DataContext& ctx) {
     fs.intra_server_bandwidth_bytes_per_s =
         ctx.quantity(f, "intra_server_bandwidth", "fabric.intra_server_bandwidth", Dim::bytes_per_s, 1, kBig, chip_bw) / conv;
     fs.l1_latency_s = ctx.quantity(f, "l1_latency", "fabric.l1_latency", Dim::time, 0, 1);
+    double l1_chips = 0;
+    if (ctx.optional_quantity(f, "chips_per_l1_switch", "fabric.chips_per_l1_switch", Dim::count, 1, 1 << 20, l1_chips)) {
+      fs.chips_per_l1_switch = as_int(l1_chips);
+      if (fs.chips_per_l1_switch % s.chips_per_server != 0 || s.chips_per_domain % fs.chips_per_l1_switch != 0)
+        throw InputError("fabric.chips_per_l1_switch", "must be a multiple of chips_per_server (" +
+                                                           std::to_string(s.chips_per_server) + ") that divides the domain's " +
+                                                           std::to_string(s.chips_per_domain) + " chips, got " +
+                                                           std::to_string(fs.chips_per_l1_switch));
+    } else {
+      fs.chips_per_l1_switch = s.chips_per_server;
+    }
+    double reduces = 0;
+    if (ctx.optional_quantity(f, "in_switch_reduction", "fabric.in_switch_reduction", Dim::boolean, 0, 1, reduces))
+      fs.in_switch_reduction = reduces != 0;
     // The second level joins servers: a domain of one server has none (a single switch).
-    if (s.chips_per_domain > s.chips_per_server || f.has("l2_switches")) {
+    if (s.chips_per_domain > fs.chips_per_l1_switch || f.has("l2_switches")) {
       fs.l2_switches = as_int(ctx.quantity(f, "l2_switches", "fabric.l2_switches", Dim::count, 1, 1024));
       fs.inter_server_bandwidth_bytes_per_s =
           ctx.quantity(f, "inter_server_bandwidth", "fabric.inter_server_bandwidth", Dim::bytes_per_s, 1, kBig, chip_bw) / conv;
@@ -418,7 +432,40 @@ System parse_system(const json& j, const Source& src, DataContext& ctx, int dept
     fs.step_overhead_s = ctx.quantity(c, "step_overhead", "collective_software.step_overhead", Dim::time, 0, 1);
     fs.reduce_bytes_per_s = ctx.quantity(c, "reduce_bandwidth", "collective_software.reduce_bandwidth", Dim::bytes_per_s, 0, kBig);
     ctx.optional_quantity(c, "dma_packet", "collective_software.dma_packet", Dim::bytes, 1, kBig, fs.dma_packet_bytes);
+    ctx.optional_quantity(c, "link_efficiency", "collective_software.link_efficiency", Dim::ratio, 0.01, 1, fs.link_efficiency);
+    if (const json* protos = c.optional_raw("protocols")) {
+      if (!protos->is_object() || protos->empty())
+        throw InputError("collective_software.protocols", "expected an object of protocols by name");
+      for (const auto& item : protos->items()) {
+        const std::string& name = item.key();
+        const json& value = item.value();
+        const std::string pp = "collective_software.protocols." + name;
+        ObjectReader pr(value, pp);
+        FabricSpec::Protocol proto;
+        proto.name = name;
+        proto.latency_s = ctx.quantity(pr, "latency", pp + ".latency", Dim::time, 0, 1);
+        proto.step_latency_s = ctx.quantity(pr, "step_latency", pp + ".step_latency", Dim::time, 0, 1);
+        proto.payload_fraction = ctx.quantity(pr, "payload_fraction", pp + ".payload_fraction", Dim::ratio, 0.01, 1);
+        pr.finish();
+        fs.protocols.push_back(proto);
+      }
+    }
+    if (const json* isr = c.optional_raw("in_switch_reduction")) {
+      ObjectReader ir(*isr, "collective_software.in_switch_reduction");
+      const std::string ip = "collective_software.in_switch_reduction.";
+      fs.in_switch_reduction_efficiency =
+          ctx.quantity(ir, "bandwidth_efficiency", ip + "bandwidth_efficiency", Dim::ratio, 0.01, 1);
+      fs.in_switch_reduction_latency_s = ctx.quantity(ir, "latency", ip + "latency", Dim::time, 0, 1);
+      ir.finish();
+    }
     c.finish();
+    if (fs.in_switch_reduction && fs.in_switch_reduction_efficiency <= 0)
+      throw InputError("collective_software.in_switch_reduction",
+                       "missing: the fabric reduces in its switches (fabric.in_switch_reduction), which needs the "
+                       "algorithm's bandwidth_efficiency and latency");
+    if (!fs.in_switch_reduction && fs.in_switch_reduction_efficiency > 0)
+      throw InputError("collective_software.in_switch_reduction",
+                       "given, but the fabric does not reduce in its switches (fabric.in_switch_reduction)");
     if (s.chip.neuroncore && fs.dma_packet_bytes <= 0)
       throw InputError("collective_software.dma_packet",
                        "missing: the chip's NeuronCore block times collectives as DMA transfers cut into packets of this size");

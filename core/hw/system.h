@@ -134,6 +134,12 @@ struct FabricSpec {
   // kind switch (e.g. NeuronSwitch-v1): chips_per_server chips on a first-level switch,
   // servers joined by l2_switches second-level switches (one server: a single switch level).
   int l2_switches = 0;
+  // Chips on one first-level switch group: chips_per_server, or more where every chip of
+  // several servers reaches the same switches (a GB200 NVL72 rack: 72 chips, one level).
+  int chips_per_l1_switch = 0;
+  // The switches reduce in the fabric (NVLink SHARP): an all-reduce sends each byte into the
+  // switch once and receives the reduced result once (the "in-switch" algorithm).
+  bool in_switch_reduction = false;
   bool shared_chip_port = true;                    // intra- and inter-server traffic share the chip port
   double intra_server_bandwidth_bytes_per_s = 0;   // chip port, one direction
   double inter_server_bandwidth_bytes_per_s = 0;   // per chip toward the second level, one direction
@@ -147,6 +153,20 @@ struct FabricSpec {
   double step_overhead_s = 0;     // per algorithm step (DMA descriptors, sync)
   double reduce_bytes_per_s = 0;  // in-line reduction throughput per chip (0 = free)
   double dma_packet_bytes = 0;    // a collective transfer is cut into DMA packets of at most this size
+  // A collective library that runs each algorithm under several wire protocols and picks the
+  // fastest per message size (NCCL: LL, LL128, Simple). Empty = one protocol, links at their
+  // full rate (the Neuron runtime's DMA model).
+  struct Protocol {
+    std::string name;              // "ll", "ll128", "simple"
+    double latency_s = 0;          // once per collective
+    double step_latency_s = 0;     // per algorithm step (hop)
+    double payload_fraction = 1;   // data bytes per byte on the wire (LL: 4 of 8)
+  };
+  std::vector<Protocol> protocols;
+  double link_efficiency = 1;      // of the link rate, under every protocol (packet headers, flow control)
+  // The in-switch all-reduce: its fraction of the link rate and its fixed cost (0: none).
+  double in_switch_reduction_efficiency = 0;
+  double in_switch_reduction_latency_s = 0;
 };
 
 struct System {

@@ -33,7 +33,8 @@ double unit_factor(const std::string& unit, const std::string& path) {
   if (unit == "ms") return 1e3;
   if (unit == "us") return 1e6;
   if (unit == "s" || unit == "tok/s" || unit == "x") return 1.0;
-  throw InputError(path, "unknown unit '" + unit + "'; one of: s, ms, us, tok/s, x");
+  if (unit == "GB/s") return 1e-9;
+  throw InputError(path, "unknown unit '" + unit + "'; one of: s, ms, us, tok/s, x, GB/s");
 }
 
 class Evaluator {
@@ -128,6 +129,8 @@ Value Evaluator::collective_value(ObjectReader& r) {
   q.bytes = c.number("bytes", 1, 1e15);
   q.ranks = static_cast<int>(c.integer("ranks", 1, 1 << 24));
   q.ranks_per_chip = static_cast<int>(c.integer("ranks_per_chip", 1, 1, 64));
+  q.algo = c.string("algo", "auto");
+  q.protocol = c.string("protocol", "auto");
   c.finish();
   collective::Result res = collective::run(sys, q);
   const std::string m = r.choice("metric", {"time_s", "busbw_bytes_per_s"});
@@ -425,6 +428,7 @@ std::string to_text(const std::vector<Row>& rows, const Options& options) {
                               : "pricer: " + options.pricer +
                                     " for every row (workload.pricer; the calibrated defaults were fitted on the roofline)\n") +
       "trnsim validate: the model against published Trainium2/Trainium3 figures (PERF.md, FACTS.md)\n"
+      "and NVIDIA H100 measurements (GPU.md, G keys of core/data/sources.json)\n"
       "Measurements are Neuron benchmarks on trn2.48xlarge (TP counts logical cores: TP64 = 16 chips at LNC=2).\n"
       "Rows marked cal calibrated the defaults " + calibrated_defaults() + ";\n"
       "and the serving stacks' values marked calibrated in core/data/serving (" + calibrated_stack_values() + ");\n"

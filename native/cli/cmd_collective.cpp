@@ -55,7 +55,7 @@ std::string fmt(const char* f, double v) {
 }
 
 int run_collective(const std::vector<std::string>& raw, trnsim::cli::Io& io) {
-  trnsim::cli::Args args(raw, {"system", "op", "bytes", "algo", "backend", "ranks", "stride", "ranks-per-chip"}, {"json"});
+  trnsim::cli::Args args(raw, {"system", "op", "bytes", "algo", "protocol", "backend", "ranks", "stride", "ranks-per-chip"}, {"json"});
   args.expect_positional({});
   auto need = [&](const char* name) {
     auto v = args.value(name);
@@ -67,6 +67,7 @@ int run_collective(const std::vector<std::string>& raw, trnsim::cli::Io& io) {
   req.op = need("op");
   req.algo = args.value_or("algo", "auto");
   req.backend = args.value_or("backend", "analytic");
+  req.protocol = args.value_or("protocol", "auto");
   if (auto r = args.value("ranks")) {
     req.ranks = static_cast<int>(parse_count(*r, "--ranks"));
     if (req.ranks < 1) throw InputError("--ranks", "must be at least 1");
@@ -112,6 +113,7 @@ int run_collective(const std::vector<std::string>& raw, trnsim::cli::Io& io) {
                      {"algbw_bytes_per_s", r.algbw_bytes_per_s},
                      {"busbw_bytes_per_s", r.busbw_bytes_per_s},
                      {"algorithm", r.algorithm},
+                     {"protocol", r.protocol},
                      {"steps", r.steps},
                      {"overhead_s", r.overhead_s},
                      {"latency_s", r.latency_s},
@@ -125,14 +127,16 @@ int run_collective(const std::vector<std::string>& raw, trnsim::cli::Io& io) {
          << (req.stride > 1 ? " at stride " + std::to_string(req.stride) : std::string())
          << (req.ranks_per_chip > 1 ? ", " + std::to_string(req.ranks_per_chip) + " per chip (logical NeuronCores)" : std::string())
          << ", backend " << req.backend
-         << ", algo " << req.algo << "\n";
+         << ", algo " << req.algo << (system.fabric_spec.protocols.empty() ? std::string() : ", protocol " + req.protocol)
+         << "\n";
   io.out << "# busbw = algbw x " << (req.op == "all-reduce" ? "2(n-1)/n" : (req.op == "permute" || req.op == "broadcast") ? "1" : "(n-1)/n")
          << " (nccl-tests convention)\n#\n";
   io.out << "#          size        time       algbw       busbw  algorithm\n";
   io.out << "#           (B)        (us)      (GB/s)      (GB/s)\n";
   for (const auto& [b, r] : rows) {
     io.out << fmt("%15.0f", b) << fmt(" %11.2f", r.time_s * 1e6) << fmt(" %11.2f", r.algbw_bytes_per_s / 1e9)
-           << fmt(" %11.2f", r.busbw_bytes_per_s / 1e9) << "  " << r.algorithm << "\n";
+           << fmt(" %11.2f", r.busbw_bytes_per_s / 1e9) << "  " << r.algorithm
+           << (r.protocol.empty() ? std::string() : " (" + r.protocol + ")") << "\n";
   }
   return 0;
 }
@@ -140,7 +144,7 @@ int run_collective(const std::vector<std::string>& raw, trnsim::cli::Io& io) {
 }  // namespace
 
 TRNSIM_COMMAND("collective", "time a collective (nccl-tests-style table) on a system's fabric",
-               "Usage: trnsim collective --system S --op OP --bytes SIZE[:MAX] [--algo A]\n"
+               "Usage: trnsim collective --system S --op OP --bytes SIZE[:MAX] [--algo A] [--protocol P]\n"
                "                         [--backend analytic|event] [--ranks N] [--stride K] [--ranks-per-chip C]\n"
                "                         [--json]\n"
                "  --system   a system or cluster (see trnsim describe), e.g. trn3-gen2-ultraserver,\n"
@@ -148,14 +152,18 @@ TRNSIM_COMMAND("collective", "time a collective (nccl-tests-style table) on a sy
                "  --op       all-reduce, all-gather, reduce-scatter, all-to-all, permute, broadcast\n"
                "  --bytes    per-rank buffer as nccl-tests counts it; K, M, G suffixes (powers of 1024);\n"
                "             SIZE:MAX doubles from SIZE to MAX\n"
-               "  --algo     auto (default: Neuron's sweet spots by size), ring, kangaring, mesh (direct),\n"
-               "             rdh, hierarchical\n"
+               "  --algo     auto (default: Neuron's sweet spots by size; on a system with NCCL-style protocols\n"
+               "             the fastest of ring, tree and nvls, as NCCL's tuner), ring, kangaring, mesh (direct),\n"
+               "             rdh, hierarchical, tree, nvls (all-reduce reduced in the switches, NVLink SHARP)\n"
+               "  --protocol auto (default: the fastest) or one of the system's collective protocols\n"
+               "             (NVIDIA systems: ll, ll128, simple); see trnsim describe\n"
                "  --backend  analytic (default; alpha-beta with link sharing) or event (max-min fair flows)\n"
                "  --ranks    ranks in the group (default: every chip); rank i is chip i x stride\n"
                "  --stride   chip spacing of ranks (default 1)\n"
                "  --ranks-per-chip  logical NeuronCores per chip taking part (default 1: ranks are chips;\n"
                "             4 = Trn2/Trn3 at LNC=2, as nccom-test counts ranks); rank i is on chip\n"
                "             (i / C) x stride\n"
-               "Columns: size (B), time (us), algbw = size / time, busbw (GB/s = 1e9 B/s), algorithm used.\n"
+               "Columns: size (B), time (us), algbw = size / time, busbw (GB/s = 1e9 B/s), algorithm used\n"
+               "(and protocol, where the system has several).\n"
                "Exit codes: 0 ok, 2 bad input (unknown op/algo, ranks > chips, bytes <= 0).\n",
                run_collective);

@@ -118,7 +118,7 @@ std::string describe_json(const std::string& system) {
 }
 
 py::dict collective(const std::string& system_name, const std::string& op, double bytes, const std::string& algo,
-                    const std::string& backend, int ranks, int stride) {
+                    const std::string& backend, int ranks, int stride, const std::string& protocol) {
   if (!(bytes > 0) || bytes > 1e18) throw trnsim::InputError("bytes", "must be positive and at most 1e18");
   if (ranks < 0) throw trnsim::InputError("ranks", "must be at least 1 (0 = every chip)");
   if (stride < 1) throw trnsim::InputError("stride", "must be at least 1");
@@ -129,6 +129,7 @@ py::dict collective(const std::string& system_name, const std::string& op, doubl
   req.backend = backend;
   req.ranks = ranks;
   req.stride = stride;
+  req.protocol = protocol;
   trnsim::hw::System system;
   trnsim::collective::Result r;
   {
@@ -146,6 +147,7 @@ py::dict collective(const std::string& system_name, const std::string& op, doubl
   d["algbw_bytes_per_s"] = r.algbw_bytes_per_s;
   d["busbw_bytes_per_s"] = r.busbw_bytes_per_s;
   d["algorithm"] = r.algorithm;
+  d["protocol"] = r.protocol;
   d["backend"] = r.backend;
   d["steps"] = r.steps;
   d["overhead_s"] = r.overhead_s;
@@ -546,7 +548,7 @@ PYBIND11_MODULE(_trnsim, m) {
   m.def("system_names", &trnsim::hw::system_names);
   m.def("describe_json", &describe_json, arg("system"));
   m.def("collective", &collective, arg("system"), arg("op"), arg("bytes"), arg("algo"), arg("backend"), arg("ranks"),
-        arg("stride"));
+        arg("stride"), arg("protocol") = "auto");
   m.def("collective_ops", &trnsim::collective::op_names);
   m.def("collective_algos", &trnsim::collective::algo_names);
   m.def("collective_backends", &trnsim::collective::backend_names);

@@ -159,21 +159,24 @@ def describe(system: str) -> Dict[str, Any]:
 
 
 def collective(system: str, op: str, bytes: float, *, algo: str = "auto", backend: str = "analytic",
-               ranks: int = 0, stride: int = 1) -> Dict[str, Any]:
+               ranks: int = 0, stride: int = 1, protocol: str = "auto") -> Dict[str, Any]:
     """Time one collective on a system's fabric (one row of ``trnsim collective``).
 
     Args:
         system: a system or cluster name (see describe()), e.g. "trn2-ultracluster:64".
         op: "all-reduce", "all-gather", "reduce-scatter", "all-to-all", "permute" or "broadcast".
         bytes: per-rank buffer size as nccl-tests counts it.
-        algo: "auto" (Neuron's sweet spots by size), "ring", "kangaring", "mesh", "rdh", "hierarchical".
+        algo: "auto" (Neuron's sweet spots by size; on NVIDIA systems the fastest of ring, tree and
+            nvls, as NCCL's tuner), "ring", "kangaring", "mesh", "rdh", "hierarchical", "tree", "nvls".
         backend: "analytic" (alpha-beta with link sharing) or "event" (max-min fair flows).
         ranks: ranks in the group, 0 = every chip; rank i is chip i * stride.
+        protocol: "auto" (the fastest) or one of the system's collective protocols ("ll", "ll128",
+            "simple" on NVIDIA systems); the result's ``protocol`` names the one used.
 
     Returns a dict with ``time_s``, ``algbw_bytes_per_s``, ``busbw_bytes_per_s``, ``algorithm``
     (the one used), ``steps``, ``overhead_s``, ``latency_s``, ``ranks``, ...
     """
-    return _trnsim.collective(_os.fspath(system), op, float(bytes), algo, backend, int(ranks), int(stride))
+    return _trnsim.collective(_os.fspath(system), op, float(bytes), algo, backend, int(ranks), int(stride), protocol)
 
 
 def validate(callback: Optional[Callable[[int, int], None]] = None, *, pricer: str = "") -> Dict[str, Any]:

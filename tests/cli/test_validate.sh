@@ -52,7 +52,8 @@ while read -r kind name; do
     run) "$TRNSIM" run --json "$in" >"$out" || fail "run $name" ;;
     collective)
       args=$(node -e 'const c = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
-        console.log(`--system ${c.system} --op ${c.op} --bytes ${c.bytes} --ranks ${c.ranks} --ranks-per-chip ${c.ranks_per_chip || 1}`)' "$in")
+        console.log(`--system ${c.system} --op ${c.op} --bytes ${c.bytes} --ranks ${c.ranks} --ranks-per-chip ${c.ranks_per_chip || 1}` +
+          ` --algo ${c.algo || "auto"}` + (c.protocol ? ` --protocol ${c.protocol}` : ""))' "$in")
       # shellcheck disable=SC2086
       "$TRNSIM" collective $args --json >"$out" || fail "collective $name" ;;
   esac
@@ -101,7 +102,7 @@ const row = (id, figure) => {
 };
 const expect = (what, got, want) => { if (!near(got, want)) fail(`${what}: validate says ${got}, derived ${want}`); };
 // Rows computed from a scenario, a serving run or a collective: the CLI's figure in the row's unit.
-const scale = { s: 1, ms: 1e3, us: 1e6, "tok/s": 1, x: 1 };
+const scale = { s: 1, ms: 1e3, us: 1e6, "tok/s": 1, x: 1, "GB/s": 1e-9 };
 const data = process.argv[3];
 for (const f of fs.readdirSync(data).sort()) {
   JSON.parse(fs.readFileSync(path.join(data, f), "utf8")).rows.forEach((r, i) => {
@@ -149,9 +150,10 @@ expect("D4", row("D4"), c3.hbm_bandwidth_bytes_per_s / c2.hbm_bandwidth_bytes_pe
 expect("D5", row("D5"), c3.link_bandwidth_bytes_per_s / c2.link_bandwidth_bytes_per_s);
 const fab = load("describe-trn2-48xlarge:2.json");
 expect("row 14", row("14"), (fab.fabric.efa_latency_s + fab.per_chip.dma_transfer_fixed_s) * 1e6);
-// Calibration rows are the ones the docs name (docs/neuron-execution.md section 6, docs/video.md).
+// Calibration rows are the ones the docs name (docs/neuron-execution.md section 6, docs/video.md,
+// docs/hardware.md for the NVIDIA collective rows H6, H6r).
 const cal = [...new Set(rows.filter((r) => r.calibration).map((r) => r.id))].sort().join(",");
-if (cal !== "1,12,15,2,3,5,6,7,8,V1,V2") fail(`calibration rows ${cal}`);
+if (cal !== "1,12,15,2,3,5,6,7,8,H6,H6r,V1,V2") fail(`calibration rows ${cal}`);
 process.exit(bad ? 1 : 0);
 EOF
 

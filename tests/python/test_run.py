@@ -43,7 +43,8 @@ def test_trace_equals_the_cli(tmp_path):
 
 
 @pytest.mark.parametrize("system", ["trainium3", "trn2-ultraserver", "trn3-gen2-ultraserver",
-                                    "trn2-ultracluster:4", "trainium3+nki-guide"])
+                                    "trn2-ultracluster:4", "trainium3+nki-guide", "gb200-nvl72+hbm-192",
+                                    "dgx-h100"])
 def test_describe_equals_the_cli(system):
     assert canonical(trnsim.describe(system)) == canonical(cli("describe", system, "--json").stdout)
 
@@ -131,3 +132,16 @@ def test_model_config_by_path_equals_the_same_config_inline(tmp_path, monkeypatc
     with pytest.raises(trnsim.InputError) as e:
         trnsim.run(by_path)
     assert e.value.field == "workload.model" and "no such file" in e.value.message
+
+
+def test_gpu_collective_equals_the_cli():
+    # NCCL's algorithms and protocols on an NVIDIA node: the same row as `trnsim collective --json`.
+    for algo, protocol in (("auto", "auto"), ("ring", "ll128")):
+        got = trnsim.collective("dgx-h100", "all-reduce", 1 << 30, algo=algo, protocol=protocol)
+        want = json.loads(cli("collective", "--system", "dgx-h100", "--op", "all-reduce", "--bytes", "1G",
+                              "--algo", algo, "--protocol", protocol, "--json").stdout)["results"][0]
+        for key in ("time_s", "busbw_bytes_per_s", "algorithm", "protocol"):
+            assert got[key] == want[key], key
+    assert trnsim.collective("dgx-h100", "all-reduce", 1 << 30)["algorithm"] == "nvls"
+    with pytest.raises(trnsim.InputError, match="protocol"):
+        trnsim.collective("dgx-h100", "all-reduce", 1 << 30, protocol="ll256")

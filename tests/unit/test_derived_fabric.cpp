@@ -511,7 +511,7 @@ DataFabric data_fabric(const std::string& system_name) {
   DataFabric out;
   out.kind = f.at("kind").get<std::string>();
   out.per_server = value(d.at("chips_per_server")).get<long>();
-  out.per_domain = out.per_server * value(d.at("servers")).get<long>();
+  out.per_domain = out.per_server * value(d.at("servers")).get<long>();  // before a switch group replaces per_server
   out.efa_latency = si(chosen(d.at("scale_out").at("latency"), n.alternatives));
   if (out.kind == "torus") {
     for (const json& dim : f.at("torus")) {
@@ -519,10 +519,13 @@ DataFabric data_fabric(const std::string& system_name) {
       out.hop_latency.push_back(si(chosen(dim.at("link_latency"), n.alternatives)));
     }
   } else {
-    out.l2 = value(f.at("l2_switches")).get<int>();
+    // A domain whose chips all reach the same switches (an NVL72 rack) is one first-level
+    // group of chips_per_l1_switch chips, with no second level.
+    if (f.contains("chips_per_l1_switch")) out.per_server = value(f.at("chips_per_l1_switch")).get<long>();
+    out.l2 = f.contains("l2_switches") ? value(f.at("l2_switches")).get<int>() : 0;
     out.shared = value(f.at("shared_chip_port")).get<bool>();
     out.l1_latency = si(chosen(f.at("l1_latency"), n.alternatives));
-    out.l2_latency = si(chosen(f.at("l2_latency"), n.alternatives));
+    out.l2_latency = f.contains("l2_latency") ? si(chosen(f.at("l2_latency"), n.alternatives)) : 0.0;
   }
   return out;
 }
@@ -717,8 +720,10 @@ void check_step(const System& s, const DataFabric& f, const trnsim::collective::
   map.topology = &topo;
   map.ranks = s.chips;
   map.ranks_per_domain = s.domains > 1 ? s.chips_per_domain : 0;
-  map.max_flows_per_chip = s.chip.neuroncore->collective_cores;
-  REQUIRE(max_flows_per_rank(step, map.ranks) <= s.chip.neuroncore->collective_cores);
+  // A chip without the NeuronCore block drives every flow at once (no collective-core cap).
+  const int cap = s.chip.neuroncore ? s.chip.neuroncore->collective_cores : 0;
+  map.max_flows_per_chip = cap;
+  REQUIRE((cap == 0 || max_flows_per_rank(step, map.ranks) <= cap));
   std::map<std::string, double> load, bandwidth;
   double latency = 0, sprayed = 0;
   for (long g = 0; g < subgroups(step, map.ranks); ++g)

@@ -49,7 +49,7 @@ TEST_CASE("every built-in name loads and names match") {
     CHECK(!s.sources.empty());
     for (const auto& [k, v] : s.sources) CHECK(!v.empty());
   }
-  CHECK(chip_names() == std::vector<std::string>{"trainium2", "trainium3"});
+  CHECK(chip_names() == std::vector<std::string>{"b200", "gb200", "gb300", "h100-sxm", "h200-sxm", "trainium2", "trainium3"});
 }
 
 TEST_CASE("Trn3 Gen2 UltraServer aggregates derive from per-chip data") {
