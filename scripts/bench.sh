@@ -10,7 +10,15 @@
 # Environment: TRNSIM_BENCH_MIN_TIME (seconds per repetition, default 0.5),
 # TRNSIM_BENCH_REPETITIONS (default 3; the median is reported), TRNSIM_BENCH_OUT (folder),
 # TRNSIM_BENCH / TRNSIM_BENCH_WASM (binaries to use instead of building), TRNSIM_BENCH_SMOKE=1
-# (a seconds-long run of one benchmark per family: checks the harness, measures nothing).
+# (a seconds-long run of one benchmark per family: checks the harness, measures nothing),
+# TRNSIM_BENCH_BEFORE (an earlier trnsim-bench, e.g. main's: its serving benchmarks run in the
+# same session, interleaved with this build's, as the "serving-before" family),
+# TRNSIM_BENCH_PAGE_LOADS (page loads in headless Chromium, default 5; 0: no page family; the
+# site must be built: cmake --build --preset wasm), TRNSIM_BENCH_ONLY (a regex of family names:
+# run only those), TRNSIM_BENCH_WASM=none (no WebAssembly runs: their columns stay empty).
+# A partial run is merged into a published report with
+#   node scripts/bench_report.mjs --merge build/bench/results.json docs/bench/results.json
+# (its families replace theirs, marked as measured apart, with this run's machine and load).
 set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$top"
@@ -73,17 +81,43 @@ node -e '
   "$(g++ --version | head -n1)" "emscripten $(em++ --version 2>/dev/null | head -n1 | grep -oE '[0-9]+\.[0-9]+\.[0-9]+' || echo '(not found)')" "$(node --version)" \
   "$(cut -d' ' -f1-3 /proc/loadavg)"
 
+only=${TRNSIM_BENCH_ONLY:-}
 for fam in "${families[@]}"; do
   name=${fam%%|*} filter=${fam#*|} fam_reps=$reps
   if [[ $filter == *'|'[0-9] ]]; then fam_reps=${filter##*|} filter=${filter%|*}; fi  # "name|filter|repetitions"
+  [[ -n $only && ! $name =~ ^($only)$ ]] && continue
   echo "bench: $name (native)" >&2
   "$native" --benchmark_filter="$filter" --benchmark_min_time="$min_time" --benchmark_repetitions="$fam_reps" \
     --benchmark_out="$out/native-$name.json" --benchmark_out_format=json >"$out/native-$name.log" 2>&1 ||
     { cat "$out/native-$name.log" >&2; exit 1; }
+  [[ $wasm == none ]] && continue
   echo "bench: $name (WebAssembly)" >&2
   node "$wasm" --benchmark_filter="$filter" --benchmark_min_time="$min_time" --benchmark_repetitions="$fam_reps" \
     --benchmark_out="$out/wasm-$name.json" >"$out/wasm-$name.log" 2>&1 || { cat "$out/wasm-$name.log" >&2; exit 1; }
 done
+# The serving benchmarks of the build before, and this build's again right after each, so
+# both see the same machine state (names prefixed "before/").
+before=${TRNSIM_BENCH_BEFORE:-}
+if [[ -n $before ]] && ((!smoke)) && [[ -z $only || serving-before =~ ^($only)$ ]]; then
+  echo "bench: serving-before (native, $before)" >&2
+  filter='^BM_Serve(Run/100000|AtLoadOnce)'
+  for i in 1 2 3; do
+    "$before" --benchmark_filter="$filter" --benchmark_min_time="$min_time" --benchmark_out="$out/before-$i.json" \
+      --benchmark_out_format=json >"$out/native-before.log" 2>&1 || { cat "$out/native-before.log" >&2; exit 1; }
+    "$native" --benchmark_filter="$filter" --benchmark_min_time="$min_time" --benchmark_out="$out/native-after-$i.json" \
+      --benchmark_out_format=json >>"$out/native-before.log" 2>&1 || { cat "$out/native-before.log" >&2; exit 1; }
+  done
+  node -e 'const fs = require("fs"), [out, ...files] = process.argv.slice(1), b = [];
+    for (const f of files) for (const x of JSON.parse(fs.readFileSync(f)).benchmarks)
+      b.push({ ...x, name: "before/" + x.name, run_name: "before/" + (x.run_name || x.name) });
+    fs.writeFileSync(out, JSON.stringify({ benchmarks: b }));' "$out/native-before.json" "$out"/before-*.json
+  rm -f "$out"/before-*.json
+fi
+page_loads=${TRNSIM_BENCH_PAGE_LOADS:-5}
+if ((page_loads > 0)) && ((!smoke)) && [[ -f build/site/trnsim.wasm ]] && [[ -z $only || page =~ ^($only)$ ]]; then
+  echo "bench: page (headless Chromium, $page_loads loads)" >&2
+  node scripts/bench_page.mjs "$out/wasm-page.json" "$page_loads" 2>"$out/wasm-page.log" || { cat "$out/wasm-page.log" >&2; exit 1; }
+fi
 node -e 'const f = process.argv[1], m = JSON.parse(require("fs").readFileSync(f)); m.load_after = process.argv[2];
   require("fs").writeFileSync(f, JSON.stringify(m, null, 1));' "$out/machine.json" "$(cut -d' ' -f1-3 /proc/loadavg)"
 

@@ -9,6 +9,8 @@
 //        node scripts/bench_report.mjs --render RESULTS.json DIR      (report.md + charts again)
 //        node scripts/bench_report.mjs --readme-table RESULTS.json     (prints the README block)
 //        node scripts/bench_report.mjs --update-readme RESULTS.json README.md
+//        node scripts/bench_report.mjs --merge PARTIAL.json RESULTS.json  (a partial run's families
+//              replace RESULTS.json's, each marked with the machine state it was measured in)
 // Every figure is a median over repetitions of CPU time per iteration (Google Benchmark
 // divides its rate counters by CPU time; the portable harness reads node's process CPU time),
 // so other processes on a shared machine disturb it least. Nothing here asserts a speed.
@@ -106,6 +108,18 @@ const families = [
     ratioLabel: "event loop", metric: "requests_per_s", unit: "requests/s",
     rows: () => ["BM_ServeSimulatePlain/100000", "BM_ServeRun/100000", "BM_ServeSimulatePlain/10000", "BM_ServeRun/10000"]
       .map((n) => [n, "BM_ServeEventLoopConstantStep/100000"]),
+  },
+  {
+    id: "serving-before", title: "Serving simulator against the build before (same run)",
+    baseline: "the same benchmarks of an earlier build of trnsim-bench (TRNSIM_BENCH_BEFORE, e.g. main's), run in the same session: the Llama-3.1-8B Poisson run of 100,000 requests and one run of the Trn3 serving-at-load example",
+    ratioLabel: "before", metric: "per_s", unit: "/s",
+    rows: () => ["BM_ServeRun/100000", "BM_ServeAtLoadOnce/iterations:3"].map((n) => [n, "before/" + n]),
+  },
+  {
+    id: "page", title: "The playground page: ready in the browser",
+    baseline: "a static page of the same site (about.html) to its first animation frame, in the same headless Chromium, empty cache (scripts/bench_page.mjs; wall time, median of the loads)",
+    ratioLabel: "static page", metric: "per_s", unit: "/s",
+    rows: () => [["BM_PageFirstFrame", "BM_PageStaticFirstFrame"]],
   },
   {
     id: "serve-search", title: "Serving: the rate search",
@@ -245,6 +259,7 @@ function reportMd(res) {
     `| run | ${m.date}; load average ${m.load_before} before, ${m.load_after || "?"} after (a shared machine) |`, "");
   for (const fam of res.families) {
     L.push(`## ${fam.title}`, "", `Baseline: ${fam.baseline}.`, "");
+    if (fam.note) L.push(`Measured apart from the rest of this report: ${fam.note}.`, "");
     if (!fam.rows.length) { L.push("No benchmarks in this run.", ""); continue; }
     L.push(`![${fam.title}](${fam.id}.svg)`, "",
       "| benchmark | native | speed vs baseline | WebAssembly | speed vs baseline | WebAssembly vs native |",
@@ -295,6 +310,9 @@ const headlines = [
   ["engine", /^BM_EngineGemm4096Bf16$/, "engine model: 4096^3 BF16 GEMM on a NeuronCore (vs roofline)", ""],
   ["serving", /^BM_ServeRun\/100000$/, "trnsim serve of 100,000 requests: priced steps and the report (vs the event loop alone)", "< 1 s"],
   ["serving", /^BM_ServeRun\/10000$/, "the same with 10,000 requests (what the page runs; WebAssembly column)", "< 100 ms in the page"],
+  ["serving-before", /^BM_ServeRun\/100000$/, "trnsim serve of 100,000 requests (vs the build before, same run)", ">= 2x"],
+  ["serving-before", /^BM_ServeAtLoadOnce\//, "trnsim serve of the Trn3 serving-at-load example, 4,000 requests (vs the build before, same run)", ">= 2x"],
+  ["page", /^BM_PageFirstFrame$/, "the playground page: first frame with the default report, headless Chromium, empty cache (WebAssembly column; vs a static page)", "< 1 s"],
   ["serve-search", /^BM_ServeFindRate\//, "rate search: highest rate meeting the targets, Trn3 serving-at-load example (vs one run of it)", "< 10 s"],
   ["scenario", /^BM_WorkloadSweepPoint$/, "one sweep point: parse, both systems, evaluate, JSON (vs parse)", "10,000 points < 1 min on 2 cores"],
 ];
@@ -311,7 +329,7 @@ function readmeTable(res) {
     const r = fam?.rows.find((x) => re.test(x.name));
     if (!r) continue;
     const val = (s) => (!s ? "—" : fam.unit === "/s" ? timeText(1 / s.value) : si(s.value, fam.unit));
-    L.push(`| ${what} | ${val(r.native)} | ${relative(r.native?.ratio, fam.ratio_label)} | ${val(r.wasm)} | ${slowdown(r.wasm_vs_native)} | ${target || "—"} |`);
+    L.push(`| ${what}${fam.note ? ` (measured apart: ${fam.note})` : ""} | ${val(r.native)} | ${relative(r.native?.ratio, fam.ratio_label)} | ${val(r.wasm)} | ${slowdown(r.wasm_vs_native)} | ${target || "—"} |`);
   }
   const g = res.gemm_kinds;
   if (g) {
@@ -335,6 +353,17 @@ if (args[0] === "--readme-table") {
   const re = /<!-- bench: begin -->[\s\S]*?<!-- bench: end -->/;
   if (!re.test(md)) throw new Error(`${args[2]} has no <!-- bench: begin --> ... <!-- bench: end --> block`);
   fs.writeFileSync(args[2], md.replace(re, readmeTable(res)));
+} else if (args[0] === "--merge") {
+  const part = JSON.parse(fs.readFileSync(args[1], "utf8")), all = JSON.parse(fs.readFileSync(args[2], "utf8"));
+  const m = part.machine;
+  for (const fam of part.families) {
+    if (!fam.rows.length) continue;
+    fam.note = `${m.date.slice(0, 16).replace("T", " ")} UTC, load ${m.load_before} before, ${m.load_after || "?"} after`;
+    const i = all.families.findIndex((f) => f.id === fam.id);
+    if (i >= 0) all.families[i] = fam;
+    else all.families.push(fam);
+  }
+  fs.writeFileSync(args[2], JSON.stringify(all, null, 1) + "\n");
 } else if (args[0] === "--render") {
   render(JSON.parse(fs.readFileSync(args[1], "utf8")), args[2]);
 } else {

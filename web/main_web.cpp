@@ -115,6 +115,13 @@ EM_JS(double, js_now, (), {
   return performance.now();
 });
 
+// When a stage of the start ended (performance.now(), milliseconds since navigation), in
+// window.trnsimLoad beside the page's own marks: scripts/bench_page.mjs reports where the
+// first second goes.
+EM_JS(void, js_mark, (const char* stage), {
+  (window.trnsimLoad = window.trnsimLoad || {})[UTF8ToString(stage)] = performance.now();
+});
+
 // The page's JavaScript API (window.trnsim) and the back/forward handler.
 EM_JS(void, js_install_api, (), {
   window.addEventListener("hashchange", function() { Module._trnsim_on_hashchange(); });
@@ -270,6 +277,7 @@ static void frame() {
   if (g_app->animating()) wake();  // and a few frames after it ends, so the last state settles
   if (g_wake <= 0 && !ImGui::GetIO().WantTextInput) return;
   --g_wake;
+  if (g_drawn == 0) js_mark("first_frame_begins");
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplSDL2_NewFrame();
   ImGui::NewFrame();
@@ -305,6 +313,7 @@ int main() {
     std::fprintf(stderr, "WebGL2 context: %s\n", SDL_GetError());
     return 1;
   }
+  js_mark("webgl");
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;  // the link, not local storage, holds the state
@@ -319,7 +328,9 @@ int main() {
     js_copy_text(text);
   };
 
+  js_mark("imgui");
   g_app = std::make_unique<trnsim::ui::App>();
+  js_mark("app");
   g_app->on_message = [](const std::string& m) {
     js_set_message(m.c_str());
     wake();
@@ -338,6 +349,7 @@ int main() {
   trnsim_on_hashchange();
   js_set_message(g_app->message().c_str());
   js_install_api();
+  js_mark("scenario");  // the default (or linked) scenario evaluated, its report made
   emscripten_set_main_loop(frame, 0, 1);
   return 0;
 }

@@ -1,6 +1,7 @@
 // workload::evaluate: the system-dependent steps around plan -> price -> schedule (see
 // workload.h): precision fallback, placement checks, the HBM fit and the time shares.
 #include <algorithm>
+#include <stdexcept>
 
 #include "common/format.h"
 #include "workload/evaluate_parts.h"
@@ -258,6 +259,12 @@ LanguageModelResult* Result::language_model() {
 
 Result evaluate(const Spec& spec, const hw::System& system) {
   if (spec.kind == Kind::video) return detail::evaluate_video(spec, system);
+  std::unique_ptr<Pricing> pr;
+  return evaluate(spec, system, pr);
+}
+
+Result evaluate(const Spec& spec, const hw::System& system, std::unique_ptr<Pricing>& pricing) {
+  if (spec.kind == Kind::video) throw std::logic_error("evaluate with its pricing: a language model's kind");
   std::unique_ptr<Pricing> pr = make_pricing(spec, system);
   const ModelConfig& m = *pr->model;
   Result R;
@@ -291,6 +298,8 @@ Result evaluate(const Spec& spec, const hw::System& system) {
 
   if (TrainingResult* t = std::get_if<TrainingResult>(&R.figures)) detail::evaluate_training(ev, R, *t);
   else detail::evaluate_inference(ev, R, R.inference());
+  pr->pricer = std::move(ev.pricer);
+  pricing = std::move(pr);
   return R;
 }
 

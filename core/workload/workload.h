@@ -194,6 +194,10 @@ struct Result {
 // Pure. Throws InputError for impossible placements (tp not dividing heads or the scale-up
 // domain, too many chips, not fitting HBM "by X GiB", zero sizes), naming the field.
 Result evaluate(const Spec& spec, const hw::System& system);
+struct Pricing;
+// The same, handing back in `pricing` what it priced with (make_pricing(spec, system)): the
+// serving step model prices its steps with the pricing of its reference evaluation.
+Result evaluate(const Spec& spec, const hw::System& system, std::unique_ptr<Pricing>& pricing);
 
 // What pricing a scenario's passes on a system needs, checked and built once: the model, the
 // precisions the chip runs (with fallback warnings), the placement (with the serving stack's

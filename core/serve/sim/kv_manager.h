@@ -7,7 +7,9 @@
 // that is not enough (preempt) is its own (simulator.cpp).
 // NOT modeled: KV offload to host memory, KV transfer between replicas.
 #pragma once
+#include <algorithm>
 #include <cstdint>
+#include <vector>
 
 #include "serve/sim/state.h"
 
@@ -22,7 +24,19 @@ class KvManager {
   // The most KV one replica has had allocated (sequences' blocks and cached ones, per chip):
   // the budget bounds it (the invariant tests read it through SimResult).
   double peak_used() const { return peak_used_; }
-  double kv(int tokens) const { return model_.kv_bytes(tokens); }
+  // The step model's KV bytes of `tokens`; whole blocks (what allocations are made of) are
+  // remembered: the same values, without a call through the model each block a sequence grows.
+  double kv(int tokens) const {
+    if (tokens % block_ != 0) return model_.kv_bytes(tokens);
+    const std::size_t i = static_cast<std::size_t>(tokens / block_);
+    if (i >= block_bytes_.size()) {
+      if (i >= kMaxRememberedBlocks) return model_.kv_bytes(tokens);
+      block_bytes_.resize(std::max(i + 1, 2 * block_bytes_.size()), -1);
+    }
+    double& b = block_bytes_[i];
+    if (b < 0) b = model_.kv_bytes(tokens);
+    return b;
+  }
   int round_up(int tokens) const { return (tokens + block_ - 1) / block_ * block_; }
 
   // Allocates KV for `n` more tokens of `s`, evicting unreferenced cached blocks if needed.
@@ -110,7 +124,9 @@ class KvManager {
     return true;
   }
 
+  static constexpr std::size_t kMaxRememberedBlocks = std::size_t(1) << 20;
   const StepModel& model_;
+  mutable std::vector<double> block_bytes_;  // kv() of i whole blocks (-1: not yet asked)
   double budget_ = 0;
   int block_ = 16;
   bool prefix_cache_ = true;

@@ -21,6 +21,7 @@ namespace {
 enum class Ev : std::uint8_t { call_arrive, dispatch, step_end, release_held };
 
 constexpr int kPositionSample = 16;  // the position series samples every 16th token (a power of 2)
+constexpr std::size_t kPrefetch = 8;  // sequences ahead a step's loops fetch (Simulator::prefetch)
 
 struct Event {
   double t = 0;
@@ -165,6 +166,7 @@ class Simulator final : private StepBuilder {
     s.c = &c;
     s.session = ch.session;
     s.measured = chain_id >= cfg_.warmup;
+    s.output_blocks = c.output_ns != 0;
     s.prompt_len = c.input_tokens;
     s.target = c.output_tokens;
     s.arrival_s = t;
@@ -267,9 +269,13 @@ class Simulator final : private StepBuilder {
 
   // Running sequences in admission order: a decode token each, or the next prompt chunk;
   // memory for each, preempting from the back. Returns false if anything was preempted.
-  bool schedule_running(Replica& r, int& budget, int& prefills, bool decodes_only) {
+  bool schedule_running(Replica& r, int& step_budget, int& step_prefills, bool decodes_only) {
+    // Counted in locals, written back at the end (the batch's int vectors written in the loop
+    // could alias the references: the compiler would reload them for every sequence).
+    int budget = step_budget, prefills = step_prefills;
     bool preempted = false;
     for (std::size_t i = 0; i < r.running.size() && budget > 0;) {
+      if (i + kPrefetch < r.running.size()) prefetch(r.running[i + kPrefetch]);
       Seq& s = seqs_[static_cast<std::size_t>(r.running[i])];
       const bool decode = s.computed >= s.prompt_len;
       if (decodes_only && !decode) {
@@ -297,6 +303,8 @@ class Simulator final : private StepBuilder {
       if (!decode) ++prefills;
       ++i;
     }
+    step_budget = budget;
+    step_prefills = prefills;
     return !preempted;
   }
 
@@ -406,9 +414,12 @@ class Simulator final : private StepBuilder {
     res_.busy_s += t - r.step_start;
     res_.step_split += st.split;
     const double batch = double(r.items.size());
+    const double per_sequence = st.tokens_per_sequence;  // (a local: the loop's stores could alias st)
     std::vector<int>& done = done_;
     done.clear();
-    for (const auto& it : r.items) {
+    for (std::size_t k = 0; k < r.items.size(); ++k) {
+      const Item& it = r.items[k];
+      if (k + kPrefetch < r.items.size()) prefetch(r.items[k + kPrefetch].seq);
       Seq& s = seqs_[static_cast<std::size_t>(it.seq)];
       bool finished = false;
       if (!it.decode) {
@@ -418,15 +429,15 @@ class Simulator final : private StepBuilder {
         if (s.computed == s.prompt_len) finished = emit(s, 1, t, batch);
       } else {
         int n = 1;
-        if (st.tokens_per_sequence != 1) {  // speculative decoding: the expected accepted tokens
-          s.credit += st.tokens_per_sequence;
+        if (per_sequence != 1) {  // speculative decoding: the expected accepted tokens
+          s.credit += per_sequence;
           n = static_cast<int>(std::floor(s.credit));
           s.credit -= n;
           if (n > 1 && !reserve(r, s, n)) n = 1;  // extras that find no memory are dropped
         }
         s.computed += std::max(n, 1);
         finished = emit(s, n, t, batch);
-        if (!finished && s.c->output_ns) insert_blocks(r, s);
+        if (!finished && s.output_blocks) insert_blocks(r, s);  // (not s.c->output_ns: a cache miss per token)
       }
       if (finished) done.push_back(it.seq);
     }
@@ -495,6 +506,16 @@ class Simulator final : private StepBuilder {
   void chain_done(std::int64_t chain, double t) {
     chains_.erase(chain);
     if (cfg_.closed_loop) pull(t);
+  }
+
+  // Asks for a sequence's first cache line ahead of its visit (the loops over a step's
+  // sequences are bound by memory latency, not work).
+  void prefetch(int id) const noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_prefetch(&seqs_[static_cast<std::size_t>(id)]);
+#else
+    (void)id;
+#endif
   }
 
   int new_seq() {

@@ -12,8 +12,10 @@
 
 namespace trnsim::serve {
 
-// A call in the server. The fields every step touches come first (one cache line).
-struct Seq {
+// A call in the server. The fields every step touches come first, in one cache line of their
+// own (aligned: a step visits every running sequence twice -- scheduling, then its tokens --
+// and with thousands in flight each visit is a trip to memory, one line instead of two).
+struct alignas(64) Seq {
   // Progress (every step)
   int prompt_len = 0;  // tokens to prefill: the prompt (+ the tokens generated before a preemption)
   int computed = 0;    // tokens whose KV is in the cache
@@ -21,6 +23,7 @@ struct Seq {
   int emitted = 0;
   int target = 0;      // output tokens to generate
   bool measured = true, session = false;
+  bool output_blocks = false;  // its output's blocks have prefix-cache keys (Call::output_ns: a later call re-sends them)
   double credit = 0;   // speculative decoding: the fraction of a token carried to the next step
   double first_token_s = -1, last_token_s = 0;
   // KV held in the prefix cache

@@ -26,6 +26,13 @@ void add(StepTime& into, const StepTime& s) {
   into.padded_tokens += s.padded_tokens;
 }
 
+// The smallest of ascending `buckets` holding `length` (price::bucket_for, which names the
+// field when none does), without building the field's name on the way.
+int bucket_of(const std::vector<int>& buckets, int length, const char* field) {
+  const auto it = std::lower_bound(buckets.begin(), buckets.end(), length);
+  return it != buckets.end() ? *it : price::bucket_for(buckets, length, field);
+}
+
 StepTime scaled(StepTime s, double times) {
   s.time_s *= times;
   s.split = s.split * times;
@@ -102,20 +109,28 @@ NeuronStepModel::NeuronStepModel(const hw::System& system, const workload::Spec&
 }
 
 int NeuronStepModel::padded_context(int context) const {
-  return price::bucket_for(shapes_.token_generation, context, "workload.compiled.token_generation_buckets");
+  return bucket_of(shapes_.token_generation, context, "workload.compiled.token_generation_buckets");
 }
 
 PrefillChunk NeuronStepModel::padded_prefill(const PrefillChunk& c) const {
   PrefillChunk p = c;
-  p.new_tokens = price::bucket_for(shapes_.context_encoding, c.new_tokens, "workload.compiled.context_encoding_buckets");
+  p.new_tokens = bucket_of(shapes_.context_encoding, c.new_tokens, "workload.compiled.context_encoding_buckets");
   if (c.cached_tokens > 0)
-    p.cached_tokens = shapes_.prefix_caching ? price::bucket_for(shapes_.prefix, c.cached_tokens, "serve.prefix_cache")
+    p.cached_tokens = shapes_.prefix_caching ? bucket_of(shapes_.prefix, c.cached_tokens, "serve.prefix_cache")
                                              : c.cached_tokens;
   return p;
 }
 
-StepTime NeuronStepModel::decode_graph(int longest_context) const {
+// What a decode step costs depends on its padded context only (every slot of the compiled
+// batch runs, at the bucket holding the longest context): priced once per bucket.
+const StepTime& NeuronStepModel::decode_graph(int longest_context) const {
   const int ctx = padded_context(longest_context);
+  auto it = decode_graphs_.find(ctx);
+  if (it == decode_graphs_.end()) it = decode_graphs_.emplace(ctx, price_decode_graph(ctx)).first;
+  return it->second;
+}
+
+StepTime NeuronStepModel::price_decode_graph(int ctx) const {
   Batch b;
   b.decode_contexts.assign(static_cast<std::size_t>(shapes_.batch), ctx);
   if (!draft_) {
@@ -132,19 +147,24 @@ StepTime NeuronStepModel::decode_graph(int longest_context) const {
   return t;
 }
 
-StepTime NeuronStepModel::prefill_graph(const PrefillChunk& chunk) const {
+// A prompt's graph depends on its padded shape only (tokens, cached tokens, whether it
+// samples): priced once per shape.
+const StepTime& NeuronStepModel::prefill_graph(const PrefillChunk& chunk) const {
+  const PrefillChunk p = padded_prefill(chunk);
+  const auto key = std::make_tuple(p.new_tokens, p.cached_tokens, p.last);
+  auto it = prefill_graphs_.find(key);
+  if (it == prefill_graphs_.end()) it = prefill_graphs_.emplace(key, price_prefill_graph(p)).first;
+  return it->second;
+}
+
+StepTime NeuronStepModel::price_prefill_graph(const PrefillChunk& padded) const {
   Batch b;
-  b.prefills.push_back(padded_prefill(chunk));
+  b.prefills.push_back(padded);
   StepTime t = pricer_.price(b);
-  t.padded_tokens = b.prefills.front().new_tokens;
+  t.padded_tokens = padded.new_tokens;
   // The context-encoding graph runs each collective partly under its layer's preceding work,
   // layer by layer as `trnsim run` prices a prompt (the stack's overlap; N4).
-  const PrefillChunk& p = b.prefills.front();
-  auto it = hidden_.find({p.new_tokens, p.cached_tokens});
-  if (it == hidden_.end())
-    it = hidden_.emplace(std::make_pair(p.new_tokens, p.cached_tokens),
-                         pricer_.hidden_prefill_collectives_s(p, stack_.context_encoding_overlap)).first;
-  const double hidden = it->second;
+  const double hidden = pricer_.hidden_prefill_collectives_s(padded, stack_.context_encoding_overlap);
   t.time_s -= hidden;
   t.split.fabric_s -= hidden;
   return t;

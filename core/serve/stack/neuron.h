@@ -21,6 +21,7 @@
 // generation (token_generation_batches), async mode, LoRA, multimodal encoders.
 #pragma once
 #include <map>
+#include <tuple>
 #include <utility>
 #include <memory>
 #include <vector>
@@ -66,8 +67,11 @@ class NeuronStepModel : public StepModel {
   int padded_context(int context) const;
 
  private:
-  StepTime decode_graph(int longest_context) const;
-  StepTime prefill_graph(const PrefillChunk& chunk) const;
+  // A graph's time, priced once per padded shape (the buckets make few; the caches below).
+  const StepTime& decode_graph(int longest_context) const;
+  const StepTime& prefill_graph(const PrefillChunk& chunk) const;
+  StepTime price_decode_graph(int padded_context) const;
+  StepTime price_prefill_graph(const PrefillChunk& padded) const;
 
   // The stack and what it compiled
   const price::Stack& stack_;
@@ -81,9 +85,11 @@ class NeuronStepModel : public StepModel {
   std::unique_ptr<StepPricer> draft_;
   double tokens_per_step_ = 1;
   int verify_positions_ = 1;
-  // Collective time hidden in a padded prompt's context encoding, by (tokens, cached tokens):
-  // the buckets make few distinct shapes (the simulator is single-threaded; see prefill_graph).
-  mutable std::map<std::pair<int, int>, double> hidden_;
+  // Graphs priced so far: decodes by padded context, prompts by padded (tokens, cached
+  // tokens, samples) -- everything a graph's time depends on. Steps are priced from one
+  // thread at a time (the simulator's), as the StepPricer's own shape caches assume.
+  mutable std::map<int, StepTime> decode_graphs_;
+  mutable std::map<std::tuple<int, int, bool>, StepTime> prefill_graphs_;
 };
 
 }  // namespace trnsim::serve

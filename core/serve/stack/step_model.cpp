@@ -31,19 +31,25 @@ workload::Spec reference_spec(workload::Spec spec, int input_tokens, int output_
 }  // namespace
 
 // `trnsim run` at batch 1; when the lengths do not fit that way, at one token (the HBM check).
-Reference evaluate_reference(const workload::Spec& spec, const hw::System& system, int in, int out) {
+Reference evaluate_reference(const workload::Spec& spec, const hw::System& system, int in, int out,
+                             std::unique_ptr<workload::Pricing>& pricing) {
   Reference r;
   r.input_tokens = in;
   r.output_tokens = out;
   try {
-    r.run = workload::evaluate(reference_spec(spec, in, out), system);
+    r.run = workload::evaluate(reference_spec(spec, in, out), system, pricing);
   } catch (const InputError& e) {
     if (e.field() != "workload.parallelism" || (in <= 1 && out <= 1)) throw;
     r.ok = false;
     r.error = e.what();
-    r.run = workload::evaluate(reference_spec(spec, 1, 1), system);
+    r.run = workload::evaluate(reference_spec(spec, 1, 1), system, pricing);
   }
   return r;
+}
+
+Reference evaluate_reference(const workload::Spec& spec, const hw::System& system, int in, int out) {
+  std::unique_ptr<workload::Pricing> pricing;
+  return evaluate_reference(spec, system, in, out, pricing);
 }
 
 std::vector<std::string> stack_names() {

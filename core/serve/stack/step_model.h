@@ -102,6 +102,10 @@ struct Reference {
 // Evaluates the reference (InputError from workload::evaluate but the HBM fit, naming the field).
 Reference evaluate_reference(const workload::Spec& workload, const hw::System& system, int input_tokens,
                              int output_tokens);
+// The same, handing back the pricing the evaluation built (workload::make_pricing of the
+// workload: the lengths do not enter it), which the step pricer then prices steps with.
+Reference evaluate_reference(const workload::Spec& workload, const hw::System& system, int input_tokens,
+                             int output_tokens, std::unique_ptr<workload::Pricing>& pricing);
 // The mean prompt and output lengths of the serving requests (generated lengths, the session
 // generator's means, else the workload's lengths), rounded, at least 1.
 std::pair<int, int> reference_lengths(const workload::Spec& workload, const Spec& serve);

@@ -47,10 +47,10 @@ void StepPricer::Cost::add(const Cost& c, double times) {
 
 StepPricer::StepPricer(const workload::Spec& spec, const hw::System& system, int input_tokens, int output_tokens)
     : system_(system),
-      reference_(evaluate_reference(spec, system_, input_tokens, output_tokens)),
-      // What `trnsim run` prices with: the stack's placement (logical NeuronCores per chip as
-      // TP ranks), MoE execution, the precisions the chip runs and the scenario's pricer.
-      pricing_(workload::make_pricing(spec, system_)),
+      // What `trnsim run` prices with -- the stack's placement (logical NeuronCores per chip as
+      // TP ranks), MoE execution, the precisions the chip runs and the scenario's pricer --
+      // built once, by the reference evaluation, which hands it over.
+      reference_(evaluate_reference(spec, system_, input_tokens, output_tokens, pricing_)),
       model_(pricing_->model),
       ctx_(pricing_->ctx),
       layout_(pricing_->layout),

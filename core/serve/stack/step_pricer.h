@@ -92,8 +92,8 @@ class StepPricer {
 
   // What is priced
   hw::System system_;  // a copy: the pricer refers to it, whatever the caller's lifetime
-  Reference reference_;
-  std::unique_ptr<workload::Pricing> pricing_;  // keeps the model the context refers to
+  std::unique_ptr<workload::Pricing> pricing_;  // the reference evaluation's; keeps the model the context refers to
+  Reference reference_;                         // (after pricing_: its evaluation fills pricing_)
   std::shared_ptr<const model::ModelConfig> model_;
   plan::Context ctx_;
   plan::Layout layout_;
