@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The blind check of docs/neuron-execution.md (section 7): published Trainium2 serving runs that
-# are NOT in ../shared/PERF.md and were never fitted -- huggingface/optimum-neuron
+# The optimum-neuron check of docs/neuron-execution.md (section 7): published Trainium2 serving
+# runs, once held out, now uncalibrated rows B1-B5 of `trnsim validate` (core/data/validation/
+# 55-optimum-neuron.json); this script adds guidellm's constant-rate runs and the error summary -- huggingface/optimum-neuron
 # benchmark/vllm/single-instance/*-trn2 (guidellm, October 2025) -- run through `trnsim serve`
 # with every default untouched. Each scenario is built from its folder's stated settings only:
 # .env (MODEL_ID, BATCH_SIZE, SEQUENCE_LENGTH, TENSOR_PARALLEL_SIZE in logical cores, 4 per
@@ -16,7 +17,7 @@
 # --max-seconds of 120 s, requests unfinished then dropped as timed out (serve.duration), the
 # throughput run capped at five times the requests the synchronous run completed.
 # The published numbers below are the folders' vllm-results.csv rows (mean TTFT and ITL, ms):
-# they are a check, not a fit -- nothing here feeds a default.
+# they are a check, not a fit -- nothing here feeds a default (the validation rows hold them too).
 #
 # Usage: bash scripts/blind_check.sh [path/to/trnsim]   (default build/native/trnsim)
 # Prints published / model / error per figure, the geometric-mean |error| of TTFT and ITL (the

@@ -53,13 +53,15 @@ STACK_PARAMS = {
                                   ("optimum-neuron", "moe", "kernel_block_time")), (1.0, 1000.0)),
     "context_encoding_collective_overlap": ((("vllm-neuron", "batching", "context_encoding_collective_overlap"),
                                              ("nxdi", "batching", "context_encoding_collective_overlap"),
-                                             ("optimum-neuron", "batching", "context_encoding_collective_overlap")),
+                                             ("optimum-neuron", "batching", "context_encoding_collective_overlap"),
+                                             ("nxdi-sdk2.28-torch-blockwise", "batching", "context_encoding_collective_overlap")),
                                             (0.05, 1.0)),
     "step_host_ms": ((("vllm-neuron", "runtime", "step_host"), ("optimum-neuron", "runtime", "step_host")),
                      (0.05, 20.0)),
     "request_host_ms": ((("vllm-neuron", "runtime", "request_host"), ("optimum-neuron", "runtime", "request_host")),
                         (0.5, 200.0)),
     "step_extra_ms": ((("optimum-neuron", "runtime", "step_extra"),), (0.05, 20.0)),
+    "moe.fallback_block_time_us": ((("nxdi-sdk2.28-torch-blockwise", "moe", "fallback_block_time"),), (1.0, 2000.0)),
 }
 STACKS = os.path.join(TOP, "core", "data", "serving")
 SCALE = {"s": 1.0, "ms": 1e3, "us": 1e6, "tok/s": 1.0}

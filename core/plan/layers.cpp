@@ -366,6 +366,7 @@ struct ExpertWork {
   double kernels = 2;       // gate/up and down
   double gemms = 1, m = 1;  // engine pricer: independent GEMMs of m tokens
   double fixed_s = 0;       // the blockwise kernel's fixed time per block, all blocks
+  double output_passes = 0; // passes over the layer's whole [T, H] output, all blocks (PyTorch loop)
 };
 
 ExpertWork uniform_experts(double local, double k, double E, double tokens) {
@@ -397,8 +398,13 @@ ExpertWork neuron_experts(const MoeExecution& x, double local, double k, double 
     w.weight_reads = w.gemms = blocks;
     w.products = blocks * x.block_size;
     w.m = x.block_size;
-    if (!kernel_accepts) w.kernels = blocks * x.fallback_kernels_per_block;
-    else w.fixed_s = blocks * x.kernel_block_s;
+    if (!kernel_accepts) {
+      w.kernels = blocks * x.fallback_kernels_per_block;
+      w.fixed_s = blocks * x.fallback_block_s;
+      w.output_passes = blocks * x.fallback_output_passes;
+    } else {
+      w.fixed_s = blocks * x.kernel_block_s;
+    }
   }
   return w;
 }
@@ -433,6 +439,10 @@ void moe_mlp(const Context& c, const Pass& p, std::vector<Operator>& ops) {
     x.k = d;
     x.n = 3 * fe / pl.etp;
     ops.push_back(x);
+    // The PyTorch loop's scatter-add of each block into the layer's [T, H] output, on every
+    // rank of the chip (the output is whole on each rank until the all-reduce).
+    if (w.output_passes > 0)
+      ops.push_back(memory_op("moe.block_scatter", w.output_passes * group_tokens * d * c.dt.ab * rpc, 0));
   }
   if (model::shared_expert_params_per_layer(m) > 0) {
     double sw = model::shared_expert_params_per_layer(m) / pl.tp;

@@ -132,6 +132,12 @@ struct MoeExecution {
   // another, each waiting on its own token-index load, row gathers, cross-core reduction and
   // output read-modify-write: N9); calibrated, stack data.
   double kernel_block_s = 0;
+  // neuron, the PyTorch loop (N1 torch_blockwise_matmul_inference): a fixed time per block beyond
+  // its kernels' launches (calibrated, stack data), and the passes each block makes over the whole
+  // [T, H] output of its layer (its scatter-add reads and writes every row: 2, N1) -- the work that
+  // grows with the padded prompt, so a long context encoding grows as blocks x T.
+  double fallback_block_s = 0;
+  double fallback_output_passes = 0;
   bool blockwise_kernel_accepts(double hidden, double intermediate_per_rank) const;
 };
 const std::vector<std::string>& moe_strategy_names();

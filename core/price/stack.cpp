@@ -103,6 +103,9 @@ Stack parse_stack(const json& j, const std::string& origin) {
     s.moe.fallback_kernels_per_block = rd.integer(m, "fallback_kernels_per_block",
                                                   at_least(1, "a block runs at least one kernel"), size_cap(1024));
     s.moe.kernel_block_s = rd.seconds(m, "kernel_block_time");
+    s.moe.fallback_block_s = rd.seconds(m, "fallback_block_time");
+    s.moe.fallback_output_passes = rd.number(m, "fallback_output_passes", at_least(0, "passes over the output are not negative"),
+                                             limit(64, "trnsim's limit: 64 passes a block"));
     if (s.moe.kernel_max_hidden < s.moe.kernel_min_hidden)
       throw InputError("moe.kernel_max_hidden.value", "must be at least moe.kernel_min_hidden");
     m.finish();

@@ -311,7 +311,8 @@ void add_video_fields(std::vector<Field>& t) {
         kAssumptions},
        nullptr, &V::denoiser_efficiency, nullptr, nullptr,
        "calibrated on Trainium2 Wan2.2-TI2V-5B (PERF video: 0.27 s per step at 512x384, CFG parallel on 2 chips); "
-       "assumed the same on Trainium3"},
+       "one value for every chip, so the roofline prices a BF16 step alike on Trainium3, which PERF row 17 measures "
+       "1.25x faster (the engine pricer, workload.pricer engine, prices each chip's engines: 1.11x)"},
       {"decoder_efficiency", T::number, kDecoderEfficiency, efficiency_lo(), efficiency_hi(),
        {"", "VAE decoder efficiency",
         "Achievable fraction of the tensor-engine peak for the VAE decoder's 3-D convolutions and attention.",

@@ -16,7 +16,7 @@ trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 "$TRNSIM" validate > "$tmp/out.txt" || fail "validate exited $?"
-for id in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 V1 V2 V3 C1 C1b C2 C3 C3b C3c C4 C5 C6 C7 C8 D1 D2 D3 D4 D5; do
+for id in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 22 23 24 25 V1 V2 V3 C1 C1b C2 C3 C3b C3c C4 C5 C6 C7 C8 D1 D2 D3 D4 D5; do
   grep -qE "^$id +[^ ]" "$tmp/out.txt" || fail "validate: no row $id"
 done
 grep -q "figures modeled:" "$tmp/out.txt" || fail "summary line"
@@ -153,7 +153,9 @@ expect("row 14", row("14"), (fab.fabric.efa_latency_s + fab.per_chip.dma_transfe
 // Calibration rows are the ones the docs name (docs/neuron-execution.md section 6, docs/video.md,
 // docs/hardware.md for the NVIDIA collective rows H6, H6r).
 const cal = [...new Set(rows.filter((r) => r.calibration).map((r) => r.id))].sort().join(",");
-if (cal !== "1,12,15,2,3,5,6,7,8,H6,H6r,V1,V2") fail(`calibration rows ${cal}`);
+if (cal !== "1,12,15,2,20,3,5,6,7,8,H6,H6r,V1,V2") fail(`calibration rows ${cal}`);
+// Row 17's generation ratio is its two steps' quotient (each checked above against `trnsim run`).
+expect("17 ratio", row("17", "Trn3 / Trn2"), row("17", "same on one Trainium2") / row("17", "one Trainium3"));
 process.exit(bad ? 1 : 0);
 EOF
 

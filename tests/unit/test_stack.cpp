@@ -72,7 +72,7 @@ TEST_CASE("serving stacks load from data with a source on every value", "[stack]
     const price::Stack& s = price::load_stack(n);
     INFO(n);
     CHECK(s.name == n);
-    CHECK(s.sources.size() == 26);  // every value of the format carries its source
+    CHECK(s.sources.size() == 28);  // every value of the format carries its source
     for (const auto& [path, source] : s.sources) CHECK(!source.empty());
   }
   const price::Stack& v = price::load_stack("vllm-neuron");
@@ -172,7 +172,8 @@ TEST_CASE("NxD's PyTorch blockwise fallback where the NKI kernel rejects the sha
   CHECK(experts(kernel, "gpt-oss-120b", 4, 512, false).fixed_s == blocks * 99.4e-6);
   plan::MoeExecution fallback_timed = o;
   fallback_timed.kernel_block_s = 99.4e-6;
-  CHECK(experts(fallback_timed, "gpt-oss-120b", 4, 512, false).fixed_s == 0);
+  fallback_timed.fallback_block_s = 150e-6;
+  CHECK(experts(fallback_timed, "gpt-oss-120b", 4, 512, false).fixed_s == Approx(blocks * 150e-6));
   CHECK(experts(kernel, "gpt-oss-120b", 4, 32, true).fixed_s == 0);  // token generation: no blocks
   CHECK(fb.flops == nki.flops);
   CHECK(fb.hbm_bytes == nki.hbm_bytes);
@@ -185,6 +186,31 @@ TEST_CASE("NxD's PyTorch blockwise fallback where the NKI kernel rejects the sha
   step64.kernel_intermediate_multiple = 64;
   CHECK(experts(step64, "DeepSeek-V3", 16, 2048, false, 1).kernels == 2);   // 128 per chip-rank
   CHECK(experts(step64, "DeepSeek-V3", 16, 2048, false, 4).kernels > 2);    // 32 per logical core
+}
+
+TEST_CASE("NxD's PyTorch loop scatters each block into the layer's whole output", "[stack]") {
+  // Every block's scatter-add reads and writes the [T, H] output (N1): passes x T x H x 2 bytes
+  // a block, on each of the chip's ranks -- work that grows as blocks x T, so a long prompt's
+  // context encoding grows faster than its tokens. The kernel path has no such operator.
+  plan::MoeExecution x = price::load_stack("nxdi-sdk2.28-torch-blockwise").moe;
+  REQUIRE(x.fallback_output_passes == 2);
+  auto scatter = [&](const plan::MoeExecution& e, double tokens, int rpc) -> double {
+    static std::shared_ptr<const model::ModelConfig> m = workload::spec_model(spec_of({{"model", "Qwen3-235B-A22B"}}));
+    plan::Context c{*m, plan::Dtypes{"bf16", "bf16", "bf16", "bf16"}, plan::make_placement(*m, 16, 1, 1, 1, rpc), e};
+    plan::Pass p;
+    p.new_tokens = tokens;
+    model::LayerSpec moe;
+    moe.mlp = model::MlpKind::moe;
+    for (const auto& o : plan::layer_ops(c, p, moe))
+      if (o.name == "moe.block_scatter") return o.hbm_bytes;
+    return 0;
+  };
+  for (double T : {1024.0, 8192.0, 32768.0}) {
+    const double blocks = std::ceil((T * 8 - 127) / 512) + 127;  // 128 experts, top-8, all local
+    CHECK(scatter(x, T, 4) == Approx(blocks * 2 * T * 4096 * 2 * 4));
+  }
+  CHECK(scatter(x, 32768, 4) / scatter(x, 1024, 4) > 32 * 4);  // superlinear in the prompt
+  CHECK(scatter(price::load_stack("nxdi").moe, 8192, 4) == 0);  // the NKI kernel's path
 }
 
 TEST_CASE("logical NeuronCores: TP collectives among ranks, KV heads replicated to them", "[stack]") {
