@@ -885,6 +885,47 @@ void add_serve_fields(std::vector<Field>& t) {
                       kWhenSessions, true}));
 }
 
+// The capacity planner's search space (core/capacity/spec.h).
+void add_capacity_fields(std::vector<Field>& t) {
+  const char* section = "Capacity plan: search space";
+  using Names = std::string& (*)(Scenario&);
+  const auto names = [&](const char* path, Names ref, const char* label, const char* help) {
+    t.push_back(text(path, ref, 4000, {"", label, help, section}));
+  };
+  names("capacity.systems", [](Scenario& s) -> std::string& { return s.capacity.systems; }, "systems",
+        "Systems to search, separated by commas (names or data-file paths). Empty: every built-in system that is one "
+        "scale-up domain (UltraServers, servers).");
+  const auto placement = [&](const char* path, Ref<std::vector<int>> ref, const char* label, const char* help) {
+    t.push_back(integer_list(path, ref, at_least(1, "a parallel group has at least one chip"), chips_cap(), 16,
+                             {"chips", label, help, section}));
+  };
+  placement("capacity.tp", [](Scenario& s) -> std::vector<int>& { return s.capacity.tp; }, "tp choices",
+            "Tensor-parallel sizes to search. Empty: every power of two dividing the system's scale-up domain.");
+  placement("capacity.ep", [](Scenario& s) -> std::vector<int>& { return s.capacity.ep; }, "ep choices",
+            "Expert-parallel sizes to search (MoE models). Empty: 1.");
+  placement("capacity.pp", [](Scenario& s) -> std::vector<int>& { return s.capacity.pp; }, "pp choices",
+            "Pipeline stages to search. Empty: 1.");
+  names("capacity.weights", [](Scenario& s) -> std::string& { return s.capacity.weights; }, "weights choices",
+        "Precisions of MLP and expert weights to search, separated by commas. Empty: workload.precision.weights.");
+  names("capacity.kv_cache", [](Scenario& s) -> std::string& { return s.capacity.kv_cache; }, "KV cache choices",
+        "KV cache precisions to search, separated by commas. Empty: workload.precision.kv_cache.");
+  t.push_back(integer_list("capacity.batch_slots", [](Scenario& s) -> std::vector<int>& { return s.capacity.batch_slots; },
+                           at_least(1, "a replica holds at least one sequence"), limit(1 << 16, "trnsim's limit: 2^16 slots"),
+                           16, {"sequences", "batch slots choices",
+                                "serve.max_num_seqs values to search. Empty: serve.max_num_seqs.", section}));
+  names("capacity.stacks", [](Scenario& s) -> std::string& { return s.capacity.stacks; }, "stacks",
+        "Serving stacks to search, separated by commas (plain, vllm-neuron, nxdi, optimum-neuron). Empty: "
+        "workload.stack.");
+  names("capacity.schedulers", [](Scenario& s) -> std::string& { return s.capacity.schedulers; }, "batch policies",
+        "Batch policies of the plain stack to search, separated by commas (chunked, prefill_first). Empty: "
+        "serve.scheduler.");
+  t.push_back(integer("capacity.max_chips", [](Scenario& s) -> int& { return s.capacity.max_chips; }, 1024,
+                      at_least(1, "a deployment has at least one chip"), chips_cap(),
+                      {"chips", "max chips",
+                       "The most chips a deployment may take (replicas x tp x pp); the replica search stops there.",
+                       section, "", true}));
+}
+
 std::vector<Field> build_table() {
   std::vector<Field> t;
   add_scenario_fields(t);
@@ -896,6 +937,7 @@ std::vector<Field> build_table() {
   add_assumptions_fields(t);
   add_execution_fields(t);
   add_serve_fields(t);
+  add_capacity_fields(t);
   return t;
 }
 
