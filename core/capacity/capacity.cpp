@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstdint>
 #include <exception>
 #include <map>
 #include <mutex>
@@ -557,9 +558,13 @@ Result summarize(std::vector<Outcome> outcomes, const workload::Spec& w, const s
   return R;
 }
 
-Result search(const Spec& spec, const workload::Spec& w, const serve::Spec& v, const Options& o) {
+std::vector<Outcome> evaluate_range(const Spec& spec, const workload::Spec& w, const serve::Spec& v, std::size_t first,
+                                    std::size_t last, const Options& o) {
   check_inputs(w, v);
-  const std::vector<Family> fams = families(spec, w, v);
+  const std::vector<Family> all = families(spec, w, v);
+  last = std::min(last, all.size());
+  first = std::min(first, last);
+  const std::vector<Family> fams(all.begin() + static_cast<long>(first), all.begin() + static_cast<long>(last));
   std::vector<Outcome> out(fams.size());
   std::atomic<std::size_t> next{0}, done{0};
   std::mutex progress_mutex;
@@ -584,14 +589,18 @@ Result search(const Spec& spec, const workload::Spec& w, const serve::Spec& v, c
   std::vector<std::thread> threads;
   if (o.jobs > 1) {
     try {
-      for (int t = 0; t < o.jobs; ++t) threads.emplace_back(worker);
+      for (int t = 1; t < o.jobs; ++t) threads.emplace_back(worker);
     } catch (const std::system_error&) {  // no threads here (a WebAssembly build): the rest on this one
     }
   }
   worker();
   for (auto& t : threads) t.join();
   if (failure) std::rethrow_exception(failure);
-  return summarize(std::move(out), w, v, spec);
+  return out;
+}
+
+Result search(const Spec& spec, const workload::Spec& w, const serve::Spec& v, const Options& o) {
+  return summarize(evaluate_range(spec, w, v, 0, SIZE_MAX, o), w, v, spec);
 }
 
 }  // namespace trnsim::capacity

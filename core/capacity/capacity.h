@@ -119,6 +119,10 @@ struct Result {
 // zero-load bound (the targets are impossible in this space).
 Result summarize(std::vector<Outcome> outcomes, const workload::Spec& workload, const serve::Spec& serve,
                  const Spec& spec);
+// Evaluates families [first, last) of families(spec, ...) on options.jobs threads (a shard of a
+// batch job: every machine enumerates the same families in the same order).
+std::vector<Outcome> evaluate_range(const Spec& spec, const workload::Spec& workload, const serve::Spec& serve,
+                                    std::size_t first, std::size_t last, const Options& options = {});
 // families + evaluate (on options.jobs threads) + summarize.
 Result search(const Spec& spec, const workload::Spec& workload, const serve::Spec& serve, const Options& options = {});
 

@@ -68,6 +68,20 @@ node -e '
   if (Math.abs(r.goodput.attainment - want) > 1e-12) throw new Error("attainment " + r.goodput.attainment + " vs " + want);
 ' "$tmp/again.out" "$tmp/attainment"
 
+# Shards (batch engines): three blocks of families, concatenated in any order and merged, give
+# the unsharded plan; the lines plot as a Pareto front.
+"$TRNSIM" capacity "$tmp/plan.json" --lines >"$tmp/all.jsonl"
+for i in 0 1 2; do "$TRNSIM" capacity "$tmp/plan.json" --lines --shard "$i/3" >"$tmp/s$i.jsonl"; done
+cat "$tmp/s2.jsonl" "$tmp/s0.jsonl" "$tmp/s1.jsonl" >"$tmp/merged.jsonl"
+[[ $(wc -l <"$tmp/merged.jsonl") == 12 ]] || fail "shards do not cover the 12 families"
+"$TRNSIM" capacity "$tmp/plan.json" --merge "$tmp/merged.jsonl" --json >"$tmp/m.json"
+cmp -s "$tmp/m.json" "$tmp/a.json" || fail "merged shards differ from the unsharded plan"
+expect_error 2 "--merge: family 4 of 12 is in no shard" -- capacity "$tmp/plan.json" --merge "$tmp/s0.jsonl"
+cat "$tmp/s0.jsonl" "$tmp/s0.jsonl" >"$tmp/twice.jsonl"
+expect_error 2 "line 5: family 0 appears twice" -- capacity "$tmp/plan.json" --merge "$tmp/twice.jsonl"
+"$TRNSIM" plot "$tmp/all.jsonl" --x usd_per_million_tokens --y tpot_s --color system --kind scatter --pareto -o "$tmp/front.svg"
+grep -q 'class="front"' "$tmp/front.svg" || fail "the plot has no Pareto front"
+
 # Bad input: exit 2, the field named, nothing on stdout.
 sed 's/"systems": "trn2-48xlarge"/"systems": "trn9-ultraserver"/' "$tmp/plan.json" >"$tmp/bad.json"
 expect_error 2 "capacity.systems: .*unknown system" -- capacity "$tmp/bad.json"
