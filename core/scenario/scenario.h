@@ -6,7 +6,7 @@
 //
 // The file format is JSON:
 //   { "version": 1, "name": "...", "system": "trn3-gen2-ultraserver",
-//     "compare_system": "trn2-ultraserver", "workload": { ... }, "serve": { ... } }
+//     "compare_system": "trn2-ultraserver", "workload": { ... }, "serve": { ... }, "capacity": { ... } }
 // Every field is a row of the field table (core/scenario/schema.h), which does the reading
 // (strict: unknown keys, wrong types and out-of-range values are errors that name the
 // field), the writing (canonical: every field, defaults filled, fixed order, so
@@ -16,6 +16,7 @@
 #include <string>
 
 #include "common/fields.h"
+#include "capacity/spec.h"
 #include "scenario/schema.h"
 #include "serve/spec.h"
 #include "workload/spec.h"
@@ -30,6 +31,7 @@ struct Scenario {
   std::string compare_system;  // "" = no comparison
   workload::Spec workload;
   serve::Spec serve;  // the serving simulator's settings (`trnsim serve`, core/serve/)
+  capacity::Spec capacity;  // the capacity planner's search space (`trnsim capacity`, core/capacity/)
 };
 // Field by field through the table (the imported model copy is not compared).
 bool operator==(const Scenario& a, const Scenario& b);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 
+#include "capacity/fields.h"
 #include "common/limits.h"
 #include "hw/system.h"
 #include "model/video.h"
@@ -57,6 +58,7 @@ std::vector<Field> build_table() {
   add_scenario_fields(t);
   for (const auto& f : workload::fields()) t.push_back(mount(f, &Scenario::workload));
   for (const auto& f : serve::fields()) t.push_back(mount(f, &Scenario::serve));
+  for (const auto& f : capacity::fields()) t.push_back(mount(f, &Scenario::capacity));
   return t;
 }
 

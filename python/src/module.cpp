@@ -4,6 +4,7 @@
 //   scenario:   parse_scenario / scenario_to_string / default_scenario (core/scenario)
 //   reports:    evaluate + report_to_json_string (core/report), chrome_trace (core/workload)
 //   serving:    serve::run + result_to_json (core/serve)
+//   capacity:   capacity::plan + result_to_json (core/capacity)
 //   hardware:   hw::system_names / load_system / describe_json (core/hw)
 //   collective: collective::run (core/collective)
 //   links:      make_link / decode_fragment (core/link)
@@ -35,6 +36,7 @@
 #include "mx/nvfp4.h"
 #include "plot_data.h"
 #include "report/report.h"
+#include "report/capacity.h"
 #include "report/serving.h"
 #include "scenario/examples.h"
 #include "scenario/scenario.h"
@@ -97,6 +99,15 @@ std::string serve_json(const std::string& text, const std::string& what, bool fi
   options.find_rate = find_rate;
   options.open_file = trnsim::serve::Options::files_in(base_dir);
   return trnsim::serve::result_to_json(trnsim::serve::run(parse(text, what, base_dir), options)).dump(2) + "\n";
+}
+
+// `trnsim capacity --json [--jobs N]`; trace files are read relative to `base_dir`.
+std::string capacity_json(const std::string& text, const std::string& what, int jobs, const std::string& base_dir) {
+  py::gil_scoped_release unlocked;
+  trnsim::capacity::Options options;
+  options.jobs = jobs;
+  options.open_file = trnsim::serve::Options::files_in(base_dir);
+  return trnsim::capacity::result_to_json(trnsim::capacity::plan(parse(text, what, base_dir), options)).dump(2) + "\n";
 }
 
 std::string canonical_scenario(const std::string& text, const std::string& what, const std::string& base_dir) {
@@ -541,6 +552,7 @@ PYBIND11_MODULE(_trnsim, m) {
   m.def("run_json", &run_json, arg("text"), arg("what"), arg("base_dir"));
   m.def("trace_json", &trace_json, arg("text"), arg("what"), arg("base_dir"));
   m.def("serve_json", &serve_json, arg("text"), arg("what"), arg("find_rate"), arg("base_dir"));
+  m.def("capacity_json", &capacity_json, arg("text"), arg("what"), arg("jobs"), arg("base_dir"));
   m.def("canonical_scenario", &canonical_scenario, arg("text"), arg("what"), arg("base_dir"));
   m.def("default_scenario", &default_scenario);
   m.def("example_names", &example_names);

@@ -115,6 +115,30 @@ def serve(scenario: Scenario = None, *, find_rate: bool = False) -> Dict[str, An
     return _json.loads(serve_json(scenario, find_rate=find_rate))
 
 
+def capacity_json(scenario: Scenario = None, *, jobs: int = 1) -> str:
+    """The capacity plan as JSON text, byte for byte what ``trnsim capacity FILE --json`` prints."""
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= 256:
+        raise _input_error("jobs", "must be a whole number between 1 and 256, got " + repr(jobs))
+    text, what = _scenario_text(scenario)
+    return _trnsim.capacity_json(text, what, jobs, _base_dir(scenario))
+
+
+def capacity(scenario: Scenario = None, *, jobs: int = 1) -> Dict[str, Any]:
+    """The cheapest deployment meeting the scenario's serving targets, per system (``trnsim capacity FILE --json``).
+
+    The scenario's ``capacity`` object is the search space (systems, tp/ep/pp, precisions,
+    batch slots, stacks, batch policies, max chips); its ``workload`` the model and its
+    ``serve`` object the traffic and ``targets``. Keys: ``best`` (per system: the cheapest
+    configuration meeting the targets, or none), ``front`` (Pareto front of price against TTFT
+    and TPOT), ``outcomes`` (every family: ``meets``, ``rejected_by``, ``reason``, replicas,
+    chips, ``price_per_hour_usd``, ``usd_per_million_tokens``,
+    ``output_tokens_per_s_per_megawatt``, ``ttft_s``, ``tpot_s`` at the target fraction's
+    percentile), ``rejected`` (counts by reason), ``simulations``, ``configurations``.
+    ``jobs`` threads give the same answer. docs/capacity.md.
+    """
+    return _json.loads(capacity_json(scenario, jobs=jobs))
+
+
 def trace(scenario: Scenario = None) -> Dict[str, Any]:
     """The primary system's timeline as a Chrome trace / Perfetto dict (``trnsim run --trace``)."""
     text, what = _scenario_text(scenario)
@@ -233,6 +257,6 @@ def __getattr__(name: str) -> Any:
 from . import link  # noqa: E402  (submodules need the names above)
 
 __all__ = [
-    "InputError", "Scenario", "run", "run_json", "serve", "serve_json", "trace", "scenario", "default_scenario", "examples",
+    "InputError", "Scenario", "run", "run_json", "serve", "serve_json", "capacity", "capacity_json", "trace", "scenario", "default_scenario", "examples",
     "example", "systems", "describe", "collective", "validate", "sweep", "mx", "link", "plot", "__version__",
 ]

@@ -3,7 +3,9 @@
 # munge (munged, slurmctld and slurmd on 127.0.0.1 with their own key, socket, ports, config
 # and state folder, nothing from /etc), submits examples/slurm/sweep.sbatch as a 4-task job
 # array over a bundled sweep, waits for it (bounded), merges the shards with
-# examples/slurm/merge.py and compares the JSONL and CSV with a single-machine --jobs 2 run.
+# examples/slurm/merge.py and compares the JSONL and CSV with a single-machine --jobs 2 run;
+# then a capacity plan as a 3-task array (examples/slurm/capacity.sbatch), merged by
+# `trnsim capacity --merge` and compared with the single-machine plan.
 # Every daemon is stopped by its pid at the end, whatever happened; the test checks that
 # none is left. It skips (exit 77, with the reason and the daemon's log) only when Slurm
 # cannot start here; missing packages are a failure (scripts/setup.sh installs them).
@@ -133,6 +135,33 @@ rm "$tmp/out/shard-00002-of-00004.jsonl"
 rc=0
 python3 examples/slurm/merge.py "$tmp/out" > /dev/null 2> "$tmp/merge.err" || rc=$?
 [[ $rc == 2 ]] && grep -q "shard(s) 2 of 4 missing" "$tmp/merge.err" || fail "merge of an incomplete set: exit $rc"
+
+# A capacity plan as a 3-task array (examples/slurm/capacity.sbatch), merged by
+# `trnsim capacity --merge`: the same plan as one machine's.
+cat > "$tmp/plan.json" <<'JSON'
+{"version": 1, "system": "trn2-48xlarge", "compare_system": "",
+ "workload": {"model": "Llama-3.1-8B", "inference": {"input_tokens": 1000, "output_tokens": 100}, "stack": "plain"},
+ "serve": {"arrivals": "poisson", "rate": 20, "requests": 80, "targets": {"ttft_s": 0.5, "tpot_s": 0.02, "fraction": 0.9}},
+ "capacity": {"systems": "trn2-48xlarge", "tp": [1, 2, 4], "batch_slots": [4, 32], "schedulers": "chunked, prefill_first",
+              "max_chips": 16}}
+JSON
+"$TRNSIM" capacity "$tmp/plan.json" --json > "$tmp/plan.single.json"
+job=$(sbatch --parsable --array=0-2 --chdir="$TRNSIM_SOURCE_DIR" --output="$tmp/cap-%A_%a.log" \
+  --export="ALL,TRNSIM=$TRNSIM" examples/slurm/capacity.sbatch "$tmp/plan.json" "$tmp/cap") || { logs; fail "sbatch capacity"; }
+job=${job%%;*}
+for _ in $(seq 600); do
+  [[ -z $(squeue -h -j "$job" 2>/dev/null) ]] && break
+  sleep 0.2
+done
+[[ -z $(squeue -h -j "$job" 2>/dev/null) ]] || { squeue -j "$job" >&2; logs; fail "the capacity array did not finish within 120 s"; }
+for k in 0 1 2; do
+  st=$(scontrol -o show job "${job}_$k" 2>/dev/null | grep -o 'JobState=[A-Z_]*' || true)
+  [[ $st == JobState=COMPLETED ]] || { cat "$tmp"/cap-*.log >&2 || true; logs; fail "capacity task $k: ${st:-no record}"; }
+done
+job=""
+cat "$tmp"/cap/shard-*-of-00003.jsonl > "$tmp/plan.jsonl"
+"$TRNSIM" capacity "$tmp/plan.json" --merge "$tmp/plan.jsonl" --json > "$tmp/plan.merged.json"
+cmp "$tmp/plan.merged.json" "$tmp/plan.single.json" || fail "the merged capacity shards differ from the single-machine plan"
 
 # Stop the daemons now (the exit trap would too) and check that none is left running.
 points=$(wc -l < "$tmp/single.jsonl")

@@ -1,0 +1,14 @@
+// `trnsim capacity` of a whole Scenario: the thin entry the faces call (CLI, Python), over
+// capacity::search(spec, workload, serve) (core/capacity/capacity.h), which knows nothing of
+// scenarios. It keeps the scenario's name in the result.
+#pragma once
+#include "capacity/capacity.h"
+#include "scenario/scenario.h"
+
+namespace trnsim::capacity {
+
+// The scenario's capacity plan: its workload, its serve traffic and targets, its capacity
+// search space (InputError as capacity::search).
+Result plan(const Scenario& scenario, const Options& options = {});
+
+}  // namespace trnsim::capacity
