@@ -345,6 +345,28 @@ int hex_value(char c) {
   return -1;
 }
 
+// Field k (0-based) of a dequantize input line: two hex digits, or an error naming the line.
+unsigned hex_byte(const std::string& tok, std::size_t k, std::size_t line) {
+  int hi = tok.size() == 2 ? hex_value(tok[0]) : -1, lo = tok.size() == 2 ? hex_value(tok[1]) : -1;
+  if (hi < 0 || lo < 0)
+    throw InputError(line_name(line), "field " + std::to_string(k + 1) + " '" + tok + "' is not two hex digits");
+  return static_cast<unsigned>(hi * 16 + lo);
+}
+
+// Dequantized values, one block a line.
+void print_blocks(const std::vector<float>& y, std::size_t blocks, std::size_t block_size, Io& io) {
+  std::string line;
+  for (std::size_t i = 0; i < blocks; ++i) {
+    line.clear();
+    for (std::size_t k = 0; k < block_size; ++k) {
+      if (k) line += ' ';
+      line += float_text(y[i * block_size + k]);
+    }
+    line += '\n';
+    io.out << line;
+  }
+}
+
 // NVFP4 text: 'tensor_scale 0xHHHHHHHH', then lines of the scale byte and 16 codes.
 int run_nv_dequantize(const std::string& data, mx::Path path, Io& io) {
   std::size_t blocks = 0;
@@ -383,10 +405,7 @@ int run_nv_dequantize(const std::string& data, mx::Path path, Io& io) {
                                                 std::to_string(l.tokens.size()));
     for (std::size_t k = 0; k < l.tokens.size(); ++k) {
       const std::string& tok = l.tokens[k];
-      int hi = tok.size() == 2 ? hex_value(tok[0]) : -1, lo = tok.size() == 2 ? hex_value(tok[1]) : -1;
-      if (hi < 0 || lo < 0)
-        throw InputError(line_name(l.number), "field " + std::to_string(k + 1) + " '" + tok + "' is not two hex digits");
-      const unsigned v = static_cast<unsigned>(hi * 16 + lo);
+      const unsigned v = hex_byte(tok, k, l.number);
       if (k == 0) {
         t.scales[b] = static_cast<std::uint8_t>(v);
       } else {
@@ -400,16 +419,7 @@ int run_nv_dequantize(const std::string& data, mx::Path path, Io& io) {
   });
   if (!head) throw InputError("input", "empty (expected 'tensor_scale 0xHHHHHHHH' and blocks)");
   const std::vector<float> y = mx::dequantize(t, path);
-  std::string line;
-  for (std::size_t i = 0; i < blocks; ++i) {
-    line.clear();
-    for (int k = 0; k < mx::kNvBlockSize; ++k) {
-      if (k) line += ' ';
-      line += float_text(y[i * mx::kNvBlockSize + static_cast<std::size_t>(k)]);
-    }
-    line += '\n';
-    io.out << line;
-  }
+  print_blocks(y, blocks, mx::kNvBlockSize, io);
   return 0;
 }
 
@@ -440,11 +450,7 @@ int run_dequantize(const std::vector<std::string>& raw, Io& io) {
     std::uint8_t* p = t.elements.data() + b * static_cast<std::size_t>(info.block_bytes);
     for (std::size_t k = 0; k < l.tokens.size(); ++k) {
       const std::string& tok = l.tokens[k];
-      int hi = tok.size() == 2 ? hex_value(tok[0]) : -1, lo = tok.size() == 2 ? hex_value(tok[1]) : -1;
-      if (hi < 0 || lo < 0)
-        throw InputError(line_name(l.number),
-                         "field " + std::to_string(k + 1) + " '" + tok + "' is not two hex digits");
-      unsigned v = static_cast<unsigned>(hi * 16 + lo);
+      const unsigned v = hex_byte(tok, k, l.number);
       if (k == 0) {
         t.scales[b] = static_cast<std::uint8_t>(v);
       } else {
@@ -458,16 +464,7 @@ int run_dequantize(const std::vector<std::string>& raw, Io& io) {
     ++b;
   });
   std::vector<float> y = mx::dequantize(t, path);
-  std::string line;
-  for (std::size_t i = 0; i < blocks; ++i) {
-    line.clear();
-    for (int k = 0; k < mx::kBlockSize; ++k) {
-      if (k) line += ' ';
-      line += float_text(y[i * mx::kBlockSize + static_cast<std::size_t>(k)]);
-    }
-    line += '\n';
-    io.out << line;
-  }
+  print_blocks(y, blocks, mx::kBlockSize, io);
   return 0;
 }
 
