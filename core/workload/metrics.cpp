@@ -113,8 +113,9 @@ std::vector<MetricOf<Result>> build_metrics() {
   add("hbm_used_bytes", "HBM used per chip", "B", Better::neither,
       "Weights, KV cache or optimizer state, activations and the reserve on the busiest chip.",
       "memory_per_chip.used_bytes", always(&Result::hbm_used_bytes));
-  add("chip_power_watts", "chip power (assumption)", "W", Better::neither,
-      "The chip power the economics use (not published by AWS).", "economics.chip_power_watts",
+  add("chip_power_watts", "chip power", "W", Better::neither,
+      "The chip power the economics use, as the chip file gives it: NVIDIA's published board power for its "
+      "GPUs, an assumption for Trainium (AWS does not publish it); trnsim describe shows each one's source.", "economics.chip_power_watts",
       always(&Result::chip_power_watts), false);
   add("tokens_per_s_per_megawatt", "tokens/s per MW", "tokens/s/MW", Better::higher,
       "Output (or training) tokens per second per megawatt of all-in power (chips, hosts, PUE).",

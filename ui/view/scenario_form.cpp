@@ -87,8 +87,8 @@ const workload::Assumption* builtin_assumption(const Field& f, const workload::R
 
 const char* group_title(SystemChoice::Group g) {
   switch (g) {
-    case SystemChoice::system: return "Servers and UltraServers";
-    case SystemChoice::cluster: return "UltraClusters (EFA between UltraServers)";
+    case SystemChoice::system: return "Servers, UltraServers and racks (one scale-up domain)";
+    case SystemChoice::cluster: return "Clusters (a scale-out network between domains)";
     case SystemChoice::chip: return "One chip";
   }
   return "";
