@@ -57,6 +57,8 @@ families=(
   "scenario|^BM_(ScenarioParse|Workload|LoadSystem)"
   "serving|^BM_Serve(EventLoopConstantStep|SimulatePlain|Run)/"
   "serve-search|^BM_Serve(AtLoadOnce|FindRate)/"
+  # the capacity planner's whole search, once each (about a minute natively, minutes in WebAssembly)
+  "capacity|^BM_Capacity|1"
 )
 if ((smoke)); then
   min_time=0.01 reps=1

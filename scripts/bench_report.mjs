@@ -51,8 +51,10 @@ function readRuns(files) {
 // ---- families ----------------------------------------------------------------------------
 
 // A row: [benchmark, baseline benchmark, metric]. metric: a counter name (a rate, higher is
-// faster) or "per_s" (iterations per CPU second).
-const metricOf = (run, metric) => (!run ? null : metric === "per_s" ? 1 / run.cpu_s : run.counters[metric] ?? null);
+// faster), "per_s" (iterations per CPU second) or "per_wall_s" (iterations per wall-clock second:
+// for benchmarks that run on several threads, whose CPU time is the calling thread's alone).
+const metricOf = (run, metric) => (!run ? null : metric === "per_s" ? 1 / run.cpu_s :
+  metric === "per_wall_s" ? 1 / run.real_s : run.counters[metric] ?? null);
 
 const families = [
   {
@@ -127,6 +129,12 @@ const families = [
     ratioLabel: "one run", metric: "per_s", unit: "/s",
     rows: () => [["BM_ServeFindRate/iterations:2", "BM_ServeAtLoadOnce/iterations:3"]],
   },
+  {
+    id: "capacity", title: "Capacity planner: the cheapest deployment meeting the targets",
+    baseline: "one simulation of one configuration of the same example at the offered load (BM_CapacityOneConfiguration: examples/capacity-gpt-oss-120b.json as 10 tp2 replicas on a Trn3 Gen2 UltraServer); wall-clock time, since the plan runs on --jobs threads",
+    ratioLabel: "one simulation", metric: "per_wall_s", unit: "/s",
+    rows: () => ["BM_CapacityPlan/1/iterations:1", "BM_CapacityPlan/2/iterations:1"].map((n) => [n, "BM_CapacityOneConfiguration/iterations:3"]),
+  },
 ];
 
 // The WebAssembly counterpart of a native benchmark: the SIMD path is wasm_simd, compared
@@ -145,7 +153,8 @@ function buildResults(dir) {
     for (const [name, base, baseMetric] of fam.rows(names)) {
       const side = (runs, n, b) => {
         const v = metricOf(runs.get(n), fam.metric), bv = metricOf(runs.get(b), baseMetric || fam.metric);
-        return v == null ? null : { value: v, baseline: bv, ratio: bv ? v / bv : null, label: runs.get(n).label };
+        return v == null ? null : { value: v, baseline: bv, ratio: bv ? v / bv : null, label: runs.get(n).label,
+          counters: runs.get(n).counters };
       };
       const nat = side(native, name, base);
       const wn = /\/avx512$/.test(name) ? null : wasmName(name);
@@ -314,8 +323,14 @@ const headlines = [
   ["serving-before", /^BM_ServeAtLoadOnce\//, "trnsim serve of the Trn3 serving-at-load example, 4,000 requests (vs the build before, same run)", ">= 2x"],
   ["page", /^BM_PageFirstFrame$/, "the playground page: first frame with the default report, headless Chromium, empty cache (WebAssembly column; vs a static page)", "< 1 s"],
   ["serve-search", /^BM_ServeFindRate\//, "rate search: highest rate meeting the targets, Trn3 serving-at-load example (vs one run of it)", "< 10 s"],
+  ["capacity", /^BM_CapacityPlan\/2\//, (r) => `capacity plan of the gpt-oss-120b example: ${count(r.native?.counters?.configurations)} configurations ` +
+    `(${count(r.native?.counters?.simulations)} simulated), 2 threads; WebAssembly: the page's one thread (vs one simulation; ` +
+    "Vidur-Search: about an hour on a CPU machine for LLaMA2-70B, against ~42K GPU hours deployed [Agrawal et al., MLSys 2024, abstract])",
+    "< 60 s on 2 cores; < 5 min in the page"],
   ["scenario", /^BM_WorkloadSweepPoint$/, "one sweep point: parse, both systems, evaluate, JSON (vs parse)", "10,000 points < 1 min on 2 cores"],
 ];
+
+const count = (x) => (x == null ? "?" : Math.round(x).toLocaleString("en-US"));
 
 function readmeTable(res) {
   const L = ["<!-- bench: begin -->",
@@ -324,11 +339,12 @@ function readmeTable(res) {
     "The whole report, with a chart per family: [docs/bench/report.md](docs/bench/report.md).", "",
     "| what | native | ratio to its baseline | WebAssembly | WebAssembly vs native | target |",
     "| --- | --- | --- | --- | --- | --- |"];
-  for (const [fid, re, what, target] of headlines) {
+  for (let [fid, re, what, target] of headlines) {
     const fam = res.families.find((f) => f.id === fid);
     const r = fam?.rows.find((x) => re.test(x.name));
     if (!r) continue;
     const val = (s) => (!s ? "—" : fam.unit === "/s" ? timeText(1 / s.value) : si(s.value, fam.unit));
+    if (typeof what === "function") what = what(r);
     L.push(`| ${what}${fam.note ? ` (measured apart: ${fam.note})` : ""} | ${val(r.native)} | ${relative(r.native?.ratio, fam.ratio_label)} | ${val(r.wasm)} | ${slowdown(r.wasm_vs_native)} | ${target || "—"} |`);
   }
   const g = res.gemm_kinds;
