@@ -68,25 +68,15 @@ Scenario scenario_from_json(const json& j) {
   return s;
 }
 
-namespace {
-
 // A model named by a path rather than a bundled name: it ends in .json or has a folder in it
 // (no bundled name has either).
-bool names_a_file(const std::string& model) {
+bool names_a_model_file(const std::string& model) {
   const std::string ext = ".json";
   return model.find('/') != std::string::npos || model.find('\\') != std::string::npos ||
          (model.size() > ext.size() && model.compare(model.size() - ext.size(), ext.size(), ext) == 0);
 }
 
-// "workload.model": "path/to/config.json" -> the file's JSON object in its place, before the
-// field table reads it (which imports it as it would an inline config).
-void inline_model_file(json& scenario, const ScenarioFiles& files) {
-  if (!scenario.is_object() || !scenario.contains("workload") || !scenario["workload"].is_object()) return;
-  json& w = scenario["workload"];
-  if (!w.contains("model") || !w["model"].is_string()) return;
-  const std::string path = w["model"].get<std::string>();
-  if (!names_a_file(path)) return;
-  const std::string field = "workload.model";
+json read_model_file(const std::string& path, const ScenarioFiles& files, const std::string& field) {
   if (!files)
     throw InputError(field, "'" + path +
                                 "' names a config file, and this scenario was read where there are no files (the "
@@ -100,10 +90,19 @@ void inline_model_file(json& scenario, const ScenarioFiles& files) {
   }
   if (!config.is_object())
     throw InputError(field, "'" + path + "' is not a config.json: expected a JSON object, got " + config.type_name());
-  w["model"] = std::move(config);
+  return config;
 }
 
-}  // namespace
+// "workload.model": "path/to/config.json" -> the file's JSON object in its place, before the
+// field table reads it (which imports it as it would an inline config).
+void inline_model_file(json& scenario, const ScenarioFiles& files) {
+  if (!scenario.is_object() || !scenario.contains("workload") || !scenario["workload"].is_object()) return;
+  json& w = scenario["workload"];
+  if (!w.contains("model") || !w["model"].is_string()) return;
+  const std::string path = w["model"].get<std::string>();
+  if (!names_a_model_file(path)) return;
+  w["model"] = read_model_file(path, files, "workload.model");
+}
 
 ScenarioFiles scenario_files_in(const std::string& dir) {
   return [dir](const std::string& path, const std::string& field) -> std::string {

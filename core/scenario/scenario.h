@@ -45,6 +45,15 @@ using ScenarioFiles = std::function<std::string(const std::string& path, const s
 ScenarioFiles scenario_files_in(const std::string& dir);
 // The folder of a scenario file's path ("" for a bare name or "-").
 std::string scenario_dir(const std::string& path);
+// Whether a "workload.model" string names a config file (a path, or a name ending in .json)
+// rather than a bundled model.
+bool names_a_model_file(const std::string& model);
+// The config.json object a "workload.model" path names, read through `files`; an InputError
+// naming `field` when there are no files, the file is missing, or it is not a JSON object.
+json read_model_file(const std::string& path, const ScenarioFiles& files, const std::string& field);
+// A scenario object's "workload.model" path replaced by the config it names (nothing to do
+// for a bundled name or an inline config).
+void inline_model_file(json& scenario, const ScenarioFiles& files);
 
 // Strict reading; `what` names the source (a file name, "link") in syntax errors. `files`
 // reads what the scenario names by path; empty where there is no file system (the page, a

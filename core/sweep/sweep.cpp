@@ -13,7 +13,8 @@ std::size_t Sweep::points() const {
   return n;
 }
 
-Sweep parse_sweep(const json& j, const std::function<std::string(const std::string&)>& load_base) {
+Sweep parse_sweep(const json& j, const std::function<std::string(const std::string&)>& load_base,
+                  const FilesFor& files_for) {
   ObjectReader r(j, "sweep");
   // Unknown keys first (a typo'd "gird" is the error, not a missing "grid").
   const json* base_p = r.optional_raw("base");
@@ -24,13 +25,20 @@ Sweep parse_sweep(const json& j, const std::function<std::string(const std::stri
   if (!base_p) throw InputError("sweep.base", "missing (required)");
   if (!grid_p) throw InputError("sweep.grid", "missing (required)");
   json base;
+  std::string base_name;  // "" for an inline base object
   if (base_p->is_string()) {
-    const std::string name = base_p->get<std::string>();
-    base = parse_json_text(load_base(name), name);
+    base_name = base_p->get<std::string>();
+    base = parse_json_text(load_base(base_name), base_name);
   } else if (base_p->is_object()) {
     base = *base_p;
   } else {
     throw InputError("sweep.base", "expected a scenario file path or a scenario object");
+  }
+  const auto files_of = [&](const std::string& name) { return files_for ? files_for(name) : ScenarioFiles{}; };
+  try {
+    inline_model_file(base, files_of(base_name));
+  } catch (const InputError& e) {
+    throw InputError("sweep.base", e.what());
   }
   const json& grid = *grid_p;
   if (!grid.is_object() || grid.empty())
@@ -48,6 +56,12 @@ Sweep parse_sweep(const json& j, const std::function<std::string(const std::stri
     if (!it.value().is_array() || it.value().empty()) throw InputError(p, "expected a non-empty list of values");
     s.paths.push_back(it.key());
     s.values.emplace_back(it.value().begin(), it.value().end());
+    // A model config named by path in the grid: read once, relative to the sweep file; points
+    // show the path and run the config (as a scenario file's model path does).
+    if (it.key() == "workload.model")
+      for (const json& v : s.values.back())
+        if (v.is_string() && names_a_model_file(v.get<std::string>()) && !s.model_files.count(v.get<std::string>()))
+          s.model_files[v.get<std::string>()] = read_model_file(v.get<std::string>(), files_of(""), p);
     n *= static_cast<double>(it.value().size());
   }
   if (n > kMaxPoints) throw InputError("sweep.grid", "more than 100,000,000 points");
@@ -65,11 +79,19 @@ Sweep parse_sweep(const json& j, const std::function<std::string(const std::stri
   json point0 = point_values(s, 0);
   try {
     Scenario first = s.base;
-    for (std::size_t k = 0; k < s.paths.size(); ++k) set_field(first, s.paths[k], point0[s.paths[k]]);
+    apply_point(first, s, point0);
   } catch (const InputError& e) {
     throw InputError("sweep", "point 0 " + point0.dump() + " is not a valid scenario: " + e.what());
   }
   return s;
+}
+
+void apply_point(Scenario& scenario, const Sweep& s, const json& point) {
+  for (const auto& p : s.paths) {
+    const json& v = point[p];
+    const auto file = v.is_string() ? s.model_files.find(v.get<std::string>()) : s.model_files.end();
+    set_field(scenario, p, file != s.model_files.end() ? file->second : v);
+  }
 }
 
 json point_values(const Sweep& s, std::size_t index) {
@@ -106,7 +128,7 @@ json evaluate_point(const Sweep& s, std::size_t index) {
   line["point"] = point;
   try {
     Scenario scenario = s.base;
-    for (const auto& p : s.paths) set_field(scenario, p, point[p]);
+    apply_point(scenario, s, point);
     Report rep = evaluate(scenario);
     line["ok"] = true;
     if (s.full) {

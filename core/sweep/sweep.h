@@ -18,6 +18,7 @@
 #pragma once
 #include <cstddef>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -33,13 +34,22 @@ struct Sweep {
   std::vector<std::string> paths;         // scenario field paths, grid order
   std::vector<std::vector<json>> values;  // per path
   bool full = false;                      // whole reports instead of summaries
+  std::map<std::string, json> model_files;  // "workload.model" paths in the grid -> their configs
   std::size_t points() const;
 };
 
 // Reads a sweep object. `load_base(name)` returns the scenario JSON text a string "base"
 // names (the CLI resolves it relative to the sweep file, else as an embedded example).
+// `files_for(name)` reads the files a scenario names by path ("workload.model":
+// "configs/x.json"): for the base named `name`, relative to that base's folder; for "" (an
+// inline base object, and "workload.model" paths in the grid), relative to the sweep file's.
+// Without it a model path is an error saying to put the config inline.
 // Errors: InputError naming "sweep.<field>".
-Sweep parse_sweep(const json& j, const std::function<std::string(const std::string&)>& load_base);
+using FilesFor = std::function<ScenarioFiles(const std::string& base_name)>;
+Sweep parse_sweep(const json& j, const std::function<std::string(const std::string&)>& load_base,
+                  const FilesFor& files_for = {});
+// Sets a point's grid values on `scenario` (a model path in the grid as its config).
+void apply_point(Scenario& scenario, const Sweep& s, const json& point);
 // The grid values of point `index`: {"path": value, ...}.
 json point_values(const Sweep& s, std::size_t index);
 // Evaluates point `index`: {"index", "point", "ok", "primary", "compare"} (summaries: the

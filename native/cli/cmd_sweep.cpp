@@ -41,16 +41,27 @@ std::string folder_of(const std::string& path) {
 // A string "base" is a file relative to the sweep file, else an embedded example.
 sw::Sweep read_sweep(const std::string& path, trnsim::cli::Io& io) {
   json j = trnsim::parse_json_text(trnsim::cli::read_file(path, io), path);
-  return sw::parse_sweep(j, [&](const std::string& name) {
-    std::string local = (name.empty() || name[0] == '/') ? name : folder_of(path) + name;
-    try {
-      return trnsim::cli::read_file(local, io);
-    } catch (const InputError&) {
-      const std::string* emb = trnsim::find_embedded(name);
-      if (!emb) throw InputError("sweep.base", "no file '" + local + "' and no embedded example '" + name + "'");
-      return *emb;
-    }
-  });
+  const auto local_of = [&](const std::string& name) {
+    return (name.empty() || name[0] == '/') ? name : folder_of(path) + name;
+  };
+  return sw::parse_sweep(
+      j,
+      [&](const std::string& name) {
+        const std::string local = local_of(name);
+        try {
+          return trnsim::cli::read_file(local, io);
+        } catch (const InputError&) {
+          const std::string* emb = trnsim::find_embedded(name);
+          if (!emb) throw InputError("sweep.base", "no file '" + local + "' and no embedded example '" + name + "'");
+          return *emb;
+        }
+      },
+      // Files a scenario names by path: beside the base file, or beside the sweep file for an
+      // inline base and the grid (stdin has no folder: such a path is then an error).
+      [&](const std::string& name) -> trnsim::ScenarioFiles {
+        if (path == "-") return {};
+        return trnsim::scenario_files_in(trnsim::scenario_dir(name.empty() ? path : local_of(name)));
+      });
 }
 
 std::pair<std::size_t, std::size_t> parse_shard(const std::string& text) {

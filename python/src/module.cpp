@@ -502,9 +502,14 @@ py::dict nv_error_stats(const std::string& dist, std::size_t n, std::uint64_t se
 
 // A parsed sweep; `base_text` is the scenario JSON text of a string "base" (the caller
 // resolves names: a file relative to the sweep file, else an embedded example).
-trnsim::sweep::Sweep sweep_parse(const std::string& text, const std::string& what, const std::string& base_text) {
+// `base_dir` and `sweep_dir` are the folders model paths resolve in: the base file's, and the
+// sweep file's (else the working directory) for an inline base and the grid.
+trnsim::sweep::Sweep sweep_parse(const std::string& text, const std::string& what, const std::string& base_text,
+                                 const std::string& base_dir, const std::string& sweep_dir) {
   trnsim::json j = trnsim::parse_json_text(text, what);
-  return trnsim::sweep::parse_sweep(j, [&](const std::string&) { return base_text; });
+  return trnsim::sweep::parse_sweep(
+      j, [&](const std::string&) { return base_text; },
+      [&](const std::string& name) { return trnsim::scenario_files_in(name.empty() ? sweep_dir : base_dir); });
 }
 
 std::string sweep_point(const trnsim::sweep::Sweep& s, std::size_t index) {
@@ -583,7 +588,7 @@ PYBIND11_MODULE(_trnsim, m) {
           return trnsim::validate::to_json(rows, options).dump(2) + "\n";
         },
         arg("progress") = py::none(), arg("pricer") = "");
-  m.def("sweep_parse", &sweep_parse, arg("text"), arg("what"), arg("base_text"));
+  m.def("sweep_parse", &sweep_parse, arg("text"), arg("what"), arg("base_text"), arg("base_dir"), arg("sweep_dir"));
   m.def("sweep_point", &sweep_point, arg("sweep"), arg("index"));
   m.def("sweep_shard_range", &trnsim::sweep::shard_range, arg("points"), arg("shard"), arg("shards"));
   m.def("embedded_text", [](const std::string& key) -> std::optional<std::string> {

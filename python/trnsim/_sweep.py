@@ -12,20 +12,21 @@ from . import _trnsim
 from ._errors import input_error
 
 
-def _base_text(spec: Any, folder: str) -> str:
-    """The scenario text a string "base" names: a file relative to `folder`, else an embedded example."""
+def _base_text(spec: Any, folder: str) -> Tuple[str, str]:
+    """The scenario text a string "base" names -- a file relative to `folder`, else an embedded
+    example -- and the folder the files it names (a model config by path) resolve in."""
     base = spec.get("base") if isinstance(spec, dict) else None
     if not isinstance(base, str):
-        return ""  # an object base (or none: the core names the problem)
+        return "", folder  # an object base (or none: the core names the problem)
     local = base if os.path.isabs(base) or not base else os.path.join(folder, base)
     try:
         with open(local, encoding="utf-8") as f:
-            return f.read()
+            return f.read(), os.path.dirname(local)
     except OSError:
         text = _trnsim.embedded_text(base)
         if text is None:
             raise input_error("sweep.base", f"no file '{local}' and no embedded example '{base}'") from None
-        return text
+        return text, folder
 
 
 def _shard(shard: Union[str, Tuple[int, int], None]) -> Optional[Tuple[int, int]]:
@@ -61,7 +62,8 @@ def run_sweep(sweep: Union[Mapping[str, Any], str, "os.PathLike[str]"], *, jobs:
         spec = json.loads(text)
     except ValueError:
         spec = None  # the core reports the syntax error with its position
-    s = _trnsim.sweep_parse(text, what, _base_text(spec, folder))
+    base_text, base_dir = _base_text(spec, folder)
+    s = _trnsim.sweep_parse(text, what, base_text, base_dir, folder)
     if full:
         s.full = True
     jobs = int(jobs)

@@ -46,4 +46,25 @@ echo '{"model_type": "llama", ' >"$tmp/scen/configs/broken.json"
 echo "{${body/MODEL/\"configs/broken.json\"}}" >"$tmp/scen/broken.json"
 expect_error ../scen/broken.json "workload\.model: 'configs/broken\.json' is not a config\.json"
 expect_error - "workload\.model: 'configs/my-model\.json' names a config file.*paste the config\.json object inline" ../scen/by-path.json
-echo "model file: by path = inline for run, serve, link; four errors named"
+# Sweeps: a base file naming its config by path reads it beside the base; a grid of model
+# paths reads each beside the sweep file; either gives the points of the same configs inline.
+mkdir -p "$tmp/sweeps/configs"
+cp "$tmp/scen/configs/my-model.json" "$tmp/sweeps/configs/grid-model.json"
+grid='"grid": {"workload.inference.batch": [1, 2]}'
+echo "{\"base\": \"../scen/by-path.json\", $grid}" >"$tmp/sweeps/by-path.json"
+echo "{\"base\": \"../scen/inline.json\", $grid}" >"$tmp/sweeps/inline.json"
+"$TRNSIM" sweep ../sweeps/by-path.json --no-progress >"$tmp/a" 2>"$tmp/err" || fail "sweep, base by path: $(cat "$tmp/err")"
+"$TRNSIM" sweep ../sweeps/inline.json --no-progress >"$tmp/b" || fail "sweep, base inline"
+cmp -s "$tmp/a" "$tmp/b" || fail "sweep: a base naming its config by path gives other points than the config inline"
+grep -q '"ok":true' "$tmp/a" || fail "sweep by path: no point ran ($(head -c 300 "$tmp/a"))"
+echo "{\"base\": \"../scen/inline.json\", \"grid\": {\"workload.model\": [\"configs/grid-model.json\"], \"workload.inference.batch\": [1, 2]}}" >"$tmp/sweeps/grid.json"
+"$TRNSIM" sweep ../sweeps/grid.json --no-progress >"$tmp/c" 2>"$tmp/err" || fail "sweep, model paths in the grid: $(cat "$tmp/err")"
+# Each point shows the path it ran and the same figures as the config inline.
+grep -q '"workload.model":"configs/grid-model.json"' "$tmp/c" || fail "sweep grid: the point does not show the model path"
+cmp -s <(sed 's/"point":{[^}]*}//' "$tmp/c") <(sed 's/"point":{[^}]*}//' "$tmp/b") ||
+  fail "sweep grid: a model path in the grid gives other figures than the config inline"
+echo "{\"base\": \"../scen/inline.json\", \"grid\": {\"workload.model\": [\"configs/none.json\"]}}" >"$tmp/sweeps/grid-missing.json"
+rc=0; "$TRNSIM" sweep ../sweeps/grid-missing.json --no-progress >/dev/null 2>"$tmp/err" || rc=$?
+((rc == 2)) && grep -qE "sweep\.grid\.workload\.model: .*configs/none\.json.*no such file" "$tmp/err" ||
+  fail "sweep grid, missing config: exit $rc, '$(cat "$tmp/err")'"
+echo "model file: by path = inline for run, serve, link and sweep (base and grid); five errors named"

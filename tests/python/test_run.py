@@ -132,6 +132,20 @@ def test_model_config_by_path_equals_the_same_config_inline(tmp_path, monkeypatc
     with pytest.raises(trnsim.InputError) as e:
         trnsim.run(by_path)
     assert e.value.field == "workload.model" and "no such file" in e.value.message
+    # A sweep: a base file naming the config by path, and model paths in the grid, both resolve
+    # as the CLI resolves them and give the points of the config inline.
+    (tmp_path / "inline.json").write_text(json.dumps(inline))
+    grid = {"workload.inference.batch": [1, 2]}
+    want_points = list(trnsim.sweep({"base": str(tmp_path / "inline.json"), "grid": grid}))
+    (tmp_path / "sweeps").mkdir()
+    (tmp_path / "sweeps/s.json").write_text(json.dumps({"base": "../scenario.json", "grid": grid}))
+    monkeypatch.chdir(SOURCE_DIR)
+    assert list(trnsim.sweep(tmp_path / "sweeps/s.json")) == want_points
+    spec = {"base": str(tmp_path / "inline.json"), "grid": {"workload.model": ["configs/my-model.json"], **grid}}
+    monkeypatch.chdir(tmp_path)
+    got = list(trnsim.sweep(spec))
+    assert [p["point"]["workload.model"] for p in got] == ["configs/my-model.json"] * 2
+    assert [p["primary"] for p in got] == [p["primary"] for p in want_points]
 
 
 def test_gpu_collective_equals_the_cli():
