@@ -24,10 +24,10 @@ namespace trnsim::ui {
 
 namespace {
 
-const float kPlotHeight = 240;
+const float kCapacityPlotHeight = 240;
 
 // A table of the core's cells; `scroll_rows` > 0 caps its height at that many rows (scrolling).
-void cells(const char* id, const capacity::Table& t, int scroll_rows = 0) {
+void capacity_cells(const char* id, const capacity::Table& t, int scroll_rows = 0) {
   if (t.rows.empty() || t.headers.empty()) return;
   ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_BordersInnerV |
                           ImGuiTableFlags_ScrollX;
@@ -54,7 +54,7 @@ void cells(const char* id, const capacity::Table& t, int scroll_rows = 0) {
 
 // Price per hour against one latency, every meeting family a dot in its system's colour, the
 // front's ringed; hovering a dot names its configuration.
-void front_plot(const char* id, const char* title, const capacity::Result& r, const CapacityPlot& p, bool ttft,
+void capacity_front_plot(const char* id, const char* title, const capacity::Result& r, const CapacityPlot& p, bool ttft,
                 float width) {
   Axis ax, ay;
   ax.lo = ttft ? p.ttft_lo : p.tpot_lo;
@@ -67,7 +67,7 @@ void front_plot(const char* id, const char* title, const capacity::Result& r, co
   ay.log = true;
   ay.label = "price per hour";
   ay.fmt = [](double v) { return capacity::usd_text(v); };
-  PlotFrame plot(id, ImVec2(width, kPlotHeight), ax, ay, title);
+  PlotFrame plot(id, ImVec2(width, kCapacityPlotHeight), ax, ay, title);
   probe(id);
   plot.push_clip();
   const CapacityPoint* hover = nullptr;
@@ -97,7 +97,7 @@ void front_plot(const char* id, const char* title, const capacity::Result& r, co
   }
 }
 
-void legend(const CapacityPlot& p) {
+void capacity_legend(const CapacityPlot& p) {
   for (std::size_t i = 0; i < p.systems.size(); ++i) {
     if (i) ImGui::SameLine();
     ImGui::ColorButton(("##cap-legend" + std::to_string(i)).c_str(),
@@ -145,7 +145,7 @@ void CapacityPanel::show(const capacity::Result& r) {
   ImGui::TextUnformatted(capacity::summary_text(r).c_str());
   probe("capacity:summary");
   section(("Cheapest per system (latency at " + capacity::percentile_text(r) + ")").c_str());
-  cells("capacity-best", capacity::best_table(r));
+  capacity_cells("capacity-best", capacity::best_table(r));
   probe("capacity:best");
   dim_text("Priced per chip at the chip's price per hour; $/Mtok and tokens/s per MW at the throughput the run served "
            "(all-in power). \"serve it as\" is the system to give `trnsim serve` for it.");
@@ -156,14 +156,14 @@ void CapacityPanel::show(const capacity::Result& r) {
   } else {
     const float w = (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) / 2;
     ImGui::BeginGroup();  // the title and the frame side by side with the other plot's
-    front_plot("capacity:plot-ttft", "Price per hour vs TTFT", r, p, true, w);
+    capacity_front_plot("capacity:plot-ttft", "Price per hour vs TTFT", r, p, true, w);
     ImGui::EndGroup();
     ImGui::SameLine();
     ImGui::BeginGroup();
-    front_plot("capacity:plot-tpot", "Price per hour vs TPOT", r, p, false, w);
+    capacity_front_plot("capacity:plot-tpot", "Price per hour vs TPOT", r, p, false, w);
     ImGui::EndGroup();
-    legend(p);
-    cells("capacity-front", capacity::front_table(r), 12);
+    capacity_legend(p);
+    capacity_cells("capacity-front", capacity::front_table(r), 12);
     probe("capacity:front");
   }
   const auto counts = capacity::rejected_counts(r);
@@ -172,7 +172,7 @@ void CapacityPanel::show(const capacity::Result& r) {
     std::string line;
     for (const auto& [why, n] : counts) line += (line.empty() ? "" : ", ") + why + ": " + std::to_string(n);
     ImGui::TextUnformatted(line.c_str());
-    cells("capacity-rejected", capacity::rejected_table(r), 14);
+    capacity_cells("capacity-rejected", capacity::rejected_table(r), 14);
     probe("capacity:rejected");
   }
 }

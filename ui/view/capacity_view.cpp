@@ -11,7 +11,7 @@ namespace trnsim::ui {
 
 namespace {
 
-double wall_ms() {
+double capacity_wall_ms() {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
@@ -27,7 +27,7 @@ void CapacityProgress::start(const Scenario& planned) {
   Scenario scenario = planned;  // may be this one's own scenario_
   *this = CapacityProgress{};
   scenario_ = scenario;
-  const double t0 = wall_ms();
+  const double t0 = capacity_wall_ms();
   try {
     capacity::check_inputs(scenario.workload, scenario.serve);
     total_ = capacity::families(scenario.capacity, scenario.workload, scenario.serve).size();
@@ -36,12 +36,12 @@ void CapacityProgress::start(const Scenario& planned) {
     error_ = e.what();
     state_ = State::failed;
   }
-  busy_ms_ = wall_ms() - t0;
+  busy_ms_ = capacity_wall_ms() - t0;
 }
 
 bool CapacityProgress::advance(double budget_s) {
   if (state_ != State::running) return false;
-  const double t0 = wall_ms();
+  const double t0 = capacity_wall_ms();
   try {
     do {
       // One family of the core's range evaluation (the shard of one), as the CLI's --shard runs many.
@@ -50,7 +50,7 @@ bool CapacityProgress::advance(double budget_s) {
           capacity::evaluate_range(scenario_.capacity, scenario_.workload, scenario_.serve, i, i + 1);
       if (one.size() != 1) throw InputError("capacity", "the search space changed while it was searched");
       outcomes_.push_back(std::move(one.front()));
-    } while (outcomes_.size() < total_ && wall_ms() - t0 < budget_s * 1000);
+    } while (outcomes_.size() < total_ && capacity_wall_ms() - t0 < budget_s * 1000);
     if (outcomes_.size() == total_) {
       result_ = capacity::plan_from(scenario_, outcomes_);
       state_ = State::done;
@@ -59,7 +59,7 @@ bool CapacityProgress::advance(double budget_s) {
     error_ = e.what();
     state_ = State::failed;
   }
-  busy_ms_ += wall_ms() - t0;
+  busy_ms_ += capacity_wall_ms() - t0;
   return true;
 }
 
