@@ -9,7 +9,7 @@
 //
 // Layout: a toolbar (Copy link, gallery, back/forward, messages), the Scenario panel on
 // the left, and the views as tabs on the right: Report, Fabric, Timeline, Roofline,
-// MX lab, Compare, Validation, Video -- one file per panel under ui/, each registering itself
+// MX lab, Compare, Validation, Serving, Capacity, Video -- one file per panel under ui/, each registering itself
 // with TRNSIM_PANEL(factory) (the tab's place: ui/view/panel_tabs.cpp). What a panel turns
 // the Scenario and Report into (fabric loads, timeline lanes, metric rows, validation
 // rows, the Scenario panel's sections) lives in ui/view/, a library without ImGui.

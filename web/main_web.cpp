@@ -18,7 +18,9 @@
 //   window.trnsim.serve()         -> the serving report JSON of the scenario, as `trnsim serve --json`
 //   window.trnsim.panelState(tab) -> what a tab holds beyond the scenario (Panel::state_json): the
 //                                    Validation tab's rows as `trnsim validate --json [--pricer P]`
-//                                    prints them, with done / evaluated / total
+//                                    prints them, with done / evaluated / total; the Capacity tab's
+//                                    {state, evaluated, total, error, plan}: the plan as
+//                                    `trnsim capacity --json` prints it, once every family is done
 //   window.trnsim.timeServe(n)    -> {cold_ms, warm_ms}: the scenario served with n requests, with a new
 //                                    step model and again with it warm (the Serving panel's code)
 //   window.trnsim.lastCopied      -> the text last put on the clipboard ("Copy link", Ctrl+C)

@@ -29,6 +29,7 @@
 #pragma once
 #include <functional>
 #include <istream>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -125,6 +126,29 @@ std::vector<Outcome> evaluate_range(const Spec& spec, const workload::Spec& work
                                     std::size_t first, std::size_t last, const Options& options = {});
 // families + evaluate (on options.jobs threads) + summarize.
 Result search(const Spec& spec, const workload::Spec& workload, const serve::Spec& serve, const Options& options = {});
+
+// The report's figures as text, the same cells wherever they are shown (the text report, the
+// page's Capacity panel): a table's column headers and its rows of formatted cells.
+struct Table {
+  std::vector<std::string> headers;
+  std::vector<std::vector<std::string>> rows;
+};
+std::string usd_text(double usd);                    // "$61.44" (4 significant digits)
+std::string deployment_text(const Outcome& o);       // "4 x (tp8 ep1 pp1)": replicas and placement
+std::string percentile_text(const Result& r);        // "p90": where the latencies are taken
+// Per system its cheapest configuration: system, deployment, chips, weights, KV cache, slots,
+// stack, $/h, $/Mtok, tokens/s per MW, TTFT, TPOT, within targets, serve it as (the cells
+// of a system where nothing meets say so).
+Table best_table(const Result& r);
+// The Pareto front, cheapest first: $/h, TTFT, TPOT, the configuration.
+Table front_table(const Result& r);
+// Every rejected family: the family, the bound or check that decided, why.
+Table rejected_table(const Result& r);
+// How many families each bound or check rejected, by its name.
+std::map<std::string, int> rejected_counts(const Result& r);
+// What was planned and searched, in three lines: the model and traffic, the targets, the
+// families, configurations and simulations (the text report's head, after the name).
+std::string summary_text(const Result& r);
 
 json outcome_to_json(const Outcome& o);
 Outcome outcome_from_json(const json& j);  // the inverse (merging shards); InputError naming the key

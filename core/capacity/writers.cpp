@@ -24,9 +24,59 @@ T field(const json& j, const char* key) {
   }
 }
 
-std::string usd(double v) { return "$" + fmt::general(v, 4); }
+std::string stack_text(const Family& f) { return f.stack + (f.scheduler.empty() ? "" : " " + f.scheduler); }
 
 }  // namespace
+
+std::string usd_text(double v) { return "$" + fmt::general(v, 4); }
+
+std::string deployment_text(const Outcome& o) {
+  return std::to_string(o.replicas) + " x (tp" + std::to_string(o.family.tp) + " ep" + std::to_string(o.family.ep) +
+         " pp" + std::to_string(o.family.pp) + ")";
+}
+
+std::string percentile_text(const Result& r) { return "p" + fmt::general(100 * r.target_fraction, 3); }
+
+Table best_table(const Result& R) {
+  Table t;
+  t.headers = {"system", "deployment", "chips", "weights", "KV cache", "slots", "stack", "$/h", "$/Mtok",
+               "tokens/s per MW", "TTFT " + percentile_text(R), "TPOT " + percentile_text(R), "within targets",
+               "serve it as"};
+  for (const auto& b : R.best) {
+    if (b.index < 0) {
+      std::vector<std::string> row(t.headers.size(), "");
+      row[0] = b.system;
+      row[1] = "nothing in the space meets the targets";
+      t.rows.push_back(row);
+      continue;
+    }
+    const Outcome& o = R.outcomes[static_cast<std::size_t>(b.index)];
+    t.rows.push_back({b.system, deployment_text(o), std::to_string(o.chips), o.family.weights, o.family.kv_cache,
+                      std::to_string(o.family.batch_slots), stack_text(o.family), usd_text(o.price_per_hour_usd),
+                      usd_text(o.usd_per_million_tokens), fmt::general(o.output_tokens_per_s_per_megawatt, 4),
+                      fmt::time(o.ttft_s), fmt::time(o.tpot_s), fmt::percent(o.attainment, 1), o.deployment_system});
+  }
+  return t;
+}
+
+Table front_table(const Result& R) {
+  Table t;
+  t.headers = {"$/h", "TTFT " + percentile_text(R), "TPOT " + percentile_text(R), "configuration"};
+  for (std::size_t i : R.front) {
+    const Outcome& o = R.outcomes[i];
+    t.rows.push_back({usd_text(o.price_per_hour_usd), fmt::time(o.ttft_s), fmt::time(o.tpot_s),
+                      std::to_string(o.replicas) + " x " + o.family.label()});
+  }
+  return t;
+}
+
+Table rejected_table(const Result& R) {
+  Table t;
+  t.headers = {"family", "decided by", "why"};
+  for (const auto& o : R.outcomes)
+    if (!o.meets) t.rows.push_back({o.family.label(), o.rejected_by, o.reason});
+  return t;
+}
 
 json outcome_to_json(const Outcome& o) {
   const Family& f = o.family;
@@ -95,8 +145,7 @@ json result_to_json(const Result& R) {
   json all = json::array();
   for (const auto& o : R.outcomes) all.push_back(outcome_to_json(o));
   json rejected = json::object();
-  for (const auto& o : R.outcomes)
-    if (!o.meets) rejected[o.rejected_by] = rejected.value(o.rejected_by, 0) + 1;
+  for (const auto& [why, n] : rejected_counts(R)) rejected[why] = n;
   return {{"name", R.name},
           {"model", R.model},
           {"traffic", R.traffic},
@@ -112,9 +161,15 @@ json result_to_json(const Result& R) {
           {"outcomes", all}};
 }
 
-std::string result_to_text(const Result& R) {
+std::map<std::string, int> rejected_counts(const Result& R) {
+  std::map<std::string, int> by;
+  for (const auto& o : R.outcomes)
+    if (!o.meets) ++by[o.rejected_by];
+  return by;
+}
+
+std::string summary_text(const Result& R) {
   std::ostringstream s;
-  if (!R.name.empty()) s << R.name << "\n\n";
   s << "Capacity plan: " << R.model << ", " << R.traffic;
   if (R.offered_output_tokens_per_s > 0) s << ", " << fmt::general(R.offered_output_tokens_per_s, 6) << " output tokens/s offered";
   s << "\nTargets: " << fmt::percent(R.target_fraction, 0) << " of requests within";
@@ -123,36 +178,33 @@ std::string result_to_text(const Result& R) {
   if (R.target_tpot_s) s << " TPOT " << fmt::time(*R.target_tpot_s);
   s << "\nSearched " << R.outcomes.size() << " families (" << R.configurations << " configurations up to " << R.max_chips
     << " chips) with " << R.simulations << " simulations at the offered load\n";
-  const std::string pct = "p" + fmt::general(100 * R.target_fraction, 3);
+  return s.str();
+}
+
+std::string result_to_text(const Result& R) {
+  std::ostringstream s;
+  if (!R.name.empty()) s << R.name << "\n\n";
+  s << summary_text(R);
+  const std::string pct = percentile_text(R);
   s << "\nCheapest per system (latency at " << pct << "):\n";
-  for (const auto& b : R.best) {
-    if (b.index < 0) {
-      s << "  " << b.system << ": nothing in the space meets the targets\n";
+  const Table best = best_table(R);
+  for (std::size_t k = 0; k < R.best.size(); ++k) {
+    const auto& c = best.rows[k];
+    if (R.best[k].index < 0) {
+      s << "  " << c[0] << ": " << c[1] << "\n";
       continue;
     }
-    const Outcome& o = R.outcomes[b.index];
-    s << "  " << b.system << ": " << o.replicas << " x (tp" << o.family.tp << " ep" << o.family.ep << " pp" << o.family.pp
-      << ") = " << o.chips << " chips, " << o.family.weights << " weights, " << o.family.kv_cache << " KV, "
-      << o.family.batch_slots << " slots, " << o.family.stack << (o.family.scheduler.empty() ? "" : " " + o.family.scheduler)
-      << "\n      " << usd(o.price_per_hour_usd) << "/h, " << usd(o.usd_per_million_tokens) << "/Mtok, "
-      << fmt::general(o.output_tokens_per_s_per_megawatt, 4) << " tokens/s per MW; TTFT " << fmt::time(o.ttft_s)
-      << ", TPOT " << fmt::time(o.tpot_s) << ", " << fmt::percent(o.attainment, 1) << " within targets; serve it as "
-      << o.deployment_system << "\n";
+    s << "  " << c[0] << ": " << c[1] << " = " << c[2] << " chips, " << c[3] << " weights, " << c[4] << " KV, " << c[5]
+      << " slots, " << c[6] << "\n      " << c[7] << "/h, " << c[8] << "/Mtok, " << c[9] << " tokens/s per MW; TTFT "
+      << c[10] << ", TPOT " << c[11] << ", " << c[12] << " within targets; serve it as " << c[13] << "\n";
   }
   s << "\nPareto front (price vs TTFT and TPOT at " << pct << "):\n";
-  for (std::size_t i : R.front) {
-    const Outcome& o = R.outcomes[i];
-    s << "  " << usd(o.price_per_hour_usd) << "/h  TTFT " << fmt::time(o.ttft_s) << "  TPOT " << fmt::time(o.tpot_s) << "  "
-      << o.replicas << " x " << o.family.label() << "\n";
-  }
-  std::map<std::string, int> by;
-  for (const auto& o : R.outcomes)
-    if (!o.meets) ++by[o.rejected_by];
+  for (const auto& c : front_table(R).rows) s << "  " << c[0] << "/h  TTFT " << c[1] << "  TPOT " << c[2] << "  " << c[3] << "\n";
+  const std::map<std::string, int> by = rejected_counts(R);
   if (!by.empty()) {
     s << "\nRejected families:\n";
     for (const auto& [why, n] : by) s << "  " << why << ": " << n << "\n";
-    for (const auto& o : R.outcomes)
-      if (!o.meets) s << "  - " << o.family.label() << ": " << o.reason << "\n";
+    for (const auto& c : rejected_table(R).rows) s << "  - " << c[0] << ": " << c[2] << "\n";
   }
   return s.str();
 }

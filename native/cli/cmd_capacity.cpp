@@ -149,9 +149,7 @@ int capacity(const std::vector<std::string>& raw, trnsim::cli::Io& io) {
     if (missing != seen.end())
       throw trnsim::InputError("--merge", "family " + std::to_string(missing - seen.begin()) + " of " +
                                               std::to_string(fams.size()) + " is in no shard");
-    trnsim::capacity::Result result =
-        trnsim::capacity::summarize(outcomes, scenario.workload, scenario.serve, scenario.capacity);
-    result.name = scenario.name;
+    const trnsim::capacity::Result result = trnsim::capacity::plan_from(scenario, std::move(outcomes));
     io.out << (args.flag("json") ? trnsim::capacity::result_to_json(result).dump(2) + "\n"
                                  : trnsim::capacity::result_to_text(result));
     return 0;

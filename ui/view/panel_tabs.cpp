@@ -6,7 +6,7 @@ namespace trnsim::ui {
 const std::vector<PanelTab>& panel_tabs() {
   static const std::vector<PanelTab> tabs = {
       {"Report", 10},  {"Fabric", 20},     {"Timeline", 30}, {"Roofline", 40}, {"MX lab", 50},
-      {"Compare", 60}, {"Validation", 70}, {"Serving", 80},  {"Video", 90},
+      {"Compare", 60}, {"Validation", 70}, {"Serving", 80},  {"Capacity", 85}, {"Video", 90},
   };
   return tabs;
 }
