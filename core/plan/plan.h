@@ -42,6 +42,8 @@
 //    size outside the stack's kernel range or not a multiple of its step, intermediate per rank
 //    not a multiple of its step), NxD runs the PyTorch fallback (N1
 //    torch_blockwise_matmul_inference): the same blocks, each its own sequence of kernels.
+//    Which NKI kernel runs is the stack's (MoeExecution::kernel): NxD's block count is capped
+//    at T*k, and the shard-on-block kernel's dynamic loop runs only the blocks holding tokens.
 // Sources: model shapes from the configs; Neuron dequantizes MXFP4 experts to BF16 on
 // Trainium2 (PERF #5) -- the precision fallback happens before planning (workload layer).
 // NOT modeled: chunked prefill, router load imbalance, prefix caching (the serving layer adds

@@ -207,6 +207,9 @@ TEST_CASE("the context-encoding kernel path is stack data: blocks by path", "[st
   const double hit16 = 1 - std::pow(1 - 4.0 / 64, 16);
   CHECK(plan::moe_blocks(block, 64, 4, 64, 16) == std::ceil(64 * hit16));
   CHECK(plan::moe_blocks(block, 64, 4, 64, 16) < plan::moe_blocks(hidden, 64, 4, 64, 16));
+  // DeepSeek-V3's 64-token prompt: 512 pairs over 256 experts leave some empty.
+  CHECK(plan::moe_blocks(block, 256, 8, 256, 64) == std::ceil(256 * (1 - std::pow(1 - 8.0 / 256, 64))));
+  CHECK(plan::moe_blocks(hidden, 256, 8, 256, 64) == 256);
   // 8192 tokens: 512 an expert on average, one block and a half each; never past N.
   CHECK(plan::moe_blocks(block, 64, 4, 64, 8192) == std::ceil(64 * (1 + 1.0 - 0.5)));
   CHECK(plan::moe_blocks(block, 64, 4, 64, 8192) <= plan::moe_blocks(hidden, 64, 4, 64, 8192));
