@@ -122,10 +122,10 @@ void read_attention(HfReader& r, const Family& f, ModelConfig& m) {
     if (m.head_dim == 0) m.head_dim = m.qk_nope_head_dim + m.qk_rope_head_dim;  // GLM-4.7-Flash: 2048 / 20 heads
     return;
   }
-  if (m.head_dim == 0)
-    throw InputError(r.path("head_dim"), "missing, and hidden_size is not a multiple of num_attention_heads");
   for (const char* k : {"q_lora_rank", "kv_lora_rank"})
     if (r.has(k)) throw InputError(r.path(k), "multi-head latent attention is only modeled for deepseek_v2, deepseek_v3 and glm4_moe_lite");
+  if (m.head_dim == 0)
+    throw InputError(r.path("head_dim"), "missing, and hidden_size is not a multiple of num_attention_heads");
   for (const char* k : {"q_lora_rank", "kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim"}) r.use(k);
 }
 
