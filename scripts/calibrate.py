@@ -18,7 +18,10 @@ another stack takes "as" this one moves with it): each candidate set is written 
 in a scratch folder that the rows' scenarios then name. The shipped stack values were each fitted
 on the rows their sources name; the joint fit is a check of them (docs/neuron-execution.md,
 section 6, says what it found). Not fitted here: the video efficiencies and the collective
-launch overhead (their rows, V1/V2 and 12, each fit one value on their own).
+launch overhead (their rows, V1/V2 and 12, each fit one value on their own), and the
+shard-on-block kernel's two values (nxdi-sdk2.29.1-shard-on-block: moe.kernel_block_time and
+moe.kernel_output_passes, solved from row 21's TTFT at 128 and 8,192 tokens, a sum of four
+context encodings that this script does not evaluate).
 
   PYTHONPATH=build/native/python /usr/bin/python3 scripts/calibrate.py --stacks [--hold NAME=VALUE ...]
 
@@ -54,7 +57,8 @@ STACK_PARAMS = {
     "context_encoding_collective_overlap": ((("vllm-neuron", "batching", "context_encoding_collective_overlap"),
                                              ("nxdi", "batching", "context_encoding_collective_overlap"),
                                              ("optimum-neuron", "batching", "context_encoding_collective_overlap"),
-                                             ("nxdi-sdk2.28-torch-blockwise", "batching", "context_encoding_collective_overlap")),
+                                             ("nxdi-sdk2.28-torch-blockwise", "batching", "context_encoding_collective_overlap"),
+                                             ("nxdi-sdk2.29.1-shard-on-block", "batching", "context_encoding_collective_overlap")),
                                             (0.05, 1.0)),
     "step_host_ms": ((("vllm-neuron", "runtime", "step_host"), ("optimum-neuron", "runtime", "step_host")),
                      (0.05, 20.0)),

@@ -94,11 +94,8 @@ void read_dimensions(HfReader& r, ModelConfig& m) {
     throw InputError(r.path("num_key_value_heads"), "must divide num_attention_heads (" + std::to_string(m.heads) +
                                                         "), got " + std::to_string(m.kv_heads));
   m.head_dim = r.whole("head_dim", 0);
-  if (m.head_dim == 0) {
-    if (m.hidden % m.heads != 0)
-      throw InputError(r.path("head_dim"), "missing, and hidden_size is not a multiple of num_attention_heads");
-    m.head_dim = m.hidden / m.heads;
-  }
+  // Without head_dim, hidden / heads; MLA's head widths come from its own keys (read_attention).
+  if (m.head_dim == 0 && m.hidden % m.heads == 0) m.head_dim = m.hidden / m.heads;
   m.max_position_embeddings = r.whole("max_position_embeddings", 0);
   m.layer_specs.assign(m.layers, LayerSpec{});
 }
@@ -122,10 +119,13 @@ void read_attention(HfReader& r, const Family& f, ModelConfig& m) {
     m.qk_nope_head_dim = r.positive("qk_nope_head_dim");
     m.qk_rope_head_dim = r.positive("qk_rope_head_dim");
     m.v_head_dim = r.positive("v_head_dim");
+    if (m.head_dim == 0) m.head_dim = m.qk_nope_head_dim + m.qk_rope_head_dim;  // GLM-4.7-Flash: 2048 / 20 heads
     return;
   }
   for (const char* k : {"q_lora_rank", "kv_lora_rank"})
-    if (r.has(k)) throw InputError(r.path(k), "multi-head latent attention is only modeled for deepseek_v2/deepseek_v3");
+    if (r.has(k)) throw InputError(r.path(k), "multi-head latent attention is only modeled for deepseek_v2, deepseek_v3 and glm4_moe_lite");
+  if (m.head_dim == 0)
+    throw InputError(r.path("head_dim"), "missing, and hidden_size is not a multiple of num_attention_heads");
   for (const char* k : {"q_lora_rank", "kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim"}) r.use(k);
 }
 

@@ -2,7 +2,8 @@
 // read the way each family's transformers configuration class derives them.
 // Sources (transformers): LlamaConfig, MistralConfig, MixtralConfig, Qwen2/Qwen3(-MoE)Config
 // (use_sliding_window, max_window_layers, decoder_sparse_step, mlp_only_layers),
-// GptOssConfig (layer_types), DeepseekV3Config (first_k_dense_replace, moe_layer_freq),
+// GptOssConfig (layer_types), DeepseekV3Config (first_k_dense_replace, moe_layer_freq; GLM-4.7-Flash's
+// glm4_moe_lite takes the same keys: MLA with GLM's routed and shared experts),
 // Llama4TextConfig (no_rope_layers / no_rope_layer_interval: 1 = RoPE applied; chunked
 // attention on RoPE layers only; moe_layers = range(step - 1, layers, step)),
 // Qwen3NextConfig / Qwen3_5TextConfig (layer_types, default linear_attention except every
@@ -39,7 +40,7 @@ Family moe_family(const std::string& type, const char* expert_key) {
 
 std::vector<Family> make_families() {
   std::vector<Family> t;
-  for (const char* type : {"deepseek_v2", "deepseek_v3"}) {
+  for (const char* type : {"deepseek_v2", "deepseek_v3", "glm4_moe_lite"}) {
     Family f = moe_family(type, "n_routed_experts");
     f.mla = true;
     t.push_back(f);

@@ -175,13 +175,31 @@ Operator tp_collective_op(const Context& c, const std::string& name, const std::
 
 bool MoeExecution::blockwise_kernel_accepts(double hidden, double intermediate_per_rank) const {
   auto multiple = [](double v, double step) { return std::fmod(v, step) == 0; };
-  return hidden >= kernel_min_hidden && hidden <= kernel_max_hidden && multiple(hidden, kernel_hidden_multiple) &&
+  return kernel != "none" && hidden >= kernel_min_hidden && hidden <= kernel_max_hidden && multiple(hidden, kernel_hidden_multiple) &&
          multiple(intermediate_per_rank, kernel_intermediate_multiple);
 }
 
 const std::vector<std::string>& moe_strategy_names() {
   static const std::vector<std::string> names = {"uniform", "neuron"};
   return names;
+}
+
+const std::vector<std::string>& moe_kernel_names() {
+  static const std::vector<std::string> names = {"none", "shard-on-hidden", "shard-on-block"};
+  return names;
+}
+
+double moe_blocks(const MoeExecution& x, double local, double k, double E, double tokens) {
+  const double B = x.block_size, assignments = tokens * k;
+  const double worst = std::min(std::ceil((assignments - (local - 1)) / B) + local - 1, assignments);
+  if (x.kernel != "shard-on-block") return worst;
+  // Expected occupied blocks of one expert: it holds a token with probability 1 - (1 - k/E)^T;
+  // its n tokens (mean T k / E) fill ceil(n / B) blocks, about mean / B + 1/2 once the mean
+  // passes half a block.
+  const double hit = 1.0 - ipow(1.0 - k / E, tokens);
+  const double occupied = local * (hit + std::max(0.0, assignments / E / B - 0.5));
+  const double static_blocks = std::ceil(assignments * (local / E) / B);
+  return std::min(worst, std::max(static_blocks, std::ceil(occupied)));
 }
 
 double LayerWeights::bytes(const Dtypes& d) const {
@@ -393,8 +411,8 @@ ExpertWork neuron_experts(const MoeExecution& x, double local, double k, double 
     w.weight_reads = w.gemms = local;
     w.products = tokens * local;
     w.m = tokens;
-  } else {  // blockwise: each expert's tokens padded to whole blocks (the static worst case)
-    const double blocks = std::ceil((tokens * k - (local - 1)) / x.block_size) + local - 1;
+  } else {  // blockwise: each expert's tokens padded to whole blocks (moe_blocks)
+    const double blocks = moe_blocks(x, local, k, E, tokens);
     w.weight_reads = w.gemms = blocks;
     w.products = blocks * x.block_size;
     w.m = x.block_size;
@@ -404,6 +422,7 @@ ExpertWork neuron_experts(const MoeExecution& x, double local, double k, double 
       w.output_passes = blocks * x.fallback_output_passes;
     } else {
       w.fixed_s = blocks * x.kernel_block_s;
+      w.output_passes = blocks * x.kernel_output_passes;
     }
   }
   return w;
@@ -439,8 +458,9 @@ void moe_mlp(const Context& c, const Pass& p, std::vector<Operator>& ops) {
     x.k = d;
     x.n = 3 * fe / pl.etp;
     ops.push_back(x);
-    // The PyTorch loop's scatter-add of each block into the layer's [T, H] output, on every
-    // rank of the chip (the output is whole on each rank until the all-reduce).
+    // Each block's passes over the layer's whole [T, H] output (the PyTorch loop's scatter-add,
+    // the shard-on-block kernel's per-block output work), on every rank of the chip (the output
+    // is whole on each rank until the all-reduce).
     if (w.output_passes > 0)
       ops.push_back(memory_op("moe.block_scatter", w.output_passes * group_tokens * d * c.dt.ab * rpc, 0));
   }

@@ -42,6 +42,8 @@
 //    size outside the stack's kernel range or not a multiple of its step, intermediate per rank
 //    not a multiple of its step), NxD runs the PyTorch fallback (N1
 //    torch_blockwise_matmul_inference): the same blocks, each its own sequence of kernels.
+//    Which NKI kernel runs is the stack's (MoeExecution::kernel): NxD's block count is capped
+//    at T*k, and the shard-on-block kernel's dynamic loop runs only the blocks holding tokens.
 // Sources: model shapes from the configs; Neuron dequantizes MXFP4 experts to BF16 on
 // Trainium2 (PERF #5) -- the precision fallback happens before planning (workload layer).
 // NOT modeled: chunked prefill, router load imbalance, prefix caching (the serving layer adds
@@ -138,9 +140,24 @@ struct MoeExecution {
   // grows with the padded prompt, so a long context encoding grows as blocks x T.
   double fallback_block_s = 0;
   double fallback_output_passes = 0;
+  // neuron: the context-encoding kernel path (stack data, by SDK release and model port):
+  // "none" -- every shape runs the PyTorch loop; "shard-on-hidden" -- NxD's default NKI kernel
+  // (N9 blockwise_mm_baseline_shard_hidden): every one of the N static blocks runs, empty or not;
+  // "shard-on-block" -- the SDK 2.29 bwmm_shard_on_block kernel (NxD use_shard_on_block_dynamic_while,
+  // N1): a static loop over ceil(T k / B) blocks, then a dynamic loop that stops at the first block
+  // holding no token, so the blocks that run are the occupied ones (expected under uniform routing).
+  std::string kernel = "shard-on-hidden";
+  // neuron, NKI kernel: passes each block makes over the layer's whole [T, H] output (calibrated,
+  // stack data; 0 where nothing says a block's work grows with the prompt).
+  double kernel_output_passes = 0;
   bool blockwise_kernel_accepts(double hidden, double intermediate_per_rank) const;
 };
 const std::vector<std::string>& moe_strategy_names();
+const std::vector<std::string>& moe_kernel_names();
+// Blocks NxD's blockwise path runs for T tokens x top-k over `local` experts of E: the static
+// worst case ceil((T k - (local - 1)) / B) + local - 1, at most T k (N1 forward_blockwise); on the
+// shard-on-block kernel the occupied blocks only (at least its static ceil(T k / B), at most N).
+double moe_blocks(const MoeExecution& x, double local, double k, double E, double tokens);
 
 // One forward pass of a micro-batch through one layer, on one replica.
 struct Pass {

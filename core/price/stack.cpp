@@ -45,6 +45,12 @@ class Reader {
     if (!unit_.empty()) throw InputError(path + ".unit", "a count has no unit, got '" + unit_ + "'");
     return static_cast<int>(checked_integer(v, path + ".value", lo, hi));
   }
+  std::string text(ObjectReader& r, const std::string& key) {
+    const std::string path = r.path(key) + ".value";
+    std::string v = checked_string(entry(r, key), path);
+    if (v.empty()) throw InputError(path, "must not be empty");
+    return v;
+  }
   bool boolean(ObjectReader& r, const std::string& key) { return checked_boolean(entry(r, key), r.path(key) + ".value"); }
   std::string choice(ObjectReader& r, const std::string& key, const std::vector<std::string>& allowed) {
     const std::string path = r.path(key) + ".value";
@@ -84,6 +90,7 @@ Stack parse_stack(const json& j, const std::string& origin) {
   if (s.name.empty()) throw InputError("name", "must not be empty");
   s.display_name = r.string("display_name", s.name);
   s.note = r.string("note", "");
+  s.sdk_release = rd.text(r, "sdk_release");
   s.logical_nc_config =
       rd.integer(r, "logical_nc_config", at_least(0, "cores per rank are not negative; 0: ranks are chips"),
                  limit(8, "trnsim's limit: 8 physical cores a rank"));
@@ -106,6 +113,9 @@ Stack parse_stack(const json& j, const std::string& origin) {
     s.moe.fallback_block_s = rd.seconds(m, "fallback_block_time");
     s.moe.fallback_output_passes = rd.number(m, "fallback_output_passes", at_least(0, "passes over the output are not negative"),
                                              limit(64, "trnsim's limit: 64 passes a block"));
+    s.moe.kernel = rd.choice(m, "kernel", plan::moe_kernel_names());
+    s.moe.kernel_output_passes = rd.number(m, "kernel_output_passes", at_least(0, "passes over the output are not negative"),
+                                           limit(64, "trnsim's limit: 64 passes a block"));
     if (s.moe.kernel_max_hidden < s.moe.kernel_min_hidden)
       throw InputError("moe.kernel_max_hidden.value", "must be at least moe.kernel_min_hidden");
     m.finish();

@@ -42,6 +42,7 @@ struct RuntimeCosts {
 struct Stack {
   std::string name, display_name, note;
   std::string origin;  // built-in key or file path
+  std::string sdk_release;  // the Neuron SDK release the stack's kernels and graphs are of ("2.28", "any")
   // ---- plan / pricing ----
   int logical_nc_config = 0;  // physical cores per rank (LNC); 0: ranks are whole chips
   plan::MoeExecution moe;

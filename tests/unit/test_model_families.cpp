@@ -206,6 +206,25 @@ TEST_CASE("GLM-4.5: three dense layers, 160 routed + 1 shared expert, q/k/v bias
   CHECK(matches_published(ca.active - ca.lm_head, 12e9, 1e9));
 }
 
+TEST_CASE("GLM-4.7-Flash (glm4_moe_lite): DeepSeek-V3's latent attention with GLM's experts", "[model]") {
+  auto m = bundled("GLM-4.7-Flash");
+  CHECK(m.attention == model::AttentionKind::mla);
+  CHECK(m.kv_lora_rank == 512);
+  CHECK(m.q_lora_rank == 768);
+  CHECK(m.head_dim == 192 + 64);  // 2048 / 20 heads is not whole: the query/key head width
+  CHECK(m.moe_layer_count() == 46);  // first_k_dense_replace 1
+  CHECK(m.experts == 64);
+  CHECK(m.experts_per_token == 4);
+  auto c = count_parameters(m);
+  // Zhipu's model card: a 30B-A3B MoE model (neither embedding nor LM head in the active count).
+  CHECK(matches_published(c.total, 30e9, 1e9));
+  CHECK(matches_published(c.active - c.lm_head, 3e9, 1e9));
+  // MLA keys outside an MLA family are refused by name.
+  json j = config_of("GLM-4.7-Flash");
+  j["model_type"] = "glm4_moe";
+  CHECK(contains(error_of(j), "multi-head latent attention is only modeled for"));
+}
+
 TEST_CASE("Trinity (afmoe): sliding/full mix with NoPE global layers, gated attention, 4 norms", "[model]") {
   auto m = bundled("Trinity-Mini");
   // global_attn_every_n_layers 4: layers 3, 7, ... global (full, NoPE); the rest sliding with RoPE.

@@ -72,7 +72,8 @@ TEST_CASE("serving stacks load from data with a source on every value", "[stack]
     const price::Stack& s = price::load_stack(n);
     INFO(n);
     CHECK(s.name == n);
-    CHECK(s.sources.size() == 28);  // every value of the format carries its source
+    CHECK(s.sources.size() == 31);  // every value of the format carries its source
+    CHECK(!s.sdk_release.empty());
     for (const auto& [path, source] : s.sources) CHECK(!source.empty());
   }
   const price::Stack& v = price::load_stack("vllm-neuron");
@@ -186,6 +187,59 @@ TEST_CASE("NxD's PyTorch blockwise fallback where the NKI kernel rejects the sha
   step64.kernel_intermediate_multiple = 64;
   CHECK(experts(step64, "DeepSeek-V3", 16, 2048, false, 1).kernels == 2);   // 128 per chip-rank
   CHECK(experts(step64, "DeepSeek-V3", 16, 2048, false, 4).kernels > 2);    // 32 per logical core
+}
+
+TEST_CASE("the context-encoding kernel path is stack data: blocks by path", "[stack]") {
+  // NxD's static worst case (N1 forward_blockwise): ceil((T k - (E - 1)) / B) + E - 1 blocks,
+  // at most T k. The shard-on-block kernel's dynamic loop runs the occupied blocks only: under
+  // uniform routing an expert holds a token with probability 1 - (1 - k/E)^T.
+  const plan::MoeExecution hidden = price::load_stack("nxdi").moe;
+  const plan::MoeExecution block = price::load_stack("nxdi-sdk2.29.1-shard-on-block").moe;
+  CHECK(hidden.kernel == "shard-on-hidden");
+  CHECK(block.kernel == "shard-on-block");
+  CHECK(price::load_stack("nxdi-sdk2.28-torch-blockwise").moe.kernel == "none");
+  CHECK(price::load_stack("nxdi-sdk2.29.1-shard-on-block").sdk_release == "2.29.1");
+  // 64 experts, top-4 (GLM-4.7-Flash): 128 tokens fill one block's worth of assignments.
+  CHECK(plan::moe_blocks(hidden, 64, 4, 64, 128) == std::ceil((512.0 - 63) / 512) + 63);
+  const double hit128 = 1 - std::pow(1 - 4.0 / 64, 128);  // every expert is hit almost surely
+  CHECK(plan::moe_blocks(block, 64, 4, 64, 128) == std::ceil(64 * hit128));
+  // A 16-token prompt: 64 assignments reach at most 64 experts, most of them once.
+  const double hit16 = 1 - std::pow(1 - 4.0 / 64, 16);
+  CHECK(plan::moe_blocks(block, 64, 4, 64, 16) == std::ceil(64 * hit16));
+  CHECK(plan::moe_blocks(block, 64, 4, 64, 16) < plan::moe_blocks(hidden, 64, 4, 64, 16));
+  // DeepSeek-V3's 64-token prompt: 512 pairs over 256 experts leave some empty.
+  CHECK(plan::moe_blocks(block, 256, 8, 256, 64) == std::ceil(256 * (1 - std::pow(1 - 8.0 / 256, 64))));
+  CHECK(plan::moe_blocks(hidden, 256, 8, 256, 64) == 256);
+  // 8192 tokens: 512 an expert on average, one block and a half each; never past N.
+  CHECK(plan::moe_blocks(block, 64, 4, 64, 8192) == std::ceil(64 * (1 + 1.0 - 0.5)));
+  CHECK(plan::moe_blocks(block, 64, 4, 64, 8192) <= plan::moe_blocks(hidden, 64, 4, 64, 8192));
+  // The static loop's ceil(T k / B) blocks always run.
+  plan::MoeExecution one = block;
+  CHECK(plan::moe_blocks(one, 1, 1, 1, 4096) == 8);
+  // "none": every shape falls back to the PyTorch loop (six kernels a block).
+  plan::MoeExecution none = hidden;
+  none.kernel = "none";
+  CHECK(!none.blockwise_kernel_accepts(4096, 128));
+  CHECK(hidden.blockwise_kernel_accepts(4096, 128));
+}
+
+TEST_CASE("a stack file names its kernel path and SDK release", "[stack]") {
+  const auto path = std::filesystem::temp_directory_path() / ("trnsim-stack-kernel-" + std::to_string(::getpid()) + ".json");
+  const std::string text = *find_embedded("data/serving/nxdi.json");
+  auto load_with = [&](const std::string& from, const std::string& to, const std::string& name) {
+    std::string t = text;
+    const auto at = t.find(from);
+    REQUIRE(at != std::string::npos);
+    t.replace(at, from.size(), to);
+    t.replace(t.find("\"name\": \"nxdi\""), 14, "\"name\": \"" + name + "\"");
+    std::ofstream(path) << t;
+    return error_of([&] { price::load_stack(path.string()); });
+  };
+  CHECK(contains(load_with("\"value\": \"shard-on-hidden\"", "\"value\": \"shard-on-everything\"", "k1"),
+                 "moe.kernel.value"));
+  CHECK(contains(load_with("\"sdk_release\"", "\"sdk_version\"", "k2"), "sdk_release"));
+  CHECK(contains(load_with("\"value\": \"2.28\"", "\"value\": \"\"", "k3"), "sdk_release.value"));
+  std::filesystem::remove(path);
 }
 
 TEST_CASE("NxD's PyTorch loop scatters each block into the layer's whole output", "[stack]") {
