@@ -72,7 +72,11 @@ Scenario scenario_of(const json& s, const std::string& path) {
 // A row's scenario with the run's overrides (Options::pricer).
 Scenario Evaluator::scenario(const json& s, const std::string& path) const {
   Scenario sc = scenario_of(s, path);
-  if (!options_.pricer.empty()) sc.workload.pricer = options_.pricer;
+  // The engine pricer models NeuronCores: a row on a chip without them (the GPU rows) keeps
+  // its own pricer.
+  if (!options_.pricer.empty() &&
+      (options_.pricer != "engine" || hw::load_system(sc.system).chip.neuroncore))
+    sc.workload.pricer = options_.pricer;
   return sc;
 }
 
@@ -426,7 +430,10 @@ std::string to_text(const std::vector<Row>& rows, const Options& options) {
   std::string o =
       (options.pricer.empty() ? std::string()
                               : "pricer: " + options.pricer +
-                                    " for every row (workload.pricer; the calibrated defaults were fitted on the roofline)\n") +
+                                    " for every row (workload.pricer; the calibrated defaults were fitted on the roofline)\n" +
+                                    (options.pricer == "engine"
+                                         ? "  (rows on GPUs keep the roofline: the engine model is the NeuronCore's)\n"
+                                         : "")) +
       "trnsim validate: the model against published Trainium2/Trainium3 figures (PERF.md, FACTS.md)\n"
       "and NVIDIA H100 measurements (GPU.md, G keys of core/data/sources.json)\n"
       "Measurements are Neuron benchmarks on trn2.48xlarge (TP counts logical cores: TP64 = 16 chips at LNC=2).\n"
