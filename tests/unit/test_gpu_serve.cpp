@@ -131,6 +131,18 @@ TEST_CASE("the trtllm stack: in-flight batching under the engine trtllm-bench bu
   CHECK(mo->limits().max_batched_tokens == 4096);
 }
 
+TEST_CASE("the vllm stack: the V1 OpenAI server's limits, admitting while the KV cache has room", "[gpu]") {
+  const json file = data_file("serving/vllm.json");
+  const hw::System sys = hw::load_system("dgx-h100");
+  Scenario s = gpu_scenario("dgx-h100");
+  s.workload.stack = "vllm";
+  const auto m = serve::make_step_model(sys, s.workload, s.serve);
+  CHECK(m->limits().max_batch == file.at("server").at("max_batch_size").at("value").get<int>());
+  CHECK(m->limits().max_batched_tokens == file.at("server").at("max_num_tokens").at("value").get<int>());
+  CHECK(m->limits().batch_policy == "chunked");
+  CHECK(price::load_stack("vllm").server->capacity_policy == "max_utilization");  // not capped by the KV budget
+}
+
 TEST_CASE("bad GPU execution and server data name the field", "[gpu]") {
   json chip = data_file("chips/h100-sxm.json");
   chip["execution"]["achieved_flops"]["fp8"]["value"] = 5000;  // above the 1979 TFLOPS peak
