@@ -80,6 +80,8 @@ def rows():
             c = r["compute"]
             if not r.get("calibration") or not ("serve" in c or ("scenario" in c and "phase" in c)):
                 continue
+            if r["id"].startswith("H"):  # GPU.md's H100 rows fit the H100's own data (chip execution block), not these
+                continue
             unit = r["published"]["unit"]
             if unit not in SCALE:
                 continue

@@ -95,6 +95,15 @@ json chip_json(const Chip& c) {
   if (n) j["collective_cores"] = n->collective_cores;
   j["power_watts"] = c.power_watts;
   if (n) j["core"] = neuroncore_json(c, *n);
+  if (c.execution) {
+    json x;
+    json af;
+    for (const auto& [dt, v] : c.execution->achieved_flops) af[dt] = v;
+    x["achieved_flops"] = af;
+    x["achieved_hbm_bandwidth_bytes_per_s"] = nullable(c.execution->achieved_hbm_bytes_per_s);
+    x["kernel_overhead_s"] = c.execution->kernel_overhead_s ? json(*c.execution->kernel_overhead_s) : json(nullptr);
+    j["execution"] = x;
+  }
   return j;
 }
 
@@ -260,6 +269,23 @@ std::string describe_text(const System& s) {
     << binary(c.hbm_capacity_bytes) << " at " << si(c.hbm_bandwidth_bytes_per_s, "B/s")
     << (n ? ", DMA " + si(n->dma_bandwidth_bytes_per_s, "B/s") : c.sram_bytes > 0 ? ", SRAM " + binary(c.sram_bytes) : std::string())
     << ", power " << num(c.power_watts) << " W" << (power_assumed ? " (assumption)" : "") << "\n";
+  if (c.execution) {
+    const ExecutionBlock& x = *c.execution;
+    o << "  achieved         ";
+    std::string sep;
+    for (const auto& [dt, v] : x.achieved_flops) {
+      o << sep << dt << " matmul " << si(v, "FLOP/s") << " (" << num(x.compute_efficiency(dt, c.peak(dt)) * 100, "%.3g")
+        << "% of peak)";
+      sep = ", ";
+    }
+    if (x.achieved_hbm_bytes_per_s > 0) {
+      o << sep << "HBM " << si(x.achieved_hbm_bytes_per_s, "B/s") << " ("
+        << num(x.achieved_hbm_bytes_per_s / c.hbm_bandwidth_bytes_per_s * 100, "%.3g") << "%)";
+      sep = ", ";
+    }
+    if (x.kernel_overhead_s) o << sep << "kernel overhead " << time_str(*x.kernel_overhead_s);
+    o << "\n    (the roofline's efficiencies on this chip unless a scenario sets workload.efficiency.*)\n";
+  }
   if (n)
     o << "  per core         SBUF " << binary(n->core.sbuf_bytes) << ", PSUM " << binary(n->core.psum_bytes)
       << ", tensor engine " << n->core.tensor.rows << "x" << n->core.tensor.cols << " at "

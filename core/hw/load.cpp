@@ -37,6 +37,11 @@ double Chip::peak(const std::string& dtype) const {
   return it == peak_flops.end() ? 0.0 : it->second;
 }
 
+double ExecutionBlock::compute_efficiency(const std::string& dtype, double peak) const {
+  auto it = achieved_flops.find(dtype);
+  return it == achieved_flops.end() || !(peak > 0) ? 0.0 : it->second / peak;
+}
+
 double TensorEngineSpec::peak_flops(const std::string& dtype) const {
   auto it = rate_vs_bf16.find(dtype);
   if (it == rate_vs_bf16.end()) return 0.0;
@@ -242,6 +247,38 @@ void read_scale_up(ObjectReader& r, Chip& c, DataContext& ctx, const std::string
       c.link_bandwidth_published_bytes_per_s / (c.link_published_counts_both_directions ? 2.0 : 1.0);
 }
 
+// The optional "execution" block: achieved matmul rates per dtype (each at most the chip's
+// peak of that dtype), achieved HBM bandwidth (at most the HBM's) and the per-kernel overhead.
+void read_execution(ObjectReader& r, Chip& c, DataContext& ctx, const std::string& p) {
+  const json* block = r.optional_raw("execution");
+  if (!block) return;
+  ObjectReader e(*block, "execution");
+  e.ignore("note");
+  ExecutionBlock x;
+  if (const json* af = e.optional_raw("achieved_flops")) {
+    ObjectReader a(*af, "execution.achieved_flops");
+    for (const auto& dt : dtype_names()) {
+      double v = 0;
+      if (!ctx.optional_quantity(a, dt, p + "execution.achieved_flops." + dt, Dim::flops, 1, kBig, v)) continue;
+      if (c.peak(dt) <= 0)
+        throw InputError("execution.achieved_flops." + dt, "the chip has no " + dt + " peak (peak_flops." + dt + ")");
+      if (v > c.peak(dt))
+        throw InputError("execution.achieved_flops." + dt, "exceeds the chip's " + dt + " peak");
+      x.achieved_flops[dt] = v;
+    }
+    a.finish();
+  }
+  if (ctx.optional_quantity(e, "achieved_hbm_bandwidth", p + "execution.achieved_hbm_bandwidth", Dim::bytes_per_s, 1,
+                            kBig, x.achieved_hbm_bytes_per_s) &&
+      x.achieved_hbm_bytes_per_s > c.hbm_bandwidth_bytes_per_s)
+    throw InputError("execution.achieved_hbm_bandwidth", "exceeds the HBM bandwidth (hbm.bandwidth)");
+  double overhead = 0;
+  if (ctx.optional_quantity(e, "kernel_overhead", p + "execution.kernel_overhead", Dim::time, 0, 0.01, overhead))
+    x.kernel_overhead_s = overhead;
+  e.finish();
+  c.execution = x;
+}
+
 // Source keys: the path in the file under `p` ("chip."), except that scale-up quantities
 // go under the network's name (chip.neuronlink.links) and a vendor block's under the chip
 // itself (chip.cores, chip.core.sbuf): the names every report has listed.
@@ -282,6 +319,7 @@ Chip parse_chip(const json& j, DataContext& ctx, const std::string& p) {
   ctx.optional_quantity(r, "price_per_chip_hour", p + "price_per_chip_hour", Dim::money_per_hour, 0, 1e6,
                         c.price_per_hour_usd);
   read_neuroncore(r, c, ctx, p);
+  read_execution(r, c, ctx, p);
   // On-chip SRAM, derived where the NeuronCore block gives it per core (SBUF).
   if (c.sram_bytes == 0 && c.neuroncore) c.sram_bytes = c.neuroncore->cores * c.neuroncore->core.sbuf_bytes;
   r.finish();

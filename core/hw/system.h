@@ -85,6 +85,18 @@ struct NeuronCoreBlock {
   CoreSpec core;                                // one NeuronCore (engines, SBUF, PSUM)
 };
 
+// What the chip achieves, as measured or fitted on the chip itself ("execution" in a chip
+// file): the roofline's efficiencies are derived from it (achieved / peak) and replace the
+// scenario's defaults (workload.efficiency.*, fitted on Trainium2) on this chip, unless the
+// scenario sets its own. Absent entries leave the scenario's value.
+struct ExecutionBlock {
+  std::map<std::string, double> achieved_flops;  // best measured matmul FLOP/s per dtype
+  double achieved_hbm_bytes_per_s = 0;           // measured streaming bandwidth; 0 = none
+  std::optional<double> kernel_overhead_s;       // per kernel (launch, gaps between kernels)
+  // The efficiency of the matmuls in `dtype`: achieved / peak; 0 when not given.
+  double compute_efficiency(const std::string& dtype, double peak) const;
+};
+
 // A chip as generic tiers (compute per dtype, memory, SRAM, scale-up ports, cost) plus
 // optional vendor blocks.
 struct Chip {
@@ -113,6 +125,7 @@ struct Chip {
   double price_per_hour_usd = 0;          // a guess where no price list covers the chip; 0 = unknown
   // Vendor blocks (optional)
   std::optional<NeuronCoreBlock> neuroncore;
+  std::optional<ExecutionBlock> execution;  // achieved rates on this chip (see ExecutionBlock)
 
   double peak(const std::string& dtype) const;  // peak_flops[dtype] or 0
   // The NeuronCore block, or InputError naming the chip and `user` (what needs it).

@@ -163,6 +163,26 @@ Stack parse_stack(const json& j, const std::string& origin) {
     s.speculation_bonus_token = rd.boolean(c, "bonus_token");
     c.finish();
   }
+  if (r.has("server")) {
+    ObjectReader c(r.raw("server"), "server");
+    ServerLimits v;
+    // A count, or "trtllm-bench": derived from the request lengths as trtllm-bench builds its engine.
+    auto count_or_tuned = [&](const std::string& key, int cap) {
+      const std::string path = c.path(key);
+      const json& val = rd.entry(c, key);
+      if (val.is_string()) {
+        checked_choice(val.get<std::string>(), path + ".value", {"trtllm-bench"});
+        return ServerLimits::kTuned;
+      }
+      return static_cast<int>(checked_integer(val, path + ".value", at_least(1, "at least one"), size_cap(cap)));
+    };
+    v.max_batch_size = count_or_tuned("max_batch_size", 1 << 20);
+    v.max_num_tokens = count_or_tuned("max_num_tokens", 1 << 24);
+    v.batch_policy = rd.choice(c, "batch_policy", {"chunked"});
+    v.capacity_policy = rd.choice(c, "capacity_policy", {"guaranteed_no_evict", "max_utilization"});
+    c.finish();
+    s.server = v;
+  }
   r.finish();
   return s;
 }

@@ -15,6 +15,7 @@
 // warm-up, LoRA, multimodal encoders.
 #pragma once
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,19 @@ struct RuntimeCosts {
   double request_host_s = 0;  // per request: tokenize, admit, detokenize, stream (HTTP)
 };
 
+// A GPU server's scheduler ("server" in the stack file; Neuron stacks have none): in-flight
+// batching of exact shapes (no compiled batch, no buckets), its limits and how it admits.
+struct ServerLimits {
+  static constexpr int kTuned = -1;  // the value "trtllm-bench": derived as trtllm-bench builds its engine
+  int max_batch_size = 0;            // sequences in flight (or kTuned)
+  int max_num_tokens = 0;            // tokens per step, decodes and prefill chunks (or kTuned)
+  std::string batch_policy;          // chunked: prefill chunks join the decodes (in-flight batching)
+  // guaranteed_no_evict: a request is admitted only when the KV cache holds it at its full
+  // length (prompt + output), so nothing is ever preempted; max_utilization: admit while the
+  // current contexts fit (preempting when they outgrow it).
+  std::string capacity_policy;
+};
+
 struct Stack {
   std::string name, display_name, note;
   std::string origin;  // built-in key or file path
@@ -61,6 +75,7 @@ struct Stack {
   // Fused speculation: speculation_length k runs k draft passes and one target pass over k
   // tokens, accepting up to k (NxDI, N7) -- or k + 1 target tokens when bonus_token.
   bool speculation_bonus_token = false;
+  std::optional<ServerLimits> server;  // GPU servers only (core/serve/stack/gpu.cpp)
   // Every value's source, keyed by its path in the file ("runtime.step_host").
   std::map<std::string, std::string> sources;
   std::vector<std::string> calibrated;  // paths whose source says "calibrated"

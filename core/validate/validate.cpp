@@ -72,7 +72,11 @@ Scenario scenario_of(const json& s, const std::string& path) {
 // A row's scenario with the run's overrides (Options::pricer).
 Scenario Evaluator::scenario(const json& s, const std::string& path) const {
   Scenario sc = scenario_of(s, path);
-  if (!options_.pricer.empty()) sc.workload.pricer = options_.pricer;
+  // The engine pricer models NeuronCores: a row on a chip without them (the GPU rows) keeps
+  // its own pricer.
+  if (!options_.pricer.empty() &&
+      (options_.pricer != "engine" || hw::load_system(sc.system).chip.neuroncore))
+    sc.workload.pricer = options_.pricer;
   return sc;
 }
 
@@ -301,6 +305,20 @@ std::string calibrated_stack_values() {
   return out;
 }
 
+// The hardware data's fitted values: every source of a bundled system (its chip's under
+// "chip.") that says "calibrated", by system.
+std::string calibrated_hardware_values() {
+  std::string out;
+  for (const auto& name : hw::system_names()) {
+    const hw::System s = hw::load_system(name);
+    std::string paths;
+    for (const auto& [key, source] : s.sources)
+      if (source.rfind("calibrated", 0) == 0) paths += (paths.empty() ? "" : ", ") + key;
+    if (!paths.empty()) out += (out.empty() ? "" : "; ") + name + ": " + paths;
+  }
+  return out;
+}
+
 }  // namespace
 
 struct Run::State {
@@ -426,12 +444,16 @@ std::string to_text(const std::vector<Row>& rows, const Options& options) {
   std::string o =
       (options.pricer.empty() ? std::string()
                               : "pricer: " + options.pricer +
-                                    " for every row (workload.pricer; the calibrated defaults were fitted on the roofline)\n") +
+                                    " for every row (workload.pricer; the calibrated defaults were fitted on the roofline)\n" +
+                                    (options.pricer == "engine"
+                                         ? "  (rows on GPUs keep the roofline: the engine model is the NeuronCore's)\n"
+                                         : "")) +
       "trnsim validate: the model against published Trainium2/Trainium3 figures (PERF.md, FACTS.md)\n"
       "and NVIDIA H100 measurements (GPU.md, G keys of core/data/sources.json)\n"
       "Measurements are Neuron benchmarks on trn2.48xlarge (TP counts logical cores: TP64 = 16 chips at LNC=2).\n"
       "Rows marked cal calibrated the defaults " + calibrated_defaults() + ";\n"
       "and the serving stacks' values marked calibrated in core/data/serving (" + calibrated_stack_values() + ");\n"
+      "and the hardware data's values marked calibrated in core/data (" + calibrated_hardware_values() + ");\n"
       "claims (C*) are explained, not fitted. Error = (model - published) / published.\n\n";
   o += pad("#", 5) + pad("figure", 64) + lpad("published", 12) + lpad("model", 12) + lpad("error", 9) + "  note\n";
   for (const auto& r : rows) {

@@ -20,8 +20,14 @@ std::string chip_source(const Evaluation& ev, const std::string& key, const char
 }
 
 void add_assumptions(const Evaluation& ev, Result& R, const std::string& power_src, const std::string& price_src) {
-  const Efficiency& ef = ev.spec.efficiency;
+  const EffectiveEfficiency eff = effective_efficiency(ev.spec, ev.system, ev.ctx.dt.matmul);
+  const Efficiency& ef = eff.value;
   const Economics& ec = ev.spec.economics;
+  // A value the chip's execution data gave is labelled with its source; the rest as before.
+  auto source_of = [&](const char* field, double value, const char* text) {
+    auto it = eff.chip_source.find(field);
+    return it != eff.chip_source.end() ? it->second : detail::source_of(field, value, text);
+  };
   R.assumptions.push_back({"efficiency.compute", ef.compute, "of peak", source_of("efficiency.compute", ef.compute, "")});
   R.assumptions.push_back({"efficiency.attention", ef.attention, "of peak",
                            source_of("efficiency.attention", ef.attention, "assumption: attention kernels")});

@@ -5,6 +5,7 @@
 
 #include "common/format.h"
 #include "workload/evaluate_parts.h"
+#include "workload/fields.h"
 
 namespace trnsim::workload {
 
@@ -218,6 +219,45 @@ plan::Dtypes chip_dtypes(const hw::Chip& chip, const Precision& p, Result& R) {
   return d;
 }
 price::Settings pricing_settings(const Efficiency& e) { return pricing(e); }
+
+namespace {
+bool at_default(const char* field, double value) {
+  return json(value) == workload::field(std::string("workload.") + field).default_value;
+}
+std::string chip_data_source(const hw::System& system, const std::string& key) {
+  for (const std::string& k : {key, "chip." + key}) {
+    auto it = system.sources.find(k);
+    if (it != system.sources.end()) return it->second;
+  }
+  return "chip data";
+}
+}  // namespace
+
+EffectiveEfficiency effective_efficiency(const Spec& spec, const hw::System& system, const std::string& matmul_dtype) {
+  EffectiveEfficiency r{spec.efficiency, {}};
+  const hw::Chip& c = system.chip;
+  if (!c.execution) return r;
+  const hw::ExecutionBlock& x = *c.execution;
+  const std::string who = c.display_name + " data: ";
+  const double compute = x.compute_efficiency(matmul_dtype, c.peak(matmul_dtype));
+  if (compute > 0 && at_default("efficiency.compute", spec.efficiency.compute)) {
+    r.value.compute = compute;
+    r.chip_source["efficiency.compute"] =
+        who + "achieved " + matmul_dtype + " matmul / peak, " +
+        chip_data_source(system, "execution.achieved_flops." + matmul_dtype);
+  }
+  if (x.achieved_hbm_bytes_per_s > 0 && c.hbm_bandwidth_bytes_per_s > 0 &&
+      at_default("efficiency.hbm", spec.efficiency.hbm)) {
+    r.value.hbm = x.achieved_hbm_bytes_per_s / c.hbm_bandwidth_bytes_per_s;
+    r.chip_source["efficiency.hbm"] =
+        who + "achieved / published HBM bandwidth, " + chip_data_source(system, "execution.achieved_hbm_bandwidth");
+  }
+  if (x.kernel_overhead_s && at_default("efficiency.kernel_overhead_s", spec.efficiency.kernel_overhead_s)) {
+    r.value.kernel_overhead_s = *x.kernel_overhead_s;
+    r.chip_source["efficiency.kernel_overhead_s"] = who + chip_data_source(system, "execution.kernel_overhead");
+  }
+  return r;
+}
 }  // namespace detail
 
 std::unique_ptr<Pricing> make_pricing(const Spec& spec, const hw::System& system) {
@@ -236,7 +276,7 @@ std::unique_ptr<Pricing> make_pricing(const Spec& spec, const hw::System& system
   plan::Dtypes dt = resolve_dtypes(system.chip, spec.precision, warnings);
   auto pr = std::unique_ptr<Pricing>(new Pricing{model, plan::Context{m, dt, plan::make_placement(m, P.tp, P.pp, P.dp, P.ep, per_chip), stack.moe},
                                                  plan::make_layout(m, P.pp),
-                                                 price::make_pricer(spec.pricer, system, pricing(spec.efficiency)), &stack,
+                                                 price::make_pricer(spec.pricer, system, pricing(detail::effective_efficiency(spec, system, dt.matmul).value)), &stack,
                                                  std::move(warnings)});
   return pr;
 }

@@ -2,6 +2,7 @@
 // schedule, shared by its inference and training halves (evaluate.cpp, inference.cpp,
 // training.cpp, economics.cpp).
 #pragma once
+#include <map>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -32,6 +33,15 @@ void hold_memory(const Evaluation& ev, const std::vector<MemoryItem>& items, Res
 // The source of an assumption ("workload." + field): the field table's calibration note when
 // the value is its (fitted) default, `text` for other defaults, "scenario" when the user set it.
 std::string source_of(const char* field, double value, const char* text);
+// The efficiencies a run prices with and where each comes from: the scenario's, except that a
+// field left at its default (the Trainium2 fit) takes the chip's execution block where it
+// gives the quantity -- matmuls: achieved / peak FLOP/s of the run's matmul dtype; HBM:
+// achieved / published bandwidth; the per-kernel overhead as given.
+struct EffectiveEfficiency {
+  Efficiency value;
+  std::map<std::string, std::string> chip_source;  // "efficiency.compute" -> the chip data's source
+};
+EffectiveEfficiency effective_efficiency(const Spec& spec, const hw::System& system, const std::string& matmul_dtype);
 // Power, price, the assumptions list and, for the language-model kinds, tokens per MW and
 // cost per million tokens.
 void fill_economics(const Evaluation& ev, Result& R, double tokens_per_s_per_chip);

@@ -34,6 +34,7 @@ double si(const json& q) {
   if (unit == "GB/s") return v * 1e9;
   if (unit == "Gbps") return v * 1e9 / 8;
   if (unit == "GB") return v * 1e9;
+  if (unit == "GiB") return v * 1073741824.0;
   if (unit == "us") return v * 1e-6;
   if (unit == "W" || unit.empty()) return v;
   FAIL("unit " << unit << " not handled by the test");

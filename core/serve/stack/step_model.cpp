@@ -61,6 +61,7 @@ std::vector<std::string> stack_names() {
 std::unique_ptr<StepModel> make_step_model(const hw::System& system, const workload::Spec& workload, const Spec& serve) {
   const std::string& stack = workload.stack;
   const auto* entry = StepModels::find(stack);
+  if (!entry && price::load_stack(stack).server) entry = StepModels::find("gpu_server");  // GPU server stacks
   if (!entry) {
     price::load_stack(stack);  // an unknown name: InputError naming workload.stack (set_field checked the choice)
     for (const auto& name : StepModels::names())

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "price/stack.h"
 #include "scenario/scenario.h"
 #include "scenario/schema.h"
 #include "report/serving.h"
@@ -100,6 +101,13 @@ inline int longest_request(const Scenario& s) {
 // layout; the Neuron stacks with prefix caching): then a request can be preempted when the
 // blocks run out. Without it every compiled slot holds a whole sequence's KV from the start.
 inline bool block_layout(const Scenario& s) { return step_model(s)->limits().prefix_caching; }
+// A GPU server admitting under GUARANTEED_NO_EVICT (the trtllm stack) caps its batch at the
+// requests the KV budget holds at full length: a tight budget shrinks the batch instead of
+// preempting (preemption can still follow from requests longer than the mean).
+inline bool admits_without_eviction(const Scenario& s) {
+  const price::Stack& st = price::load_stack(s.workload.stack);
+  return st.server && st.server->capacity_policy == "guaranteed_no_evict";
+}
 
 // The same requests (seed, lengths) at `load` times the slot rate.
 inline Scenario at_load(Scenario s, const serve::Result& base, double load) {

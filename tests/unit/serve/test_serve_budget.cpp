@@ -31,7 +31,9 @@ double memory_item(const workload::Result& r, const std::string& name) {
 // server's decode graph runs its whole compiled batch (serve.max_num_seqs), one token a slot.
 int largest_step_tokens(const Scenario& s) {
   const int prompt = static_cast<int>(std::lround(*s.serve.input.mean));
-  if (s.workload.stack == "plain") return std::max(s.serve.max_batched_tokens, prompt);
+  // The plain stack and the GPU servers (a stack file's "server" block) step under the token budget.
+  if (s.workload.stack == "plain" || price::load_stack(s.workload.stack).server)
+    return std::max(s.serve.max_batched_tokens, prompt);
   return std::max(prompt, s.serve.max_num_seqs);
 }
 

@@ -71,10 +71,10 @@ TEST_CASE("serve invariants: requests, tokens and KV blocks are conserved on eve
           const Run r = run(sl);
           check_every_run(sl, r);
           preempted += r.report.preemptions;
-          if (load > 1) CHECK(r.report.preemptions > 0);
+          if (load > 1 && !admits_without_eviction(base)) CHECK(r.report.preemptions > 0);
         }
       }
-      CHECK(preempted > 0);
+      if (!admits_without_eviction(base)) CHECK(preempted > 0);
     } else {
       for (int seed : seeds(4)) {
         Scenario s = at_load(base, first.report, 2.0);

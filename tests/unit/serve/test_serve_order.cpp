@@ -72,7 +72,7 @@ TEST_CASE("serve invariants: one replica serves requests of one length first com
           preempted += r.report.preemptions;
         }
       }
-      if (name == "preempting") CHECK(preempted > 0);  // the case does preempt
+      if (name == "preempting" && !admits_without_eviction(base)) CHECK(preempted > 0);  // the case does preempt
     }
   }
 }

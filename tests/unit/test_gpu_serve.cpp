@@ -1,0 +1,159 @@
+// GPU serving: the chip's execution block (achieved rates -> the roofline's efficiencies on
+// that chip, an explicit scenario value winning) and the TensorRT-LLM stack's server (in-flight
+// batching, the engine trtllm-bench builds, GUARANTEED_NO_EVICT admission), each derived here
+// from the data files read key by key.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "hw/system.h"
+#include "price/stack.h"
+#include "scenario/scenario.h"
+#include "serve/stack/step_model.h"
+#include "test_support.h"
+#include "workload/workload.h"
+
+// A namespace per file: the unit tests build in unity batches (tests/CMakeLists.txt).
+namespace unit_gpu_serve {
+
+using namespace trnsim;
+using test_support::contains;
+using test_support::error_of;
+
+namespace {
+
+json data_file(const std::string& rel) {
+  std::ifstream in(std::string(TRNSIM_SOURCE_DIR) + "/core/data/" + rel);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return json::parse(ss.str());
+}
+
+double tera(const json& q) { return q.at("value").get<double>() * 1e12; }
+
+Scenario gpu_scenario(const std::string& system, json efficiency = json::object(), json serve = json::object(),
+                      int tp = 1, int in = 1000, int out = 1000) {
+  json w = {{"model", "Llama-3.1-8B"},
+            {"parallelism", {{"tp", tp}}},
+            {"precision", {{"weights", "fp8"}, {"attention_weights", "fp8"}, {"activations", "fp8"}, {"kv_cache", "fp8"}}},
+            {"inference", {{"batch", 1}, {"input_tokens", in}, {"output_tokens", out}}},
+            {"stack", "trtllm"}};
+  if (!efficiency.empty()) w["efficiency"] = efficiency;
+  if (!serve.contains("arrivals")) serve["arrivals"] = "burst";
+  return scenario_from_json({{"system", system}, {"compare_system", ""}, {"workload", w}, {"serve", serve}});
+}
+
+const workload::Assumption& assumption(const workload::Result& r, const std::string& name) {
+  for (const auto& a : r.assumptions)
+    if (a.name == name) return a;
+  FAIL("no assumption " << name);
+  return r.assumptions.front();
+}
+
+}  // namespace
+
+TEST_CASE("an H100 run prices with the H100's achieved rates, not the Trainium2 fit", "[gpu]") {
+  const json chip = data_file("chips/h100-sxm.json");
+  const json& x = chip.at("execution");
+  const double fp8 = tera(x.at("achieved_flops").at("fp8")) / tera(chip.at("peak_flops").at("fp8"));
+  const double hbm = tera(x.at("achieved_hbm_bandwidth")) / tera(chip.at("hbm").at("bandwidth"));
+  const double overhead = x.at("kernel_overhead").at("value").get<double>() * 1e-6;
+  const hw::System sys = hw::load_system("dgx-h100");
+  const Scenario s = gpu_scenario("dgx-h100");
+  const workload::Result r = workload::evaluate(s.workload, sys);
+  CHECK(assumption(r, "efficiency.compute").value == Approx(fp8));
+  CHECK(assumption(r, "efficiency.hbm").value == Approx(hbm));
+  CHECK(assumption(r, "efficiency.kernel_overhead_s").value == Approx(overhead));
+  CHECK(contains(assumption(r, "efficiency.compute").source, "G1"));
+  CHECK(contains(assumption(r, "efficiency.kernel_overhead_s").source, "calibrated"));
+  // A BF16 run takes the BF16 fraction.
+  Scenario b = gpu_scenario("dgx-h100");
+  b.workload.precision = {"bf16", "bf16", "bf16", "bf16"};
+  const workload::Result rb = workload::evaluate(b.workload, sys);
+  CHECK(assumption(rb, "efficiency.compute").value ==
+        Approx(tera(x.at("achieved_flops").at("bf16")) / tera(chip.at("peak_flops").at("bf16"))));
+}
+
+TEST_CASE("an explicit scenario efficiency wins over the chip's; Trainium keeps the field defaults", "[gpu]") {
+  const hw::System sys = hw::load_system("dgx-h100");
+  const Scenario s = gpu_scenario("dgx-h100", {{"compute", 0.5}, {"kernel_overhead_s", 5e-6}});
+  const workload::Result r = workload::evaluate(s.workload, sys);
+  CHECK(assumption(r, "efficiency.compute").value == 0.5);
+  CHECK(assumption(r, "efficiency.compute").source == "scenario");
+  CHECK(assumption(r, "efficiency.kernel_overhead_s").value == 5e-6);
+  CHECK(assumption(r, "efficiency.hbm").source != "scenario");  // still the chip's
+  // Slower matmuls cost time: the run follows the value it reports.
+  const workload::Result slow = workload::evaluate(gpu_scenario("dgx-h100", {{"compute", 0.5}}).workload, sys);
+  const workload::Result chip = workload::evaluate(gpu_scenario("dgx-h100").workload, sys);
+  CHECK(slow.inference().ttft_s > chip.inference().ttft_s);
+  // Trainium2 has no execution block: the field defaults (its own fit) apply unchanged.
+  Scenario t = gpu_scenario("dgx-h100");
+  t.workload.stack = "plain";
+  t.workload.precision = {"bf16", "bf16", "bf16", "bf16"};
+  const workload::Result rt = workload::evaluate(t.workload, hw::load_system("trn2-48xlarge"));
+  CHECK(contains(assumption(rt, "efficiency.compute").source, "Trainium2"));
+}
+
+TEST_CASE("the trtllm stack: in-flight batching under the engine trtllm-bench builds", "[gpu]") {
+  const hw::System sys = hw::load_system("dgx-h100");
+  const price::Stack& st = price::load_stack("trtllm");
+  REQUIRE(st.server);
+  CHECK(st.server->max_batch_size == price::ServerLimits::kTuned);
+  CHECK(st.server->capacity_policy == "guaranteed_no_evict");
+  CHECK_FALSE(st.prefill_alone);
+  CHECK_FALSE(st.buckets.enabled);
+  const int in = 1000, out = 1000;
+  const Scenario s = gpu_scenario("dgx-h100", {}, {}, 1, in, out);
+  const auto m = serve::make_step_model(sys, s.workload, s.serve);
+  // GUARANTEED_NO_EVICT: the batch is the requests whose whole length the KV budget holds.
+  const double fit = std::floor(m->memory().kv_budget_bytes / m->kv_bytes(in + out));
+  REQUIRE(fit > 64);
+  CHECK(m->limits().max_batch <= fit);
+  CHECK(m->limits().max_batch >= fit - 1);  // the budget at the tuned token limit's working set
+  CHECK(m->limits().batch_policy == "chunked");
+  // trtllm-bench's max_num_tokens: batch x (1 + ISL / OSL), rounded up to 256 / 512 / 1024.
+  const int tokens = m->limits().max_batched_tokens;
+  CHECK(tokens >= 2048);
+  CHECK(tokens <= 32768);
+  CHECK(tokens % 256 == 0);
+  // No compiled batch: one sequence costs less than many (exact shapes).
+  serve::Batch one, many;
+  one.decode_contexts = {in + 1};
+  many.decode_contexts.assign(64, in + 1);
+  CHECK(m->step(one).time_s < m->step(many).time_s);
+  // The scenario's own limits win.
+  const Scenario own = gpu_scenario("dgx-h100", {}, {{"max_num_seqs", 16}, {"max_batched_tokens", 4096}}, 1, in, out);
+  const auto mo = serve::make_step_model(sys, own.workload, own.serve);
+  CHECK(mo->limits().max_batch == 16);
+  CHECK(mo->limits().max_batched_tokens == 4096);
+}
+
+TEST_CASE("the vllm stack: the V1 OpenAI server's limits, admitting while the KV cache has room", "[gpu]") {
+  const json file = data_file("serving/vllm.json");
+  const hw::System sys = hw::load_system("dgx-h100");
+  Scenario s = gpu_scenario("dgx-h100");
+  s.workload.stack = "vllm";
+  const auto m = serve::make_step_model(sys, s.workload, s.serve);
+  CHECK(m->limits().max_batch == file.at("server").at("max_batch_size").at("value").get<int>());
+  CHECK(m->limits().max_batched_tokens == file.at("server").at("max_num_tokens").at("value").get<int>());
+  CHECK(m->limits().batch_policy == "chunked");
+  CHECK(price::load_stack("vllm").server->capacity_policy == "max_utilization");  // not capped by the KV budget
+}
+
+TEST_CASE("bad GPU execution and server data name the field", "[gpu]") {
+  json chip = data_file("chips/h100-sxm.json");
+  chip["execution"]["achieved_flops"]["fp8"]["value"] = 5000;  // above the 1979 TFLOPS peak
+  const std::string path = (std::filesystem::temp_directory_path() / "trnsim-gpu-serve-bad-chip.json").string();
+  std::ofstream(path) << chip.dump();
+  CHECK(contains(error_of([&] { hw::load_chip(path); }), "execution.achieved_flops.fp8"));
+  json stack = data_file("serving/trtllm.json");
+  stack["server"]["max_num_tokens"]["value"] = "auto";
+  const std::string spath = (std::filesystem::temp_directory_path() / "trnsim-gpu-serve-bad-stack.json").string();
+  std::ofstream(spath) << stack.dump();
+  CHECK(contains(error_of([&] { price::load_stack(spath); }), "server.max_num_tokens.value"));
+}
+
+}  // namespace unit_gpu_serve
