@@ -28,8 +28,11 @@ const wasm = fs.readFileSync(path.join(SITE, "trnsim.wasm"));
 const gz = zlib.gzipSync(wasm, { level: 9 }).length;
 console.log(`# trnsim.wasm: ${(wasm.length / 1e6).toFixed(2)} MB, ${(gz / 1e6).toFixed(2)} MB gzipped; trnsim.js ${(fs.statSync(path.join(SITE, "trnsim.js")).size / 1e3).toFixed(0)} kB`);
 // 3.6 MB: the capacity planner, NVFP4 kernels and NCCL collectives took it past 3.5 MB (3.52).
-check(wasm.length <= 3.6e6, `trnsim.wasm is at most 3.6 MB (${wasm.length} bytes)`);
-check(gz <= 1e6, `trnsim.wasm is at most 1 MB gzipped (${gz} bytes)`);
+// 3.8 MB and 1.05 MB gzipped: the page's Capacity panel, the GPU serving stacks and the H100
+// validation rows took it to 3.82 / 1.03; embedding the data files without indentation won
+// back 86 kB of it (3.74 / 1.02). The first frame is measured by scripts/bench.sh, not here.
+check(wasm.length <= 3.8e6, `trnsim.wasm is at most 3.8 MB (${wasm.length} bytes)`);
+check(gz <= 1.05e6, `trnsim.wasm is at most 1.05 MB gzipped (${gz} bytes)`);
 
 await withPage(async ({ page, base, outside, consoleErrors }) => {
   const ms = await openPlayground(page, base);
