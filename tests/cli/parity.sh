@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Native and WebAssembly builds print identical reports: every example scenario through
-# `run` (text and JSON), every serving example through `serve`, every built-in system through `describe`, and the link codec,
+# `run` (text and JSON), every serving example through `serve`, every capacity example through
+# `capacity`, every built-in system through `describe`, and the link codec,
 # with the native CLI ($TRNSIM) and the same CLI compiled by em++ ($TRNSIM_WASM, under node).
 set -euo pipefail
 : "${TRNSIM:?}" "${TRNSIM_WASM:?}" "${TRNSIM_SOURCE_DIR:?}"
@@ -34,6 +35,11 @@ done
 for f in examples/serve-*.json; do
   same "serve $f" serve "$f"
   same "serve --json $f" serve --json "$f"
+done
+# The capacity planner: every capacity example's whole plan (what the page's Capacity tab runs
+# a family per frame, tests/browser/capacity.test.mjs), JSON: every family's outcome.
+for f in examples/capacity-*.json; do
+  same "capacity --json $f" capacity --json "$f"
 done
 same "bad scenario" run tests/cli/data/bad-unknown-key.json
 same "validate" validate

@@ -1,11 +1,12 @@
-"""trnsim.capacity equals `trnsim capacity --json` byte for byte (one thread or two), its answer
-served again meets the targets, and errors are trnsim.InputError naming the field."""
+"""trnsim.capacity equals `trnsim capacity --json` byte for byte (one thread or two) on a small
+plan and on every capacity example, its answer served again meets the targets, and errors are
+trnsim.InputError naming the field."""
 import json
 
 import pytest
 
 import trnsim
-from conftest import cli
+from conftest import SOURCE_DIR, cli
 
 PLAN = {"version": 1, "system": "trn2-48xlarge", "compare_system": "",
         "workload": {"model": "Llama-3.1-8B", "inference": {"input_tokens": 1000, "output_tokens": 100},
@@ -34,6 +35,12 @@ def test_capacity_equals_the_cli(tmp_path):
     again["serve"].update({"max_num_seqs": f["batch_slots"], "scheduler": f["scheduler"] or "chunked"})
     served = trnsim.serve(again)["serve"]
     assert served["goodput"]["attainment"] == pytest.approx(best["attainment"], abs=1e-12)
+
+
+@pytest.mark.parametrize("example", sorted(p.name for p in (SOURCE_DIR / "examples").glob("capacity-*.json")))
+def test_capacity_examples_equal_the_cli(example):
+    path = SOURCE_DIR / "examples" / example
+    assert trnsim.capacity_json(path, jobs=2) == cli("capacity", path, "--json").stdout
 
 
 @pytest.mark.parametrize("change, field", [
