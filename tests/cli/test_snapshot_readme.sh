@@ -6,12 +6,17 @@
 set -euo pipefail
 : "${TRNSIM:?}" "${TRNSIM_SOURCE_DIR:?}"
 cd "$TRNSIM_SOURCE_DIR"
+# The validation block natively only: under the sanitizers (TRNSIM_SANITIZED) a validation run
+# is minutes, and the block is a comparison of text the native run makes the same way.
 block=$(awk '/<!-- trnsim validate: begin -->/{f=1;next} /<!-- trnsim validate: end -->/{f=0} f' README.md | sed '1d;$d')
-if [[ $block != "$("$TRNSIM" validate)" ]]; then
-  echo "README.md's validation block differs from 'trnsim validate':"
-  diff <(printf '%s\n' "$block") <("$TRNSIM" validate) | head -20
-  echo "Refresh it: paste the output of build/native/trnsim validate between the markers."
-  exit 1
+if [[ -z ${TRNSIM_SANITIZED:-} ]]; then
+  validated=$("$TRNSIM" validate)
+  if [[ $block != "$validated" ]]; then
+    echo "README.md's validation block differs from 'trnsim validate':"
+    diff <(printf '%s\n' "$block") <(printf '%s\n' "$validated") | head -20
+    echo "Refresh it: paste the output of build/native/trnsim validate between the markers."
+    exit 1
+  fi
 fi
 serve_block=$(awk '/<!-- trnsim serve: begin -->/{f=1;next} /<!-- trnsim serve: end -->/{f=0} f' README.md | sed '1d;$d')
 serve_out=$("$TRNSIM" serve examples/serve-at-load-trn3-gen2.json)
