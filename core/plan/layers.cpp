@@ -175,7 +175,7 @@ Operator tp_collective_op(const Context& c, const std::string& name, const std::
 
 bool MoeExecution::blockwise_kernel_accepts(double hidden, double intermediate_per_rank) const {
   auto multiple = [](double v, double step) { return std::fmod(v, step) == 0; };
-  return kernel != "none" && hidden >= kernel_min_hidden && hidden <= kernel_max_hidden && multiple(hidden, kernel_hidden_multiple) &&
+  return kernel != MoeKernel::none && hidden >= kernel_min_hidden && hidden <= kernel_max_hidden && multiple(hidden, kernel_hidden_multiple) &&
          multiple(intermediate_per_rank, kernel_intermediate_multiple);
 }
 
@@ -192,7 +192,7 @@ const std::vector<std::string>& moe_kernel_names() {
 double moe_blocks(const MoeExecution& x, double local, double k, double E, double tokens) {
   const double B = x.block_size, assignments = tokens * k;
   const double worst = std::min(std::ceil((assignments - (local - 1)) / B) + local - 1, assignments);
-  if (x.kernel != "shard-on-block") return worst;
+  if (x.kernel != MoeKernel::shard_on_block) return worst;
   // Expected occupied blocks of one expert: it holds a token with probability 1 - (1 - k/E)^T;
   // its n tokens (mean T k / E) fill ceil(n / B) blocks, about mean / B + 1/2 once the mean
   // passes half a block.
@@ -442,7 +442,7 @@ void moe_mlp(const Context& c, const Pass& p, std::vector<Operator>& ops) {
   {
     const double local = E / pl.ep, expert = model::routed_expert_params(m) / pl.etp;
     const bool kernel_accepts = c.moe.blockwise_kernel_accepts(d, fe / (pl.etp * rpc));
-    const ExpertWork w = c.moe.strategy == "neuron"
+    const ExpertWork w = c.moe.strategy == MoeStrategy::neuron
                              ? neuron_experts(c.moe, local, k, E, group_tokens, p.new_tokens == 1, pl.ep, kernel_accepts)
                              : uniform_experts(local, k, E, group_tokens);
     Operator x;

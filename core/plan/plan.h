@@ -121,8 +121,13 @@ struct Placement {
 Placement make_placement(const model::ModelConfig& m, int tp, int pp, int dp, int ep, int ranks_per_chip = 1);
 
 // How the routed experts execute (plan.h header comment; data in core/data/serving/*.json).
+// How a stack runs its experts (moe_strategy_names() spells them in stack data).
+enum class MoeStrategy { uniform, neuron };
+// The context-encoding kernel path of the neuron strategy (moe_kernel_names() spells them).
+enum class MoeKernel { none, shard_on_hidden, shard_on_block };
+
 struct MoeExecution {
-  std::string strategy = "uniform";  // uniform | neuron
+  MoeStrategy strategy = MoeStrategy::uniform;
   double selective_threshold = 1.0;  // neuron: selective loading while T*k/E is below this (N1)
   double block_size = 512;           // neuron: blockwise matmul tokens per block (N1)
   // neuron: shapes the blockwise NKI kernel accepts (N1 can_use_blockwise_matmul_nki, N9);
@@ -146,14 +151,14 @@ struct MoeExecution {
   // "shard-on-block" -- the SDK 2.29 bwmm_shard_on_block kernel (NxD use_shard_on_block_dynamic_while,
   // N1): a static loop over ceil(T k / B) blocks, then a dynamic loop that stops at the first block
   // holding no token, so the blocks that run are the occupied ones (expected under uniform routing).
-  std::string kernel = "shard-on-hidden";
+  MoeKernel kernel = MoeKernel::shard_on_hidden;
   // neuron, NKI kernel: passes each block makes over the layer's whole [T, H] output (calibrated,
   // stack data; 0 where nothing says a block's work grows with the prompt).
   double kernel_output_passes = 0;
   bool blockwise_kernel_accepts(double hidden, double intermediate_per_rank) const;
 };
-const std::vector<std::string>& moe_strategy_names();
-const std::vector<std::string>& moe_kernel_names();
+const std::vector<std::string>& moe_strategy_names();  // in MoeStrategy's order
+const std::vector<std::string>& moe_kernel_names();    // in MoeKernel's order
 // Blocks NxD's blockwise path runs for T tokens x top-k over `local` experts of E: the static
 // worst case ceil((T k - (local - 1)) / B) + local - 1, at most T k (N1 forward_blockwise); on the
 // shard-on-block kernel the occupied blocks only (at least its static ceil(T k / B), at most N).

@@ -17,6 +17,11 @@ namespace {
 
 const char* kPrefix = "data/serving/";
 
+// The position of a name rd.choice() has checked against `names`.
+std::size_t name_index(const std::string& name, const std::vector<std::string>& names) {
+  return static_cast<std::size_t>(std::find(names.begin(), names.end(), name) - names.begin());
+}
+
 // One {"value", "unit"?, "source"} entry: checks the source, records it under `path`.
 class Reader {
  public:
@@ -96,7 +101,8 @@ Stack parse_stack(const json& j, const std::string& origin) {
                  limit(8, "trnsim's limit: 8 physical cores a rank"));
   {
     ObjectReader m(r.raw("moe"), "moe");
-    s.moe.strategy = rd.choice(m, "strategy", plan::moe_strategy_names());
+    s.moe.strategy = static_cast<plan::MoeStrategy>(name_index(rd.choice(m, "strategy", plan::moe_strategy_names()),
+                                                                plan::moe_strategy_names()));
     s.moe.selective_threshold = rd.number(m, "selective_loading_threshold",
                                           at_least(0, "a threshold on tokens x top_k / experts is not negative"),
                                           limit(1e6, "trnsim's limit: a million"));
@@ -113,7 +119,8 @@ Stack parse_stack(const json& j, const std::string& origin) {
     s.moe.fallback_block_s = rd.seconds(m, "fallback_block_time");
     s.moe.fallback_output_passes = rd.number(m, "fallback_output_passes", at_least(0, "passes over the output are not negative"),
                                              limit(64, "trnsim's limit: 64 passes a block"));
-    s.moe.kernel = rd.choice(m, "kernel", plan::moe_kernel_names());
+    s.moe.kernel = static_cast<plan::MoeKernel>(name_index(rd.choice(m, "kernel", plan::moe_kernel_names()),
+                                                            plan::moe_kernel_names()));
     s.moe.kernel_output_passes = rd.number(m, "kernel_output_passes", at_least(0, "passes over the output are not negative"),
                                            limit(64, "trnsim's limit: 64 passes a block"));
     if (s.moe.kernel_max_hidden < s.moe.kernel_min_hidden)

@@ -56,7 +56,7 @@ plan::Operator experts(const plan::MoeExecution& x, const std::string& model, in
   moe.mlp = model::MlpKind::moe;
   return op_named(plan::layer_ops(c, p, moe), "moe.experts");
 }
-plan::Operator experts(const std::string& strategy, const std::string& model, int tp, double tokens, bool decode) {
+plan::Operator experts(plan::MoeStrategy strategy, const std::string& model, int tp, double tokens, bool decode) {
   plan::MoeExecution x;
   x.strategy = strategy;
   return experts(x, model, tp, tokens, decode);
@@ -79,7 +79,7 @@ TEST_CASE("serving stacks load from data with a source on every value", "[stack]
   }
   const price::Stack& v = price::load_stack("vllm-neuron");
   CHECK(v.logical_nc_config == 2);
-  CHECK(v.moe.strategy == "neuron");
+  CHECK(v.moe.strategy == plan::MoeStrategy::neuron);
   CHECK(v.moe.selective_threshold == 1.0);
   CHECK(v.moe.block_size == 512);
   CHECK(v.prefill_alone);
@@ -122,26 +122,26 @@ TEST_CASE("NxD's MoE expert execution: selective loading, all experts, blockwise
   // DeepSeek-V3: 256 experts, top-8, TP16 chips. Token generation below T*k/E = 1 loads each
   // token's own 8 experts: the reads grow with the batch, with no sharing between tokens.
   const double expert_bytes = 3.0 * 7168 * 2048 * 2 / 16;  // one expert's slice per chip, BF16
-  auto b1 = experts("neuron", "DeepSeek-V3", 16, 1, true), b8 = experts("neuron", "DeepSeek-V3", 16, 8, true);
+  auto b1 = experts(plan::MoeStrategy::neuron, "DeepSeek-V3", 16, 1, true), b8 = experts(plan::MoeStrategy::neuron, "DeepSeek-V3", 16, 8, true);
   CHECK(b1.kernels == 2);
   CHECK(b8.kernels == 16);  // a gate/up and down kernel pair per token
   CHECK(b8.hbm_bytes > 64 * expert_bytes);
   CHECK(b8.hbm_bytes < 65 * expert_bytes);
   // Uniform routing shares experts between the batch's tokens: fewer reads.
-  auto u8 = experts("uniform", "DeepSeek-V3", 16, 8, true);
+  auto u8 = experts(plan::MoeStrategy::uniform, "DeepSeek-V3", 16, 8, true);
   CHECK(u8.hbm_bytes < b8.hbm_bytes);
   CHECK(u8.flops == Approx(b8.flops));  // the same routed products
   // From T*k/E = 1 (32 tokens) every local expert is read and computes every token.
-  auto all = experts("neuron", "DeepSeek-V3", 16, 32, true);
+  auto all = experts(plan::MoeStrategy::neuron, "DeepSeek-V3", 16, 32, true);
   CHECK(all.hbm_bytes > 256 * expert_bytes);
   CHECK(all.flops == Approx(b8.flops / (8 * 8) * 32 * 256).epsilon(1e-9));
   // Context encoding of 2048 tokens (T*k >= 512): blockwise, ceil((T*k - 255) / 512) + 255 blocks.
-  auto pre = experts("neuron", "DeepSeek-V3", 16, 2048, false);
+  auto pre = experts(plan::MoeStrategy::neuron, "DeepSeek-V3", 16, 2048, false);
   const double blocks = std::ceil((2048.0 * 8 - 255) / 512) + 255;
   CHECK(pre.gemms == blocks);
   CHECK(pre.flops == Approx(b1.flops / 8 * blocks * 512).epsilon(1e-9));
   // A short prompt with T*k below a block: all experts.
-  CHECK(experts("neuron", "DeepSeek-V3", 16, 40, false).gemms == 256);
+  CHECK(experts(plan::MoeStrategy::neuron, "DeepSeek-V3", 16, 40, false).gemms == 256);
 }
 
 TEST_CASE("NxD's PyTorch blockwise fallback where the NKI kernel rejects the shapes", "[stack]") {
@@ -196,9 +196,9 @@ TEST_CASE("the context-encoding kernel path is stack data: blocks by path", "[st
   // uniform routing an expert holds a token with probability 1 - (1 - k/E)^T.
   const plan::MoeExecution hidden = price::load_stack("nxdi").moe;
   const plan::MoeExecution block = price::load_stack("nxdi-sdk2.29.1-shard-on-block").moe;
-  CHECK(hidden.kernel == "shard-on-hidden");
-  CHECK(block.kernel == "shard-on-block");
-  CHECK(price::load_stack("nxdi-sdk2.28-torch-blockwise").moe.kernel == "none");
+  CHECK(hidden.kernel == plan::MoeKernel::shard_on_hidden);
+  CHECK(block.kernel == plan::MoeKernel::shard_on_block);
+  CHECK(price::load_stack("nxdi-sdk2.28-torch-blockwise").moe.kernel == plan::MoeKernel::none);
   CHECK(price::load_stack("nxdi-sdk2.29.1-shard-on-block").sdk_release == "2.29.1");
   // 64 experts, top-4 (GLM-4.7-Flash): 128 tokens fill one block's worth of assignments.
   CHECK(plan::moe_blocks(hidden, 64, 4, 64, 128) == std::ceil((512.0 - 63) / 512) + 63);
@@ -219,7 +219,7 @@ TEST_CASE("the context-encoding kernel path is stack data: blocks by path", "[st
   CHECK(plan::moe_blocks(one, 1, 1, 1, 4096) == 8);
   // "none": every shape falls back to the PyTorch loop (six kernels a block).
   plan::MoeExecution none = hidden;
-  none.kernel = "none";
+  none.kernel = plan::MoeKernel::none;
   CHECK(!none.blockwise_kernel_accepts(4096, 128));
   CHECK(hidden.blockwise_kernel_accepts(4096, 128));
 }
