@@ -323,6 +323,11 @@ void App::draw_toolbar(float height) {
     ImGui::TextColored(ImVec4(0.5f, 0.9f, 0.55f, 1), "Link copied to the clipboard.");
     ImGui::SameLine();
   }
+  // Right-aligned: the last evaluation time, where the line has room for it.
+  char timing[96];
+  std::snprintf(timing, sizeof timing, "evaluated in %.2f ms", last_evaluate_ms_);
+  const float w = ImGui::CalcTextSize(timing).x;
+  const float timing_x = io.DisplaySize.x - w - 12;
   if (!message_.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.55f, 0.45f, 1.0f));
     ImGui::TextUnformatted(message_.c_str());
@@ -331,17 +336,29 @@ void App::draw_toolbar(float height) {
     ImGui::SameLine();
     if (ImGui::SmallButton("dismiss")) set_message("");
   } else {
-    ImGui::TextDisabled("%s", scenario_.name.c_str());
+    // The scenario's name, cut to the room left of the timing (the whole name on hover).
+    const std::string& name = scenario_.name;
+    const float room = timing_x - 16 - ImGui::GetCursorScreenPos().x + ImGui::GetWindowPos().x;
+    std::string shown = name;
+    if (ImGui::CalcTextSize(name.c_str()).x > room) {
+      const char* dots = "...";
+      std::size_t n = name.size();
+      while (n > 0 && ImGui::CalcTextSize((name.substr(0, n) + dots).c_str()).x > room) --n;
+      while (n > 0 && (static_cast<unsigned char>(name[n]) & 0xC0) == 0x80) --n;  // not inside a UTF-8 character
+      shown = name.substr(0, n) + dots;
+    }
+    ImGui::TextDisabled("%s", shown.c_str());
+    if (shown != name && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", name.c_str());
   }
-  // Right-aligned: the last evaluation time.
-  char timing[96];
-  std::snprintf(timing, sizeof timing, "evaluated in %.2f ms", last_evaluate_ms_);
-  float w = ImGui::CalcTextSize(timing).x;
-  ImGui::SameLine(std::max(ImGui::GetCursorPosX() + 10, io.DisplaySize.x - w - 12));
-  ImGui::TextDisabled("%s", timing);
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("evaluate(scenario) in the core: %.2f ms; with the new link for the address bar: %.2f ms",
-                      last_evaluate_ms_, last_apply_ms_);
+  // (A long message keeps the line: the timing then waits until it is dismissed.)
+  const float end_x = ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x;
+  if (end_x + 10 <= timing_x) {
+    ImGui::SameLine(timing_x);
+    ImGui::TextDisabled("%s", timing);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("evaluate(scenario) in the core: %.2f ms; with the new link for the address bar: %.2f ms",
+                        last_evaluate_ms_, last_apply_ms_);
+  }
   ImGui::End();
 }
 
