@@ -123,7 +123,7 @@ void read_attention(HfReader& r, const Family& f, ModelConfig& m) {
     return;
   }
   for (const char* k : {"q_lora_rank", "kv_lora_rank"})
-    if (r.has(k)) throw InputError(r.path(k), "multi-head latent attention is only modeled for deepseek_v2, deepseek_v3 and glm4_moe_lite");
+    if (r.has(k)) throw InputError(r.path(k), "multi-head latent attention is only modeled for deepseek_v2, deepseek_v3, glm4_moe_lite and kimi_k2");
   if (m.head_dim == 0)
     throw InputError(r.path("head_dim"), "missing, and hidden_size is not a multiple of num_attention_heads");
   for (const char* k : {"q_lora_rank", "kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim"}) r.use(k);

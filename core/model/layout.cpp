@@ -40,7 +40,9 @@ Family moe_family(const std::string& type, const char* expert_key) {
 
 std::vector<Family> make_families() {
   std::vector<Family> t;
-  for (const char* type : {"deepseek_v2", "deepseek_v3", "glm4_moe_lite"}) {
+  // kimi_k2: Moonshot's Kimi K2 keeps DeepseekV3ForCausalLM and its config keys; only the
+  // model_type differs, so engines can tell it apart (Moonshot's deployment guide).
+  for (const char* type : {"deepseek_v2", "deepseek_v3", "glm4_moe_lite", "kimi_k2"}) {
     Family f = moe_family(type, "n_routed_experts");
     f.mla = true;
     t.push_back(f);

@@ -225,6 +225,34 @@ TEST_CASE("GLM-4.7-Flash (glm4_moe_lite): DeepSeek-V3's latent attention with GL
   CHECK(contains(error_of(j), "multi-head latent attention is only modeled for"));
 }
 
+TEST_CASE("Kimi K2 (kimi_k2): DeepSeek-V3's architecture at 384 experts, 64 heads, one dense layer", "[model]") {
+  // Kimi K2's shape as Moonshot publishes it (model card and technical report: 61 layers, hidden
+  // 7168, 64 attention heads, 384 experts with 8 selected and 1 shared, the first layer dense,
+  // DeepSeek-V3's MLA dimensions, a 160K vocabulary) on DeepSeek-V3's keys: its config keeps
+  // DeepseekV3ForCausalLM and changes the model_type (Moonshot's deployment guide).
+  json j = config_of("DeepSeek-V3");
+  j["model_type"] = "kimi_k2";
+  j["num_attention_heads"] = 64;
+  j["num_key_value_heads"] = 64;
+  j["n_routed_experts"] = 384;
+  j["first_k_dense_replace"] = 1;
+  j["n_group"] = 1;
+  j["topk_group"] = 1;
+  j["vocab_size"] = 163840;
+  j.erase("num_nextn_predict_layers");  // K2 has no multi-token prediction layer
+  const ModelConfig m = import_hf_config(j, "workload.model", "inline");
+  CHECK(m.attention == model::AttentionKind::mla);
+  CHECK(m.moe_layer_count() == 60);
+  CHECK(m.experts == 384);
+  auto c = count_parameters(m);
+  // The model card: 1 trillion total parameters, 32 billion activated.
+  CHECK(matches_published(c.total, 1e12, 0.1e12));
+  CHECK(matches_published(c.active, 32e9, 1e9));
+  // Under another model_type the same MLA keys are refused by name, kimi_k2 listed.
+  j["model_type"] = "llama";
+  CHECK(contains(error_of(j), "deepseek_v3, glm4_moe_lite and kimi_k2"));
+}
+
 TEST_CASE("Trinity (afmoe): sliding/full mix with NoPE global layers, gated attention, 4 norms", "[model]") {
   auto m = bundled("Trinity-Mini");
   // global_attn_every_n_layers 4: layers 3, 7, ... global (full, NoPE); the rest sliding with RoPE.
