@@ -204,6 +204,19 @@ std::vector<Operator> embeddings(const Context& c, const DitConfig& t, const Dit
   const double patch = double(t.patch_t) * t.patch_h * t.patch_w;
   step(matmul_op(c, "patch_embed", T, t.in_channels * patch, d, t.in_channels * patch * d, kEmbeddingBytes, c.dt.matmul));
   const double time_tokens = t.per_token_timesteps ? T : p.b;
+  if (t.image()) {
+    // FLUX: timestep (+ guidance) MLPs and the pooled CLIP projection, context_embedder over
+    // the T5 states. Qwen-Image: the timestep MLP, txt_norm (RMS) and txt_in.
+    const double guidance = t.guidance_embeds ? 2 : 1;
+    step(matmul_op(c, "time_embed", p.b, 256, d, guidance * (256.0 * d + d * d), kEmbeddingBytes, c.dt.matmul));
+    if (t.family == DitFamily::qwen_image)
+      step(memory_op("text_norm", 2.0 * p.b * p.St * t.text_dim * kHiddenBytes));
+    step(matmul_op(c, "text_embed", p.b * p.St, t.text_dim, d, double(t.text_dim) * d, kEmbeddingBytes, c.dt.matmul));
+    if (t.pooled_dim > 0)
+      step(matmul_op(c, "pooled_embed", p.b, t.pooled_dim, d, double(t.pooled_dim) * d + d * d, kEmbeddingBytes,
+                     c.dt.matmul));
+    return ops;
+  }
   const bool wan = t.family == DitFamily::wan;
   const double time_w = wan ? double(t.freq_dim) * d + d * d + 6 * d * d : (t.guidance_embeds ? 2 : 1) * (256.0 * d + d * d);
   step(matmul_op(c, "time_embed", time_tokens, t.freq_dim, wan ? 6 * d : d, time_w, kEmbeddingBytes, c.dt.matmul));
@@ -226,7 +239,7 @@ std::vector<Operator> output(const Context& c, const DitConfig& t, const DitPass
   };
   const double d = p.d, T = p.b * p.Sc;
   const double out = double(t.out_channels) * t.patch_t * t.patch_h * t.patch_w;
-  if (t.family == DitFamily::hunyuan_video)
+  if (t.family != DitFamily::wan)
     step(matmul_op(c, "norm_out_modulation", p.b, d, 2 * d, 2 * d * d, kEmbeddingBytes, c.dt.matmul));
   step(memory_op("norm_out", 3.0 * T * d * kHiddenBytes));
   step(matmul_op(c, "proj_out", T, d, out, d * out, kEmbeddingBytes, c.dt.matmul));
@@ -236,7 +249,9 @@ std::vector<Operator> output(const Context& c, const DitConfig& t, const DitPass
   return ops;
 }
 
-// One denoising step in execution order: embeddings, (Hunyuan) the token refiner, the blocks,
+// One denoising step in execution order: embeddings, (Hunyuan) the token refiner, the blocks
+// (FLUX and Qwen-Image's double-stream blocks are the dual kind, FLUX's single-stream blocks
+// the single kind: the same structure as HunyuanVideo's),
 // the output. A cached step runs only the first denoiser block and adds back the cached
 // residual of the others.
 std::vector<Operator> denoise_step(const Context& c, const VideoModelConfig& m, const DitPass& p,
@@ -399,6 +414,9 @@ VideoShape video_shape(const VideoModelConfig& m, const VideoSizes& s) {
   const DitConfig& t = m.transformer;
   VideoShape sh;
   const int tc = v.temporal_compression, grid = v.spatial_compression * t.patch_h;
+  if (t.image() && s.frames != 1)
+    throw InputError("workload.video.frames", "must be 1: " + t.class_name + " is an image model (one frame per image), got " +
+                                                  std::to_string(s.frames));
   if ((s.frames - 1) % tc != 0)
     throw InputError("workload.video.frames",
                      "must be 1 + a multiple of the VAE's temporal compression " + std::to_string(tc) + " (e.g. " +

@@ -22,8 +22,10 @@
 // The text encoders run once per clip, replicated on every chip; the VAE decodes on one chip,
 // or its spatial tiles spread over the replica's chips (vae_parallel).
 //
-// Sources: the operator structure of diffusers' WanTransformer3DModel, HunyuanVideoTransformer3DModel
-// and autoencoders (model/video.h); Ulysses (Jacobs et al. 2023, DeepSpeed-Ulysses), ring
+// An image (FLUX, Qwen-Image) is a clip of one frame: the same loop, no temporal axis.
+//
+// Sources: the operator structure of diffusers' WanTransformer3DModel, HunyuanVideoTransformer3DModel,
+// FluxTransformer2DModel, QwenImageTransformer2DModel and autoencoders (model/video.h); Ulysses (Jacobs et al. 2023, DeepSpeed-Ulysses), ring
 // attention (Liu et al. 2023), USP / xDiT (Fang et al. 2024) for the placements; diffusers'
 // tiled decode (256-pixel tiles every 192) for the tile layout.
 // NOT modeled: patch (PipeFusion) parallelism, the all-gather K/V variant of context
