@@ -45,6 +45,7 @@ struct DitPass {
   double d = 0, dtp = 0, ftp = 0, hd = 0, heads_chip = 0;
   int tp = 1, u = 1, r = 1;
   bool per_token_modulation = false;  // Wan2.2 TI2V: each token's own 6 x d shift/scale/gate
+  double samples = 1;  // images generated together (their latents updated by the sampler)
 };
 
 class BlockOps {
@@ -244,8 +245,8 @@ std::vector<Operator> output(const Context& c, const DitConfig& t, const DitPass
   step(memory_op("norm_out", 3.0 * T * d * kHiddenBytes));
   step(matmul_op(c, "proj_out", T, d, out, d * out, kEmbeddingBytes, c.dt.matmul));
   step(collective_op("sp.gather_output", "all-gather", p.b * p.S * out * kHiddenBytes, pl.sp(), pl.tp));
-  step(collective_op("cfg.exchange_noise", "all-gather", 2 * p.S * out * kHiddenBytes, pl.cfg, pl.tp * pl.sp()));
-  step(memory_op("sampler_step", (guidance ? 5.0 : 3.0) * p.S * out * kLatentBytes, guidance ? 2 : 1));
+  step(collective_op("cfg.exchange_noise", "all-gather", 2 * p.samples * p.S * out * kHiddenBytes, pl.cfg, pl.tp * pl.sp()));
+  step(memory_op("sampler_step", (guidance ? 5.0 : 3.0) * p.samples * p.S * out * kLatentBytes, guidance ? 2 : 1));
   return ops;
 }
 
@@ -462,7 +463,11 @@ VideoPlan plan_video(const VideoModelConfig& m, const Dtypes& dt, const VideoPla
   P.placement = pl;
   P.tiling = vae_tiling(m.vae, P.shape, s.vae_tile);
   P.branches = s.guidance ? 2 : 1;
-  P.batch = P.branches / pl.cfg;
+  if (s.batch > 1 && !t.image())
+    throw InputError("workload.video.batch", "must be 1 for a video model (" + t.class_name +
+                                                 "): batching is modeled for image models; use dp for more clips");
+  P.samples = s.batch;
+  P.batch = P.branches / pl.cfg * s.batch;
   P.cache_interval = s.cache_interval;
   P.full_steps = (s.steps + s.cache_interval - 1) / s.cache_interval;
   P.cached_steps = s.steps - P.full_steps;
@@ -480,6 +485,7 @@ VideoPlan plan_video(const VideoModelConfig& m, const Dtypes& dt, const VideoPla
   p.heads_chip = double(t.heads) / pl.tp;
   p.tp = pl.tp, p.u = pl.ulysses, p.r = pl.ring;
   p.per_token_modulation = t.per_token_timesteps;
+  p.samples = s.batch;
 
   P.block_counts = {double(t.cross_blocks), double(t.dual_blocks), double(t.single_blocks), double(t.refiner_blocks)};
   P.text = text_encoding(c, m, P.batch, s.prompt_tokens);
@@ -496,11 +502,11 @@ VideoPlan plan_video(const VideoModelConfig& m, const Dtypes& dt, const VideoPla
   P.vae_share = double((tiles + P.vae_chips - 1) / P.vae_chips) / tiles;
   for (const auto& l : m.vae.decoder) {
     Operator o = vae_op(l, P.tiling);
-    o.count = P.vae_share;
+    o.count = P.vae_share * s.batch;  // each image decoded in turn
     P.vae.push_back(o);
   }
   if (P.vae_chips > 1) {  // the decoded frames (3 channels, BF16) gathered from the chips' tiles
-    const double pixels = double(s.frames) * s.width * s.height;
+    const double pixels = double(s.frames) * s.width * s.height * s.batch;
     P.vae.push_back(scoped(collective_op("vae.gather_frames", "all-gather", pixels * 3 * kHiddenBytes, P.vae_chips, 1),
                            Scope::step, -1, 1));
   }
@@ -510,7 +516,7 @@ VideoPlan plan_video(const VideoModelConfig& m, const Dtypes& dt, const VideoPla
   P.memory.push_back({"transformer_weights", transformer_weight_bytes(m, dt, pl.tp)});
   P.memory.push_back({"text_encoder_weights", text_w * kEmbeddingBytes});
   P.memory.push_back({"vae_weights", m.vae.decoder_params * kHiddenBytes});
-  const double latents = 3 * P.shape.video_tokens * t.out_channels * t.patch_t * t.patch_h * t.patch_w * kLatentBytes;
+  const double latents = 3 * s.batch * P.shape.video_tokens * t.out_channels * t.patch_t * t.patch_h * t.patch_w * kLatentBytes;
   const double act = std::max(denoise_activation_bytes(t, p, P.cached_steps > 0), vae_activation_bytes(m.vae, P.tiling));
   P.memory.push_back({"latents", latents});
   P.memory.push_back({"activations", act});

@@ -51,6 +51,7 @@ struct VideoSizes {
   int cache_interval = 1;
   int vae_tile = 0;       // px, 0 = whole frames
   bool vae_parallel = false;
+  int batch = 1;          // images per pass (image models)
 };
 
 struct VideoPlacement {
@@ -86,7 +87,8 @@ struct VideoPlan {
   VideoShape shape;
   VideoPlacement placement;
   VaeTiling tiling;
-  double batch = 1;         // sequences per chip in one transformer pass (2: CFG batched)
+  double batch = 1;         // sequences per chip in one transformer pass (2: CFG batched; x images)
+  double samples = 1;       // images (or clips) generated together: the batch field
   double branches = 1;      // passes per step over the whole replica (2 with guidance)
   int full_steps = 0, cached_steps = 0;
   int cache_interval = 1;  // step i runs fully when i % cache_interval == 0

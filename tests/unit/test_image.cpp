@@ -149,4 +149,29 @@ TEST_CASE("image: what is not modelled is refused naming the field", "[video][im
   CHECK(contains(import_error(up), "workload.model.vae.up_block_types: unsupported block type"));
 }
 
+TEST_CASE("image: time per image, images per chip-hour and the batch", "[video][image]") {
+  const json one = image_workload("Qwen-Image", {{"width", 1328}, {"height", 1328}, {"cfg_parallel", true}});
+  json four = one;
+  four["video"]["batch"] = 4;
+  const auto a = run_image(one, "trn2-48xlarge"), b = run_image(four, "trn2-48xlarge");
+  const auto &x = a.video(), &y = b.video();
+  CHECK(x.image);
+  CHECK(x.chips_per_replica == 2);  // the guidance branches on two chips
+  // Derived from the pass time and the chips: 3600 s x images / chip-seconds.
+  CHECK(x.image_s == Approx(x.video_s));
+  CHECK(x.images_per_chip_hour == Approx(3600.0 / (x.video_s * 2)));
+  CHECK(x.usd_per_thousand_images == Approx(a.price_per_chip_hour_usd * x.video_s * 2 / 3600 * 1000));
+  CHECK(y.image_s == Approx(y.video_s / 4));
+  CHECK(y.images_per_chip_hour == Approx(3600.0 * 4 / (y.video_s * 2)));
+  // Four images a pass: four times the step's FLOPs; the weights are read once, so never
+  // slower per image.
+  CHECK(y.step_flops_per_chip == Approx(4 * x.step_flops_per_chip));
+  CHECK(y.image_s <= x.image_s * (1 + 1e-9));
+  // The clip-only figures are not an image's metrics.
+  CHECK(contains(error_of([] {
+                   run_image({{"kind", "video"}, {"model", "Wan2.1-T2V-1.3B"}, {"video", {{"batch", 2}}}});
+                 }),
+                 "workload.video.batch: must be 1 for a video model"));
+}
+
 }  // namespace unit_image
