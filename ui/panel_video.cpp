@@ -2,8 +2,10 @@
 // steps, the VAE decode -- on the scenario's system and the comparison system, and the
 // real-time factor against the number of sequence-parallel chips (the result's scaling
 // curve: tp and cfg as given, Ulysses then ring degrees doubling up to the scale-up domain),
-// with real time (1.0) marked. Clicking a point of the curve applies that placement. For
-// other kinds it offers the bundled video examples.
+// with real time (1.0) marked. Clicking a point of the curve applies that placement. An image
+// model (FLUX, Qwen-Image) shows time per image, images per chip-hour and the cost of a
+// thousand images instead of the real-time figures and curve. For other kinds it offers the
+// bundled video and image examples.
 #include <imgui.h>
 
 #include <algorithm>
@@ -57,14 +59,22 @@ void figures_table(const SystemReport& a, const SystemReport* b) {
   auto both = [&](const char* label, double workload::VideoResult::*f, const char* probe_id) {
     row(label, fmt::time(x.*f), y ? fmt::time(y->*f) : "", probe_id);
   };
-  both("time per video", &workload::VideoResult::video_s, "video:time-per-video");
+  if (x.image) both("time per image", &workload::VideoResult::image_s, "video:time-per-image");
+  both(x.image ? "time per pass (the batch)" : "time per video", &workload::VideoResult::video_s, "video:time-per-video");
   both("  text encoding", &workload::VideoResult::text_s, "video:text");
   both("  denoising (all steps)", &workload::VideoResult::denoise_s, "video:denoise");
   both("  VAE decode", &workload::VideoResult::vae_s, "video:vae");
   both("per denoising step", &workload::VideoResult::step_s, "video:step");
-  row("real-time factor", fmt::general(x.real_time_factor, 3), y ? fmt::general(y->real_time_factor, 3) : "", "video:rtf");
-  row("chips for a real-time stream", fmt::count(x.chips_for_real_time), y ? fmt::count(y->chips_for_real_time) : "",
-      "video:chips-real-time");
+  if (x.image) {
+    row("images per chip-hour", fmt::general(x.images_per_chip_hour, 4), y ? fmt::general(y->images_per_chip_hour, 4) : "",
+        "video:images-per-chip-hour");
+    row("USD per 1,000 images", "$" + fmt::fixed(x.usd_per_thousand_images, 3),
+        y ? "$" + fmt::fixed(y->usd_per_thousand_images, 3) : "", "video:usd-per-thousand-images");
+  } else {
+    row("real-time factor", fmt::general(x.real_time_factor, 3), y ? fmt::general(y->real_time_factor, 3) : "", "video:rtf");
+    row("chips for a real-time stream", fmt::count(x.chips_for_real_time), y ? fmt::count(y->chips_for_real_time) : "",
+        "video:chips-real-time");
+  }
   row("attention share of a step", fmt::percent(x.attention_time_share), y ? fmt::percent(y->attention_time_share) : "",
       "video:attention-share");
   ImGui::EndTable();
@@ -84,20 +94,29 @@ class VideoPanel : public Panel {
     const workload::Result& r = *a.result;
     const workload::VideoResult& x = r.video();
     const SystemReport* b = rep.compare && rep.compare->result && rep.compare->result->kind() == workload::Kind::video ? &*rep.compare : nullptr;
-    ImGui::TextWrapped("%s: %dx%d, %d frames at %s fps (%s of video), %d steps, guidance %s; %s video tokens per "
-                       "self-attention",
-                       x.model_name.c_str(), x.width, x.height, x.frames, fmt::general(x.fps, 3).c_str(),
-                       fmt::time(x.duration_s).c_str(), x.steps, x.guidance.c_str(), fmt::count(x.video_tokens).c_str());
+    if (x.image)
+      ImGui::TextWrapped("%s: %dx%d images, batch %d, %d steps, guidance %s; %s image tokens per joint attention",
+                         x.model_name.c_str(), x.width, x.height, x.batch, x.steps, x.guidance.c_str(),
+                         fmt::count(x.video_tokens).c_str());
+    else
+      ImGui::TextWrapped("%s: %dx%d, %d frames at %s fps (%s of video), %d steps, guidance %s; %s video tokens per "
+                         "self-attention",
+                         x.model_name.c_str(), x.width, x.height, x.frames, fmt::general(x.fps, 3).c_str(),
+                         fmt::time(x.duration_s).c_str(), x.steps, x.guidance.c_str(), fmt::count(x.video_tokens).c_str());
     ImGui::TextDisabled("placement: tp %d x Ulysses %d x ring %d x cfg %d = %d chips per replica", x.tp, x.ulysses, x.ring,
                         x.cfg, x.chips_per_replica);
     figures_table(a, b);
-    ImGui::TextDisabled("%s: where the clip's time goes", a.system.display_name.c_str());
+    ImGui::TextDisabled("%s: where the %s's time goes", a.system.display_name.c_str(), x.image ? "image" : "clip");
     phase_bar("phases-a", x);
     if (b) {
       ImGui::TextDisabled("%s", b->system.display_name.c_str());
       phase_bar("phases-b", b->result->video());
     }
     ImGui::Spacing();
+    if (x.image) {
+      ImGui::TextDisabled("An image has no real-time factor; trnsim run prints its time against sequence-parallel chips.");
+      return;
+    }
     curve(app, r, b ? &*b->result : nullptr, a.system.display_name, b ? b->system.display_name : "");
   }
 
@@ -106,7 +125,7 @@ class VideoPanel : public Panel {
   // scenario generation), each one click away.
   void offer_examples(App& app) {
     ImGui::TextWrapped("The Video panel shows a video-generation scenario (workload kind \"video\" with a video "
-                       "model). The bundled video examples on %s:",
+                       "or image model). The bundled video and image examples on %s:",
                        app.report().primary.system.display_name.c_str());
     if (preview_generation_ != app.generation()) {
       preview_.clear();
@@ -141,11 +160,11 @@ class VideoPanel : public Panel {
         }
         const auto& v = p.result->video();
         ImGui::TableSetColumnIndex(1);
-        ImGui::TextUnformatted(fmt::time(v.video_s).c_str());
+        ImGui::TextUnformatted((fmt::time(v.image ? v.image_s : v.video_s) + (v.image ? " an image" : "")).c_str());
         ImGui::TableSetColumnIndex(2);
         ImGui::TextUnformatted(fmt::time(v.step_s).c_str());
         ImGui::TableSetColumnIndex(3);
-        ImGui::TextUnformatted(fmt::general(v.real_time_factor, 3).c_str());
+        ImGui::TextUnformatted(v.image ? "-" : fmt::general(v.real_time_factor, 3).c_str());
         ImGui::TableSetColumnIndex(4);
         ImGui::TextUnformatted(fmt::count(v.chips_per_replica).c_str());
       }

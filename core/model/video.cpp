@@ -171,12 +171,64 @@ void read_hunyuan_transformer(ConfigReader& r, DitConfig& t) {
   r.unmodeled("image_condition_type", "image conditioning (image-to-video) is not priced");
 }
 
+// The image MMDiTs' shared keys. Their pipelines pack 2x2 latent pixels into one 64-channel
+// token: patch 2 x 2 over in_channels / 4 latent channels (FLUX writes patch_size 1 and
+// in_channels 64; Qwen-Image patch_size 2 and in_channels 64).
+void read_image_mmdit(ConfigReader& r, DitConfig& t, int patch_size) {
+  t.heads = r.whole("num_attention_heads", 24);
+  t.head_dim = r.whole("attention_head_dim", 128);
+  t.ffn = 4 * t.heads * t.head_dim;  // FeedForward(dim, mult 4), proj_mlp(dim, dim * mlp_ratio 4.0)
+  t.text_dim = r.whole("joint_attention_dim", -1);
+  const int packed = r.whole("in_channels", 64);
+  if (packed % 4 != 0)
+    throw InputError(r.at("in_channels"), "must be 4 x the latent channels (the pipeline packs 2x2 latent pixels), got " +
+                                              std::to_string(packed));
+  t.in_channels = packed / 4;
+  t.patch_t = 1;
+  t.patch_h = t.patch_w = 2;
+  const int got = r.whole("patch_size", patch_size, 1, 64);
+  if (got != patch_size)
+    throw InputError(r.at("patch_size"), "unsupported value " + std::to_string(got) + " (the pipeline packs 2x2 latent pixels; "
+                                             "modeled: " + std::to_string(patch_size) + ")");
+  t.dual_blocks = r.whole("num_layers", -1, 0);
+  r.ignore({"_diffusers_version", "axes_dims_rope"});
+}
+
+void read_flux_transformer(ConfigReader& r, DitConfig& t) {
+  t.family = DitFamily::flux;
+  read_image_mmdit(r, t, 1);
+  // FLUX's out_channels counts packed channels like in_channels (proj_out: dim -> patch^2 x out).
+  const int out = r.whole("out_channels", t.in_channels * 4);
+  if (out != t.in_channels * 4)
+    throw InputError(r.at("out_channels"), "must equal in_channels (" + std::to_string(t.in_channels * 4) + ")");
+  t.out_channels = t.in_channels;
+  t.single_blocks = r.whole("num_single_layers", -1, 0);
+  t.guidance_embeds = r.flag("guidance_embeds", false);
+  t.pooled_dim = r.whole("pooled_projection_dim", 768);
+}
+
+void read_qwen_image_transformer(ConfigReader& r, DitConfig& t) {
+  t.family = DitFamily::qwen_image;
+  read_image_mmdit(r, t, 2);
+  t.out_channels = r.whole("out_channels", 16);
+  if (t.out_channels != t.in_channels)
+    throw InputError(r.at("out_channels"), "must equal the latent channels (in_channels / 4 = " +
+                                               std::to_string(t.in_channels) + ")");
+  r.refuse("guidance_embeds", "a guidance embedding in Qwen-Image is not modeled (diffusers marks it for removal)");
+  r.refuse("zero_cond_t", "image editing's zero-timestep reference latents (Qwen-Image-Edit) are not modeled");
+  r.refuse("use_additional_t_cond", "the additional timestep condition (Qwen-Image-Layered) is not modeled");
+  r.refuse("use_layer3d_rope", "the layered 3-D RoPE (Qwen-Image-Layered) is not modeled");
+}
+
 DitConfig read_transformer(const json& j, const std::string& path, VideoModelConfig& out) {
   ConfigReader r(j, path, "transformer", out);
   DitConfig t;
-  t.class_name = class_name(r, {"WanTransformer3DModel", "HunyuanVideoTransformer3DModel"});
+  t.class_name = class_name(r, {"WanTransformer3DModel", "HunyuanVideoTransformer3DModel", "FluxTransformer2DModel",
+                                "QwenImageTransformer2DModel"});
   if (t.class_name == "WanTransformer3DModel") read_wan_transformer(r, t);
-  else read_hunyuan_transformer(r, t);
+  else if (t.class_name == "HunyuanVideoTransformer3DModel") read_hunyuan_transformer(r, t);
+  else if (t.class_name == "FluxTransformer2DModel") read_flux_transformer(r, t);
+  else read_qwen_image_transformer(r, t);
   t.hidden = t.heads * t.head_dim;
   if (t.blocks() == 0) throw InputError(r.at("num_layers"), "the transformer has no blocks");
   r.finish();
@@ -249,7 +301,8 @@ void build_wan_decoder(ConfigReader& r, VaeConfig& v) {
   if (down.size() != mult.size() - 1)
     throw InputError(r.at("temperal_downsample"), "expected " + std::to_string(mult.size() - 1) + " entries (one per downsampling)");
   const bool residual = r.flag("is_residual", false);
-  const int out_channels = r.whole("out_channels", 3);
+  // AutoencoderKLQwenImage names the image channels input_channels (its conv_out's width).
+  const int out_channels = r.whole("out_channels", r.whole("input_channels", 3));
   const int patch = r.has("patch_size") ? r.whole("patch_size", 1, 1, 16) : 1;
   v.output_patch = patch;
   const int ups = static_cast<int>(std::count(down.begin(), down.end(), true));
@@ -358,6 +411,68 @@ void build_hunyuan_decoder(ConfigReader& r, VaeConfig& v) {
   v.temporal_stride = 3;
 }
 
+// AutoencoderKL's 2-D decoder (diffusers' vae.py Decoder, FLUX's VAE): post_quant_conv (when
+// used), conv_in, the mid block (resnet, attention over every pixel, resnet), up blocks of
+// layers_per_block + 1 resnets (UpDecoderBlock2D) with nearest x2 + 3x3 conv upsamplers in all
+// but the last, group norm, SiLU and conv_out. Every layer runs per image (kernel depth 1).
+void build_image_decoder(ConfigReader& r, VaeConfig& v) {
+  const int z = v.latent_channels = r.whole("latent_channels", 4);
+  std::vector<int> ch = r.whole_list("block_out_channels", 1, 1 << 16);
+  if (!r.has("block_out_channels")) ch = {64};
+  if (ch.empty()) throw InputError(r.at("block_out_channels"), "expected at least one block");
+  const int per_block = r.whole("layers_per_block", 1, 0, 64);
+  const int n = static_cast<int>(ch.size());
+  v.spatial_compression = 1 << (n - 1);
+  v.temporal_compression = 1;
+  const bool mid_attention = r.flag("mid_block_add_attention", true);
+  const bool post_quant = r.flag("use_post_quant_conv", true);
+  const int out_channels = r.whole("out_channels", 3);
+  if (r.has("up_block_types")) {
+    const json& types = r.raw("up_block_types");
+    if (!types.is_array() || static_cast<int>(types.size()) != n)
+      throw InputError(r.at("up_block_types"), "expected one block type per block_out_channels entry (" + std::to_string(n) + ")");
+    for (const auto& t : types)
+      if (!t.is_string() || t.get<std::string>() != "UpDecoderBlock2D")
+        throw InputError(r.at("up_block_types"), "unsupported block type " + t.dump() + " (modeled: UpDecoderBlock2D)");
+  }
+  const std::string act = r.text("act_fn", "silu");
+  if (act != "silu") r.warn("act_fn: '" + act + "' priced like SiLU (elementwise)");
+  r.ignore({"_diffusers_version", "scaling_factor", "shift_factor", "latents_mean", "latents_std", "norm_num_groups",
+            "down_block_types", "in_channels", "sample_size", "force_upcast", "use_quant_conv"});
+
+  DecoderBuilder b(v.decoder);
+  auto resnet2d = [&](const std::string& name, int cin, int cout) {
+    b.elementwise(name + ".norm1_silu", cin, 2);
+    b.conv(name + ".conv1", cin, cout, 1, 3, 3);
+    b.elementwise(name + ".norm2_silu", cout, 2);
+    b.conv(name + ".conv2", cout, cout, 1, 3, 3);
+    if (cin != cout) b.conv(name + ".conv_shortcut", cin, cout, 1, 1, 1);
+    b.elementwise(name + ".residual_add", cout, 1.5);
+  };
+  if (post_quant) b.conv("post_quant_conv", z, z, 1, 1, 1);
+  b.conv("decoder.conv_in", z, ch.back(), 1, 3, 3);
+  resnet2d("decoder.mid_block.resnets.0", ch.back(), ch.back());
+  if (mid_attention) {
+    b.elementwise("decoder.mid_block.attentions.0.group_norm", ch.back(), 2);
+    b.conv("decoder.mid_block.attentions.0.to_qkv", ch.back(), 3 * ch.back(), 1, 1, 1);
+    b.attention("decoder.mid_block.attentions.0.attention", ch.back(), false);
+    b.conv("decoder.mid_block.attentions.0.to_out", ch.back(), ch.back(), 1, 1, 1);
+  }
+  resnet2d("decoder.mid_block.resnets.1", ch.back(), ch.back());
+  int cin = ch.back();
+  for (int i = 0; i < n; ++i) {
+    const std::string blk = "decoder.up_blocks." + std::to_string(i);
+    const int cout = ch[n - 1 - i];
+    for (int k = 0; k <= per_block; ++k, cin = cout) resnet2d(blk + ".resnets." + std::to_string(k), cin, cout);
+    if (i == n - 1) continue;  // the final block does not upsample
+    b.spatial++;
+    b.elementwise(blk + ".upsamplers.0.interpolate", cout, 1);
+    b.conv(blk + ".upsamplers.0.conv", cout, cout, 1, 3, 3);
+  }
+  b.elementwise("decoder.conv_norm_out_silu", ch.front(), 2);
+  b.conv("decoder.conv_out", ch.front(), out_channels, 1, 3, 3);
+}
+
 double layer_params(const VaeLayer& l, bool group_norm) {
   if (l.op == VaeOp::conv) return double(l.c_in) * l.c_out * l.kt * l.kh * l.kw + l.c_out;
   if (l.op == VaeOp::elementwise && l.name.find("norm") != std::string::npos) return group_norm ? 2.0 * l.c_in : l.c_in;
@@ -367,9 +482,11 @@ double layer_params(const VaeLayer& l, bool group_norm) {
 VaeConfig read_vae(const json& j, const std::string& path, VideoModelConfig& out) {
   ConfigReader r(j, path, "vae", out);
   VaeConfig v;
-  v.class_name = class_name(r, {"AutoencoderKLWan", "AutoencoderKLHunyuanVideo"});
-  const bool wan = v.class_name == "AutoencoderKLWan";
+  v.class_name = class_name(r, {"AutoencoderKLWan", "AutoencoderKLHunyuanVideo", "AutoencoderKL", "AutoencoderKLQwenImage"});
+  // AutoencoderKLQwenImage is Wan 2.1's decoder (QwenImageDecoder3d), RMS norms included.
+  const bool wan = v.class_name == "AutoencoderKLWan" || v.class_name == "AutoencoderKLQwenImage";
   if (wan) build_wan_decoder(r, v);
+  else if (v.class_name == "AutoencoderKL") build_image_decoder(r, v);
   else build_hunyuan_decoder(r, v);
   for (const auto& l : v.decoder) v.decoder_params += layer_params(l, !wan);
   r.finish();
@@ -429,7 +546,7 @@ void read_clip_text(ConfigReader& r, TextEncoderConfig& e) {
             "transformers_version"});
 }
 
-// A Llama model used as a text encoder: the LLM importer reads it; its decoder layers run
+// A Llama or Qwen2 model used as a text encoder: the LLM importer reads it; its decoder layers run
 // once over the prompt (causal), the LM head does not (LlamaModel has none).
 void read_llm_encoder(const json& j, const std::string& path, TextEncoderConfig& e, VideoModelConfig& out) {
   // Its class (LlamaModel: the decoder without the LM head) is the text encoder's; the LLM
@@ -454,11 +571,15 @@ TextEncoderConfig read_text_encoder(const json& j, const std::string& path, cons
   auto mt = j.find("model_type");
   if (mt == j.end() || !mt->is_string()) throw InputError(field_path(path, "model_type"), "missing (required)");
   e.model_type = mt->get<std::string>();
-  if (e.model_type == "llama") {
+  if (e.model_type == "llama" || e.model_type == "qwen2") {
     read_llm_encoder(j, path, e, out);
     return e;
   }
-  const std::vector<std::string> types = {"clip_text_model", "llama", "t5", "umt5"};
+  if (e.model_type == "qwen2_5_vl")
+    throw InputError(field_path(path, "model_type"),
+                     "unsupported: give Qwen2.5-VL's language model as a qwen2 config (Qwen2Model: its text_config "
+                     "keys); text-to-image runs no vision tower");
+  const std::vector<std::string> types = {"clip_text_model", "llama", "qwen2", "t5", "umt5"};
   if (std::find(types.begin(), types.end(), e.model_type) == types.end()) {
     std::string hint = closest_name(e.model_type, types);
     throw InputError(field_path(path, "model_type"), "unsupported text encoder '" + e.model_type + "'" +
@@ -548,6 +669,12 @@ double embedding_params(const DitConfig& t) {
     const double text = double(t.text_dim) * d + d + d * d + d;  // PixArtAlphaTextProjection
     return patch + time + time_proj + text;
   }
+  const double context = double(t.text_dim) * d + d;  // context_embedder / txt_in
+  if (t.family == DitFamily::flux) {  // x_embedder, CombinedTimestep(Guidance)TextProjEmbeddings
+    const double pooled = double(t.pooled_dim) * d + d + d * d + d;  // PixArtAlphaTextProjection
+    return patch + context + timestep + (t.guidance_embeds ? timestep : 0) + pooled;
+  }
+  if (t.family == DitFamily::qwen_image) return patch + context + t.text_dim + timestep;  // + txt_norm (RMSNorm)
   const double refiner_in = timestep + (double(t.text_dim) * d + d + d * d + d) + (double(t.text_dim) * d + d);
   const double pooled = double(t.pooled_dim) * d + d + d * d + d;
   return patch + refiner_in + timestep + pooled + (t.guidance_embeds ? timestep : 0);
@@ -605,10 +732,21 @@ VideoModelConfig import_video_config(const json& bundle, const std::string& path
     m.warnings.push_back("transformer.in_channels: " + std::to_string(m.transformer.in_channels) + " > the VAE's " +
                          std::to_string(m.vae.latent_channels) +
                          " latent channels (image conditioning concatenated to the latent): priced as given");
-  if (m.text_encoders[0].hidden != m.transformer.text_dim)
-    throw InputError(field_path(path, "transformer.text_dim"),
-                     "the transformer projects " + std::to_string(m.transformer.text_dim) +
-                         "-wide text states, the text encoder makes " + std::to_string(m.text_encoders[0].hidden));
+  // The encoder whose states the transformer attends to: the first (Wan, HunyuanVideo, Qwen-Image)
+  // or, for FLUX, T5 in text_encoder_2 (text_encoder is CLIP, whose pooled output is projected).
+  const bool flux = m.transformer.family == DitFamily::flux;
+  const std::size_t states = flux ? 1 : 0;
+  const char* text_key = m.transformer.image() ? "transformer.joint_attention_dim" : "transformer.text_dim";
+  if (states >= m.text_encoders.size())
+    throw InputError(field_path(path, "text_encoder_2"), "missing (required: FLUX's T5 encoder; text_encoder is CLIP)");
+  if (m.text_encoders[states].hidden != m.transformer.text_dim)
+    throw InputError(field_path(path, text_key),
+                     "the transformer projects " + std::to_string(m.transformer.text_dim) + "-wide text states, " +
+                         m.text_encoders[states].role + " makes " + std::to_string(m.text_encoders[states].hidden));
+  if (flux && m.text_encoders[0].hidden != m.transformer.pooled_dim)
+    throw InputError(field_path(path, "transformer.pooled_projection_dim"),
+                     "the transformer projects a " + std::to_string(m.transformer.pooled_dim) +
+                         "-wide pooled text embedding, text_encoder makes " + std::to_string(m.text_encoders[0].hidden));
   std::sort(m.ignored_fields.begin(), m.ignored_fields.end());
   return m;
 }

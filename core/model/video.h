@@ -16,12 +16,21 @@
 //    dual-stream blocks with separate weights for video and text tokens and one joint
 //    attention, single-stream blocks with the attention and MLP in parallel), their patch
 //    embedding, condition embeddings and output projection; exact parameter counts.
+//  - Image MMDiTs, one frame each: FLUX.1 (FluxTransformer2DModel: double-stream blocks with
+//    separate image / text weights and one joint attention, single-stream blocks with the
+//    attention and MLP in parallel, timestep + guidance + pooled CLIP embeddings; guidance-
+//    distilled checkpoints run one pass per step) and Qwen-Image (QwenImageTransformer2DModel:
+//    double-stream blocks only, timestep embedding, RMS-normed text input). Their pipelines pack
+//    2x2 latent pixels into one token (64 = 16 latent channels x 4).
+//  - Image VAE decoders: AutoencoderKL (2-D: FLUX) and AutoencoderKLQwenImage (Wan 2.1's
+//    causal 3-D decoder, run on one frame).
 //  - The VAE decoder as the list of its layers (3-D causal convolutions, 2-D convolutions
 //    applied per frame, the mid-block attention, norms and resampling), each with its channels,
 //    kernel and the spatial and temporal scale it runs at, walked the way diffusers builds
 //    AutoencoderKLWan (Wan 2.1 and Wan 2.2's residual variant) and AutoencoderKLHunyuanVideo.
-//  - Text encoders: T5 / UMT5 encoders (gated or not), Llama models (through the LLM importer,
-//    core/model/llm.h) and CLIP text models: layers, widths, heads, parameters.
+//  - Text encoders: T5 / UMT5 encoders (gated or not), Llama and Qwen2 models (through the LLM
+//    importer, core/model/llm.h; Qwen-Image's Qwen2.5-VL is given as its language model) and
+//    CLIP text models: layers, widths, heads, parameters.
 // Every key of every config is accounted for, as for LLM configs: read, ignored because it
 // cannot change cost (ids, initialisation, normalisation constants, library versions), a
 // warning for behaviour not simulated (RoPE settings, image conditioning), a warning naming an
@@ -29,12 +38,16 @@
 // class, VACE control layers, a second MoE transformer).
 //
 // Sources: diffusers (huggingface/diffusers) src/diffusers/models/transformers/transformer_wan.py,
-// transformer_hunyuan_video.py, autoencoders/autoencoder_kl_wan.py, autoencoder_kl_hunyuan_video.py
-// (the layer structure); the bundled configs and their .source.md notes (the numbers).
+// transformer_hunyuan_video.py, transformer_flux.py, transformer_qwenimage.py,
+// autoencoders/autoencoder_kl_wan.py, autoencoder_kl_hunyuan_video.py, autoencoder_kl.py and vae.py
+// (Decoder), autoencoder_kl_qwenimage.py (the layer structure); the bundled configs and their
+// .source.md notes (the numbers).
 //
 // NOT modeled: numerics; Wan2.2's A14B two-expert switch (transformer_2); image-to-video
 // conditioning (CLIP image tokens, image latents); VACE; the VAE encoder (text-to-video
-// decodes only); CogVideoX and other families (an error names the class).
+// decodes only); CogVideoX and other families (an error names the class); image editing
+// (Qwen-Image-Edit's reference latents, zero_cond_t / additional timestep conditions), FLUX
+// ControlNets, IP-Adapters and FLUX.2 (Flux2Transformer2DModel).
 #pragma once
 #include <memory>
 #include <string>
@@ -45,7 +58,9 @@
 namespace trnsim::model {
 
 // Which denoiser architecture the transformer config describes.
-enum class DitFamily { wan, hunyuan_video };
+// flux and qwen_image are image models (one frame; the pipeline packs 2x2 latent pixels into a
+// token, so patch_h = patch_w = 2 and in_channels counts latent channels per pixel).
+enum class DitFamily { wan, hunyuan_video, flux, qwen_image };
 
 struct DitConfig {
   std::string class_name;  // "WanTransformer3DModel"
@@ -58,11 +73,13 @@ struct DitConfig {
   int freq_dim = 256;          // sinusoidal timestep width
   // Wan: cross-attention blocks. HunyuanVideo: dual-stream, single-stream, refiner blocks.
   int cross_blocks = 0, dual_blocks = 0, single_blocks = 0, refiner_blocks = 0;
-  int pooled_dim = 0;          // HunyuanVideo: CLIP pooled projection width
+  int pooled_dim = 0;          // HunyuanVideo, FLUX: CLIP pooled projection width (0: none)
   bool guidance_embeds = false;   // guidance-distilled: the scale is an input, one pass per step
   bool per_token_timesteps = false;  // model_index expand_timesteps (Wan2.2 TI2V): time MLP per token
   bool cross_attn_norm = true;
   int blocks() const { return cross_blocks + dual_blocks + single_blocks; }
+  // An image model (FluxTransformer2DModel, QwenImageTransformer2DModel): one frame per sample.
+  bool image() const { return family == DitFamily::flux || family == DitFamily::qwen_image; }
 };
 
 // One layer of the VAE decoder, at the scale it runs at: its input is the latent grid

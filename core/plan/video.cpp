@@ -45,6 +45,7 @@ struct DitPass {
   double d = 0, dtp = 0, ftp = 0, hd = 0, heads_chip = 0;
   int tp = 1, u = 1, r = 1;
   bool per_token_modulation = false;  // Wan2.2 TI2V: each token's own 6 x d shift/scale/gate
+  double samples = 1;  // images generated together (their latents updated by the sampler)
 };
 
 class BlockOps {
@@ -204,6 +205,19 @@ std::vector<Operator> embeddings(const Context& c, const DitConfig& t, const Dit
   const double patch = double(t.patch_t) * t.patch_h * t.patch_w;
   step(matmul_op(c, "patch_embed", T, t.in_channels * patch, d, t.in_channels * patch * d, kEmbeddingBytes, c.dt.matmul));
   const double time_tokens = t.per_token_timesteps ? T : p.b;
+  if (t.image()) {
+    // FLUX: timestep (+ guidance) MLPs and the pooled CLIP projection, context_embedder over
+    // the T5 states. Qwen-Image: the timestep MLP, txt_norm (RMS) and txt_in.
+    const double guidance = t.guidance_embeds ? 2 : 1;
+    step(matmul_op(c, "time_embed", p.b, 256, d, guidance * (256.0 * d + d * d), kEmbeddingBytes, c.dt.matmul));
+    if (t.family == DitFamily::qwen_image)
+      step(memory_op("text_norm", 2.0 * p.b * p.St * t.text_dim * kHiddenBytes));
+    step(matmul_op(c, "text_embed", p.b * p.St, t.text_dim, d, double(t.text_dim) * d, kEmbeddingBytes, c.dt.matmul));
+    if (t.pooled_dim > 0)
+      step(matmul_op(c, "pooled_embed", p.b, t.pooled_dim, d, double(t.pooled_dim) * d + d * d, kEmbeddingBytes,
+                     c.dt.matmul));
+    return ops;
+  }
   const bool wan = t.family == DitFamily::wan;
   const double time_w = wan ? double(t.freq_dim) * d + d * d + 6 * d * d : (t.guidance_embeds ? 2 : 1) * (256.0 * d + d * d);
   step(matmul_op(c, "time_embed", time_tokens, t.freq_dim, wan ? 6 * d : d, time_w, kEmbeddingBytes, c.dt.matmul));
@@ -226,17 +240,19 @@ std::vector<Operator> output(const Context& c, const DitConfig& t, const DitPass
   };
   const double d = p.d, T = p.b * p.Sc;
   const double out = double(t.out_channels) * t.patch_t * t.patch_h * t.patch_w;
-  if (t.family == DitFamily::hunyuan_video)
+  if (t.family != DitFamily::wan)
     step(matmul_op(c, "norm_out_modulation", p.b, d, 2 * d, 2 * d * d, kEmbeddingBytes, c.dt.matmul));
   step(memory_op("norm_out", 3.0 * T * d * kHiddenBytes));
   step(matmul_op(c, "proj_out", T, d, out, d * out, kEmbeddingBytes, c.dt.matmul));
   step(collective_op("sp.gather_output", "all-gather", p.b * p.S * out * kHiddenBytes, pl.sp(), pl.tp));
-  step(collective_op("cfg.exchange_noise", "all-gather", 2 * p.S * out * kHiddenBytes, pl.cfg, pl.tp * pl.sp()));
-  step(memory_op("sampler_step", (guidance ? 5.0 : 3.0) * p.S * out * kLatentBytes, guidance ? 2 : 1));
+  step(collective_op("cfg.exchange_noise", "all-gather", 2 * p.samples * p.S * out * kHiddenBytes, pl.cfg, pl.tp * pl.sp()));
+  step(memory_op("sampler_step", (guidance ? 5.0 : 3.0) * p.samples * p.S * out * kLatentBytes, guidance ? 2 : 1));
   return ops;
 }
 
-// One denoising step in execution order: embeddings, (Hunyuan) the token refiner, the blocks,
+// One denoising step in execution order: embeddings, (Hunyuan) the token refiner, the blocks
+// (FLUX and Qwen-Image's double-stream blocks are the dual kind, FLUX's single-stream blocks
+// the single kind: the same structure as HunyuanVideo's),
 // the output. A cached step runs only the first denoiser block and adds back the cached
 // residual of the others.
 std::vector<Operator> denoise_step(const Context& c, const VideoModelConfig& m, const DitPass& p,
@@ -399,6 +415,9 @@ VideoShape video_shape(const VideoModelConfig& m, const VideoSizes& s) {
   const DitConfig& t = m.transformer;
   VideoShape sh;
   const int tc = v.temporal_compression, grid = v.spatial_compression * t.patch_h;
+  if (t.image() && s.frames != 1)
+    throw InputError("workload.video.frames", "must be 1: " + t.class_name + " is an image model (one frame per image), got " +
+                                                  std::to_string(s.frames));
   if ((s.frames - 1) % tc != 0)
     throw InputError("workload.video.frames",
                      "must be 1 + a multiple of the VAE's temporal compression " + std::to_string(tc) + " (e.g. " +
@@ -444,7 +463,11 @@ VideoPlan plan_video(const VideoModelConfig& m, const Dtypes& dt, const VideoPla
   P.placement = pl;
   P.tiling = vae_tiling(m.vae, P.shape, s.vae_tile);
   P.branches = s.guidance ? 2 : 1;
-  P.batch = P.branches / pl.cfg;
+  if (s.batch > 1 && !t.image())
+    throw InputError("workload.video.batch", "must be 1 for a video model (" + t.class_name +
+                                                 "): batching is modeled for image models; use dp for more clips");
+  P.samples = s.batch;
+  P.batch = P.branches / pl.cfg * s.batch;
   P.cache_interval = s.cache_interval;
   P.full_steps = (s.steps + s.cache_interval - 1) / s.cache_interval;
   P.cached_steps = s.steps - P.full_steps;
@@ -462,6 +485,7 @@ VideoPlan plan_video(const VideoModelConfig& m, const Dtypes& dt, const VideoPla
   p.heads_chip = double(t.heads) / pl.tp;
   p.tp = pl.tp, p.u = pl.ulysses, p.r = pl.ring;
   p.per_token_modulation = t.per_token_timesteps;
+  p.samples = s.batch;
 
   P.block_counts = {double(t.cross_blocks), double(t.dual_blocks), double(t.single_blocks), double(t.refiner_blocks)};
   P.text = text_encoding(c, m, P.batch, s.prompt_tokens);
@@ -478,11 +502,11 @@ VideoPlan plan_video(const VideoModelConfig& m, const Dtypes& dt, const VideoPla
   P.vae_share = double((tiles + P.vae_chips - 1) / P.vae_chips) / tiles;
   for (const auto& l : m.vae.decoder) {
     Operator o = vae_op(l, P.tiling);
-    o.count = P.vae_share;
+    o.count = P.vae_share * s.batch;  // each image decoded in turn
     P.vae.push_back(o);
   }
   if (P.vae_chips > 1) {  // the decoded frames (3 channels, BF16) gathered from the chips' tiles
-    const double pixels = double(s.frames) * s.width * s.height;
+    const double pixels = double(s.frames) * s.width * s.height * s.batch;
     P.vae.push_back(scoped(collective_op("vae.gather_frames", "all-gather", pixels * 3 * kHiddenBytes, P.vae_chips, 1),
                            Scope::step, -1, 1));
   }
@@ -492,7 +516,7 @@ VideoPlan plan_video(const VideoModelConfig& m, const Dtypes& dt, const VideoPla
   P.memory.push_back({"transformer_weights", transformer_weight_bytes(m, dt, pl.tp)});
   P.memory.push_back({"text_encoder_weights", text_w * kEmbeddingBytes});
   P.memory.push_back({"vae_weights", m.vae.decoder_params * kHiddenBytes});
-  const double latents = 3 * P.shape.video_tokens * t.out_channels * t.patch_t * t.patch_h * t.patch_w * kLatentBytes;
+  const double latents = 3 * s.batch * P.shape.video_tokens * t.out_channels * t.patch_t * t.patch_h * t.patch_w * kLatentBytes;
   const double act = std::max(denoise_activation_bytes(t, p, P.cached_steps > 0), vae_activation_bytes(m.vae, P.tiling));
   P.memory.push_back({"latents", latents});
   P.memory.push_back({"activations", act});

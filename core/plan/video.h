@@ -22,8 +22,10 @@
 // The text encoders run once per clip, replicated on every chip; the VAE decodes on one chip,
 // or its spatial tiles spread over the replica's chips (vae_parallel).
 //
-// Sources: the operator structure of diffusers' WanTransformer3DModel, HunyuanVideoTransformer3DModel
-// and autoencoders (model/video.h); Ulysses (Jacobs et al. 2023, DeepSpeed-Ulysses), ring
+// An image (FLUX, Qwen-Image) is a clip of one frame: the same loop, no temporal axis.
+//
+// Sources: the operator structure of diffusers' WanTransformer3DModel, HunyuanVideoTransformer3DModel,
+// FluxTransformer2DModel, QwenImageTransformer2DModel and autoencoders (model/video.h); Ulysses (Jacobs et al. 2023, DeepSpeed-Ulysses), ring
 // attention (Liu et al. 2023), USP / xDiT (Fang et al. 2024) for the placements; diffusers'
 // tiled decode (256-pixel tiles every 192) for the tile layout.
 // NOT modeled: patch (PipeFusion) parallelism, the all-gather K/V variant of context
@@ -49,6 +51,7 @@ struct VideoSizes {
   int cache_interval = 1;
   int vae_tile = 0;       // px, 0 = whole frames
   bool vae_parallel = false;
+  int batch = 1;          // images per pass (image models)
 };
 
 struct VideoPlacement {
@@ -84,7 +87,8 @@ struct VideoPlan {
   VideoShape shape;
   VideoPlacement placement;
   VaeTiling tiling;
-  double batch = 1;         // sequences per chip in one transformer pass (2: CFG batched)
+  double batch = 1;         // sequences per chip in one transformer pass (2: CFG batched; x images)
+  double samples = 1;       // images (or clips) generated together: the batch field
   double branches = 1;      // passes per step over the whole replica (2 with guidance)
   int full_steps = 0, cached_steps = 0;
   int cache_interval = 1;  // step i runs fully when i % cache_interval == 0

@@ -238,7 +238,7 @@ void add_video_fields(std::vector<Field>& t) {
        limit(100000, "trnsim's limit: 100000 frames, over an hour at 24 fps"),
        {"frames", "frames",
         "Frames of the clip: 1 + a multiple of the VAE's temporal compression (4: 81, 121, 129 ...). Default 81, "
-        "Wan2.1's 5 seconds at 16 fps.",
+        "Wan2.1's 5 seconds at 16 fps. Image models (FLUX, Qwen-Image): 1.",
         kVideo, "", true},
        &V::frames},
       {"fps", T::number, 16, above(0, "a clip plays at a positive rate", 1),
@@ -259,6 +259,13 @@ void add_video_fields(std::vector<Field>& t) {
         "HunyuanVideo, or distilled few-step models).",
         kVideo},
        nullptr, nullptr, nullptr, &V::guidance},
+      {"batch", T::integer, 1, at_least(1, "a pass generates at least one image"),
+       limit(1024, "trnsim's limit: 1024 images a pass"),
+       {"images", "batch",
+        "Images generated together in one transformer pass on each replica (image models: FLUX, Qwen-Image; "
+        "a video model takes 1). Time per image and images per chip-hour divide by it.",
+        kVideo},
+       &V::batch},
       {"prompt_tokens", T::integer, 512, at_least(1, "the text encoder reads at least one token"),
        limit(65536, "trnsim's limit: 65536 tokens"),
        {"tokens", "prompt tokens",

@@ -27,7 +27,20 @@ std::function<Value(const Result&)> per_token(double LanguageModelResult::*field
 void add_video_metrics(const std::function<void(std::string, std::string, std::string, Better, std::string, std::string,
                                                 std::function<Value(const Result&)>, bool)>& add) {
   auto of = [](auto VideoResult::*field) { return of_kind<VideoResult>(field); };
-  auto count = of;
+  // Real-time figures are the clip's; time per image and images per chip-hour an image model's.
+  auto clip = [](auto VideoResult::*field) {
+    return [field](const Result& r) -> Value {
+      const VideoResult* x = std::get_if<VideoResult>(&r.figures);
+      return x && !x->image ? Value(static_cast<double>(x->*field)) : std::nullopt;
+    };
+  };
+  auto image = [](auto VideoResult::*field) {
+    return [field](const Result& r) -> Value {
+      const VideoResult* x = std::get_if<VideoResult>(&r.figures);
+      return x && x->image ? Value(static_cast<double>(x->*field)) : std::nullopt;
+    };
+  };
+  auto count = clip;
   add("video_s", "time per video", "s", Better::lower,
       "One clip end to end on one replica: text encoding, every denoising step, the VAE decode.", "video.video_s",
       of(&VideoResult::video_s), true);
@@ -38,17 +51,27 @@ void add_video_metrics(const std::function<void(std::string, std::string, std::s
       "video.vae_decode_s", of(&VideoResult::vae_s), false);
   add("real_time_factor", "real-time factor", "x", Better::lower,
       "Seconds of compute per second of video (time per video / clip duration); 1.0 is real time.",
-      "video.real_time_factor", of(&VideoResult::real_time_factor), true);
+      "video.real_time_factor", clip(&VideoResult::real_time_factor), true);
   add("chips_for_real_time", "real-time stream chips", "chips", Better::lower,
       "Replicas of this placement needed to generate video as fast as it plays (ceil of the real-time factor) x "
       "chips per replica.",
       "video.chips_for_real_time", count(&VideoResult::chips_for_real_time), true);
   add("video_seconds_per_chip_hour", "video seconds per chip-hour", "s", Better::higher,
       "Seconds of video one chip generates in an hour with this placement.", "video.video_seconds_per_chip_hour",
-      of(&VideoResult::video_seconds_per_chip_hour), false);
+      clip(&VideoResult::video_seconds_per_chip_hour), false);
   add("usd_per_video_minute", "USD per minute of video", "USD", Better::lower,
       "Chip-hours at the assumed price per minute of generated video.", "video.usd_per_video_minute",
-      of(&VideoResult::usd_per_video_minute), false);
+      clip(&VideoResult::usd_per_video_minute), false);
+  add("image_s", "time per image", "s", Better::lower,
+      "An image model's time per image on one replica: a pass of the batch (text encoding, every denoising step, "
+      "the VAE decodes) over the batch.",
+      "video.image.image_s", image(&VideoResult::image_s), true);
+  add("images_per_chip_hour", "images per chip-hour", "images", Better::higher,
+      "Images one chip generates in an hour with this placement: 3600 x batch / (time per pass x chips per replica).",
+      "video.image.images_per_chip_hour", image(&VideoResult::images_per_chip_hour), true);
+  add("usd_per_thousand_images", "USD per 1,000 images", "USD", Better::lower,
+      "Chip-hours at the assumed price per thousand generated images.", "video.image.usd_per_thousand_images",
+      image(&VideoResult::usd_per_thousand_images), false);
   add("video_tokens", "attention sequence", "tokens", Better::neither,
       "Video tokens every self-attention runs over: latent frames x latent pixels / patch.",
       "video.sequence.video_tokens", of(&VideoResult::video_tokens), false);

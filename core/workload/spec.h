@@ -81,6 +81,7 @@ struct VideoParams {
   bool vae_parallel = false;              // decode tiles spread over the replica's chips
   int ulysses = 0, ring = 0;              // sequence parallelism: all-to-all and ring degrees
   bool cfg_parallel = false;              // the two guidance branches on two chip groups
+  int batch = 1;                          // images generated together (image models)
   // Achievable fractions of the tensor-engine peak (calibrated defaults: the field table).
   double denoiser_efficiency = 0;         // the denoiser's matmuls and attention
   double decoder_efficiency = 0;          // the VAE decoder's convolutions and attention

@@ -17,7 +17,14 @@ namespace {
 
 using price::PricedOp;
 
-const char* family_name(model::DitFamily f) { return f == model::DitFamily::wan ? "wan" : "hunyuan_video"; }
+const char* family_name(model::DitFamily f) {
+  switch (f) {
+    case model::DitFamily::wan: return "wan";
+    case model::DitFamily::hunyuan_video: return "hunyuan_video";
+    case model::DitFamily::flux: return "flux";
+    default: return "qwen_image";
+  }
+}
 
 int domain_of(const hw::System& sys) { return sys.chips_per_domain > 0 ? sys.chips_per_domain : sys.chips; }
 
@@ -39,6 +46,7 @@ plan::VideoSizes sizes_of(const VideoParams& v) {
   z.cache_interval = v.step_cache_interval;
   z.vae_tile = v.vae_tile;
   z.vae_parallel = v.vae_parallel;
+  z.batch = v.batch;
   return z;
 }
 
@@ -157,21 +165,25 @@ std::string encoders_text(const model::VideoModelConfig& m, std::vector<std::str
 
 void fill_phases(const PricedVideo& v, const model::VideoModelConfig& m, Result& R) {
   const VideoResult& x = R.video();
+  const std::string per = x.image ? (x.batch > 1 ? "once per batch" : "once per image") : "once per clip";
   std::vector<std::string> names;
   const std::string enc = encoders_text(m, names);
   R.phases.push_back(make_phase("text_encoding",
-                                "the prompt" + std::string(v.plan.batch > 1 ? " and the negative prompt" : "") + " (" +
-                                    fmt::number(x.text_tokens) + " tokens) through " + enc + ", once per clip",
+                                "the prompt" + std::string(v.plan.batch / v.plan.samples > 1 ? " and the negative prompt" : "") + " (" +
+                                    fmt::number(x.text_tokens) + " tokens) through " + enc + ", " + per,
                                 v.text));
   R.phases.push_back(make_phase("denoising_step",
                                 "one denoising step: " + fmt::number(v.plan.batch) + " x " + fmt::number(x.video_tokens) +
-                                    " video tokens through " + std::to_string(x.blocks) + " blocks on " +
+                                    (x.image ? " image tokens" : " video tokens") + " through " + std::to_string(x.blocks) + " blocks on " +
                                     std::to_string(x.chips_per_replica) + " chips, chip 0",
                                 v.step));
   if (!v.cached.empty())
     R.phases.push_back(make_phase("cached_step", "one cached step (first block only, the rest's residual reused)", v.cached));
   R.phases.push_back(make_phase("vae_decode",
-                                "the VAE decode of " + std::to_string(x.frames) + " frames (" + std::to_string(x.vae_tiles) +
+                                "the VAE decode of " +
+                                    (x.image ? std::to_string(x.batch) + (x.batch > 1 ? " images (" : " image (")
+                                             : std::to_string(x.frames) + " frames (") +
+                                    std::to_string(x.vae_tiles) +
                                     " tile" + (x.vae_tiles > 1 ? "s" : "") + " on " + std::to_string(x.vae_chips) + " chip" +
                                     (x.vae_chips > 1 ? "s" : "") + ")",
                                 v.vae));
@@ -200,6 +212,8 @@ void fill_clip(const Spec& s, const model::VideoModelConfig& m, const PricedVide
   x.chips_per_replica = pl.chips_per_replica();
   x.batch_per_chip = v.plan.batch;
   x.vae_tiles = v.plan.tiling.tiles(), x.vae_chips = v.plan.vae_chips;
+  x.image = m.transformer.image();
+  x.batch = s.video.batch;
 }
 
 void fill_times(const PricedVideo& v, Result& R) {
@@ -225,6 +239,10 @@ void fill_real_time(Result& R) {
   const double chip_s = x.video_s * x.chips_per_replica;  // chip-seconds per clip
   x.video_seconds_per_chip_hour = chip_s > 0 ? x.duration_s / chip_s * 3600.0 : 0;
   x.usd_per_video_minute = x.duration_s > 0 ? R.price_per_chip_hour_usd * chip_s / 3600.0 / (x.duration_s / 60.0) : 0;
+  // Images: every pass makes `batch` of them on one replica's chips.
+  x.image_s = x.video_s / x.batch;
+  x.images_per_chip_hour = chip_s > 0 ? 3600.0 * x.batch / chip_s : 0;
+  x.usd_per_thousand_images = R.price_per_chip_hour_usd * chip_s / 3600.0 / x.batch * 1000.0;
 }
 
 // HBM per chip; a decode that does not fit whole frames names the tile field.

@@ -8,7 +8,9 @@
 // Reports the time per clip, per denoising step and per phase, the real-time factor (seconds
 // of compute per second of video; 1.0 = real time), the chips a real-time stream needs, the
 // real-time factor against the number of sequence-parallel chips, HBM per chip, the time
-// shares and the attention sequence (docs/video.md).
+// shares and the attention sequence (docs/video.md). An image model (FLUX, Qwen-Image) runs the
+// same loop on one frame and reports time per image, images per chip-hour and dollars per
+// thousand images instead of the real-time figures.
 // Sources and limits: core/model/video.h, core/plan/video.h, core/schedule/video.h.
 #pragma once
 #include <iosfwd>
@@ -56,6 +58,12 @@ struct VideoResult {
   int replicas_for_real_time = 0, chips_for_real_time = 0;  // a real-time stream with this placement
   int fewest_chips_real_time_clip = 0;  // on the scaling curve, a clip done within its duration (0: none)
   double video_seconds_per_chip_hour = 0, usd_per_video_minute = 0;
+  // image models (FLUX, Qwen-Image): one frame a sample, `batch` samples a pass
+  bool image = false;
+  int batch = 1;
+  double image_s = 0;                // time per image: video_s / batch
+  double images_per_chip_hour = 0;   // 3600 x batch / (video_s x chips per replica)
+  double usd_per_thousand_images = 0;
   std::vector<VideoScalingPoint> scaling;
 };
 

@@ -97,25 +97,34 @@ json video_json(const Result& R) {
                       {"attention_time_share", x.attention_time_share},
                       {"video_seconds_per_chip_hour", x.video_seconds_per_chip_hour},
                       {"usd_per_video_minute", x.usd_per_video_minute}}));
+  if (x.image)
+    j["image"] = object_of({{"batch", double(x.batch), true},
+                            {"image_s", x.image_s},
+                            {"images_per_chip_hour", x.images_per_chip_hour},
+                            {"usd_per_thousand_images", x.usd_per_thousand_images}});
   j["scaling"] = scaling;
   return j;
 }
 
 void video_text_header(std::ostream& out, const Result& R) {
   const VideoResult& x = R.video();
-  out << "Workload: " << x.model_name << " video on " << R.system_display_name << "\n";
+  out << "Workload: " << x.model_name << (x.image ? " image" : " video") << " on " << R.system_display_name << "\n";
   out << "  model         " << x.transformer_class << ": " << x.blocks << " blocks, hidden " << x.hidden << ", " << x.heads
       << " heads, FFN " << x.ffn << "; " << x.vae_class << "; text ";
   for (std::size_t i = 0; i < x.text_encoders.size(); ++i) out << (i ? " + " : "") << x.text_encoders[i];
   out << "\n";
   out << "  parameters    " << fmt::params(x.params.transformer) << " transformer, " << fmt::params(x.params.vae_decoder)
       << " VAE decoder, " << fmt::params(x.params.text_encoders) << " text encoders\n";
-  out << "  clip          " << x.width << "x" << x.height << ", " << x.frames << " frames at " << fmt::number(x.fps)
-      << " fps = " << fmt::number(x.duration_s) << " s; " << x.steps << " steps";
+  if (x.image)
+    out << "  image         " << x.width << "x" << x.height << ", batch " << x.batch << "; " << x.steps << " steps";
+  else
+    out << "  clip          " << x.width << "x" << x.height << ", " << x.frames << " frames at " << fmt::number(x.fps)
+        << " fps = " << fmt::number(x.duration_s) << " s; " << x.steps << " steps";
   if (x.cached_steps > 0) out << " (" << x.full_steps << " full, " << x.cached_steps << " cached)";
   out << ", guidance " << x.guidance << "\n";
   out << "  sequence      " << x.latent_frames << " x " << x.latent_h << " x " << x.latent_w << " latent -> "
-      << fmt::count(x.video_tokens) << " video tokens (attention sequence), " << fmt::count(x.text_tokens)
+      << fmt::count(x.video_tokens) << (x.image ? " image tokens" : " video tokens") << " (attention sequence), "
+      << fmt::count(x.text_tokens)
       << " text tokens\n";
   out << "  placement     tp " << x.tp << " x Ulysses " << x.ulysses << " x ring " << x.ring << " x cfg " << x.cfg << " = "
       << x.chips_per_replica << " chips per replica, " << x.replicas << " replica" << (x.replicas > 1 ? "s" : "") << " = "
@@ -126,6 +135,17 @@ void video_text_header(std::ostream& out, const Result& R) {
 
 void video_text_headline(std::ostream& out, const Result& R) {
   const VideoResult& x = R.video();
+  if (x.image) {
+    out << "  time per image       " << fmt::time(x.image_s);
+    if (x.batch > 1) out << " (a batch of " << x.batch << " in " << fmt::time(x.video_s) << ")";
+    out << " = text " << fmt::time(x.text_s) << " + " << x.full_steps << " x step " << fmt::time(x.step_s);
+    if (x.cached_steps > 0) out << " + " << x.cached_steps << " x cached " << fmt::time(x.cached_step_s);
+    out << " + VAE decode " << fmt::time(x.vae_s) << (x.batch > 1 ? ", per batch" : "") << "\n";
+    out << "  per denoising step   " << fmt::time(x.step_s) << " (attention " << fmt::percent(x.attention_time_share)
+        << " of the time, " << fmt::percent(x.attention_flops_share) << " of " << fmt::si(x.step_flops_per_chip, "FLOP")
+        << " per chip)\n";
+    return;
+  }
   out << "  time per video       " << fmt::time(x.video_s) << " = text " << fmt::time(x.text_s) << " + " << x.full_steps
       << " x step " << fmt::time(x.step_s);
   if (x.cached_steps > 0) out << " + " << x.cached_steps << " x cached " << fmt::time(x.cached_step_s);
@@ -144,6 +164,13 @@ void video_text_headline(std::ostream& out, const Result& R) {
 
 void video_text_economics(std::ostream& out, const Result& R) {
   const VideoResult& x = R.video();
+  if (x.image) {
+    out << "  images per chip-hour " << fmt::number(x.images_per_chip_hour) << " (" << x.chips_per_replica << " chip"
+        << (x.chips_per_replica > 1 ? "s" : "") << " a replica)\n";
+    out << "  cost                 $" << fmt::fixed(x.usd_per_thousand_images, 3) << " per 1,000 images at $"
+        << fmt::fixed(R.price_per_chip_hour_usd, 2) << " per chip-hour\n";
+    return;
+  }
   out << "  video per chip-hour  " << fmt::number(x.video_seconds_per_chip_hour) << " s of video\n";
   out << "  cost                 $" << fmt::fixed(x.usd_per_video_minute, 3) << " per minute of video at $"
       << fmt::fixed(R.price_per_chip_hour_usd, 2) << " per chip-hour\n";
@@ -152,6 +179,17 @@ void video_text_economics(std::ostream& out, const Result& R) {
 void video_text_scaling(std::ostream& out, const Result& R) {
   const VideoResult& x = R.video();
   if (x.scaling.empty()) return;
+  if (x.image) {
+    out << "\n  Time per image against sequence-parallel chips (tp " << x.tp << ", cfg " << x.cfg << ", batch " << x.batch
+        << " as given):\n";
+    out << "    " << fmt::lpad("chips", 6) << fmt::lpad("Ulysses", 9) << fmt::lpad("ring", 6) << fmt::lpad("step", 13)
+        << fmt::lpad("image", 13) << fmt::lpad("fabric", 9) << "\n";
+    for (const auto& s : x.scaling)
+      out << "    " << fmt::lpad(std::to_string(s.chips), 6) << fmt::lpad(std::to_string(s.ulysses), 9)
+          << fmt::lpad(std::to_string(s.ring), 6) << fmt::lpad(fmt::time(s.step_s), 13)
+          << fmt::lpad(fmt::time(s.video_s / x.batch), 13) << fmt::lpad(fmt::percent(s.fabric_share), 9) << "\n";
+    return;
+  }
   out << "\n  Real-time factor against sequence-parallel chips (tp " << x.tp << ", cfg " << x.cfg << " as given):\n";
   out << "    " << fmt::lpad("chips", 6) << fmt::lpad("Ulysses", 9) << fmt::lpad("ring", 6) << fmt::lpad("step", 13)
       << fmt::lpad("video", 13) << fmt::lpad("real-time", 11) << fmt::lpad("fabric", 9) << "\n";

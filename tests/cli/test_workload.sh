@@ -78,4 +78,24 @@ expect_error "$(scenario '{"model": "gpt-oss-120b", "parallelism": {"tp": 8, "dp
   "workload.parallelism.dp: tp*pp*dp = 320 chips, but Trn3 Gen2 UltraServer has 144"
 expect_error "$(scenario '{"model": "gpt-oss-120b", "precision": {"weights": "int4"}}')" \
   "workload.precision.weights: unknown value 'int4'"
+# Image models (the video kind's image mode): time per image and images per chip-hour printed,
+# the JSON's figures derived from the pass time, the batch and the chips; a bad batch named.
+for f in examples/image-flux.1-dev-1024-trn3-gen2.json examples/image-qwen-image-1328-trn3-gen2.json; do
+  "$TRNSIM" run "$f" > "$tmp/out.txt" || fail "run $f exited $?"
+  grep -q "^  time per image " "$tmp/out.txt" || fail "$f: no time per image"
+  grep -q "^  images per chip-hour " "$tmp/out.txt" || fail "$f: no images per chip-hour"
+  ! grep -q "real-time factor" "$tmp/out.txt" || fail "$f: an image has no real-time factor"
+  "$TRNSIM" run "$f" --json > "$tmp/out.json"
+  node -e '
+    const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).primary.result.video;
+    const i = r.image, chips = r.placement.chips_per_replica;
+    const near = (a, b) => Math.abs(a - b) <= 1e-9 * Math.abs(b);
+    if (!near(i.image_s, r.video_s / i.batch)) throw new Error("time per image " + i.image_s);
+    if (!near(i.images_per_chip_hour, 3600 * i.batch / (r.video_s * chips))) throw new Error("images/chip-hour");
+  ' "$tmp/out.json" || fail "$f: image figures not derived"
+done
+expect_error "$(scenario '{"kind": "video", "model": "FLUX.1-dev", "video": {"frames": 1, "batch": 0}}')" \
+  "workload.video.batch: 0 is below 1 (a pass generates at least one image)"
+expect_error "$(scenario '{"kind": "video", "model": "Wan2.1-T2V-1.3B", "video": {"batch": 2}}')" \
+  "workload.video.batch: must be 1 for a video model"
 echo "test_workload: ok"

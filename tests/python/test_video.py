@@ -27,3 +27,27 @@ def test_bad_clips_name_their_field(field, value):
         trnsim.run(s)
     assert info.value.field == f"workload.video.{field}"
     assert json.dumps(s)  # the scenario itself stays plain data
+
+
+IMAGE = "image-flux.1-dev-1024-trn3-gen2"
+
+
+def test_an_image_example_returns_time_per_image_as_the_cli_prints_it():
+    path = SOURCE_DIR / "examples" / f"{IMAGE}.json"
+    report = trnsim.run(path)
+    assert canonical(report) == canonical(cli("run", "--json", path).stdout)
+    video = report["primary"]["result"]["video"]
+    image = video["image"]
+    chips = video["placement"]["chips_per_replica"]
+    assert image["image_s"] == pytest.approx(video["video_s"] / image["batch"])
+    assert image["images_per_chip_hour"] == pytest.approx(3600 * image["batch"] / (video["video_s"] * chips))
+    assert "real_time_factor" not in report["ratios"]["workload"]  # a clip's figure, not an image's
+    assert report["ratios"]["workload"]["images_per_chip_hour"] > 1  # Trainium3 makes more an hour
+
+
+def test_an_image_model_asked_for_a_clip_names_the_frames():
+    s = trnsim.example(IMAGE)
+    s["workload"]["video"]["frames"] = 81
+    with pytest.raises(trnsim.InputError) as info:
+        trnsim.run(s)
+    assert info.value.field == "workload.video.frames"

@@ -52,7 +52,7 @@ const workload::Phase& phase(const workload::Result& r, const std::string& name)
 
 TEST_CASE("video: every bundled video model imports with every key accounted for", "[video]") {
   const auto names = model::bundled_video_model_names();
-  CHECK(names == std::vector<std::string>{"HunyuanVideo", "Wan2.1-T2V-1.3B", "Wan2.1-T2V-14B", "Wan2.2-TI2V-5B"});
+  CHECK(names == std::vector<std::string>{"FLUX.1-dev", "HunyuanVideo", "Qwen-Image", "Wan2.1-T2V-1.3B", "Wan2.1-T2V-14B", "Wan2.2-TI2V-5B"});
   for (const auto& n : names) {
     auto m = model::bundled_video_model(n, "m");
     INFO(n);
