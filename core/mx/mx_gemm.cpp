@@ -303,12 +303,18 @@ void simd_pack_b(const GemmIsa& isa, Path path, const Tensor& bt, Format a_forma
 namespace {
 
 // K chunk (blocks) and row chunk (tiles) for the caches: one chunk of a panel pair,
-// kc blocks of packed B, stays in L1 (kL1Bytes) while every row tile of the row chunk
-// passes over it; the row chunk's converted A (mc rows x kc blocks) stays in L2
-// (kL2Bytes). Each output still adds its blocks in order: chunk after chunk, the kernel
-// continuing from the running sums left in C. With a single row tile (a GEMV) nothing
-// is reused, so K is not split.
-constexpr std::size_t kL1Bytes = 24 << 10, kL2Bytes = 256 << 10;
+// kc blocks of packed B (at most kBChunkBytes), stays in L2 while every row tile of the
+// row chunk passes over it; the row chunk's converted A (mc rows x kc blocks) stays in L2
+// too (kAChunkBytes). Each output still adds its blocks in order: chunk after chunk, the
+// kernel continuing from the running sums left in C. With a single row tile (a GEMV)
+// nothing is reused, so K is not split.
+// Why L2 and not L1 for B: a tile reads two vectors of B per 16 (BF16) or 8 (int8)
+// multiply-add instructions, far below what L2 delivers with the hardware prefetcher,
+// while every K chunk costs a pass over all of C (16 MiB read and written at 2048^3,
+// from memory). B chunks sized for L1 (24 KiB: 11 BF16 blocks, 6 chunks at K = 2048)
+// made e4m3 x e4m3 ~25% and int8 x int8 ~15% slower than whole-K chunks on the Zen 5 VM
+// (mx_gemm/.../avx512, same session). 192 + 256 KiB leave half of a 1 MiB L2 free.
+constexpr std::size_t kBChunkBytes = 192 << 10, kAChunkBytes = 256 << 10;
 
 GemmChunks g_forced_chunks;
 
@@ -316,13 +322,13 @@ std::size_t k_chunk_blocks(const GemmShape& s, int nv, std::size_t kb, bool one_
   if (g_forced_chunks.k_blocks) return std::min(kb, g_forced_chunks.k_blocks);
   if (one_row_tile) return kb;
   const std::size_t per_block = static_cast<std::size_t>(nv) * block_stride(s);
-  return std::max<std::size_t>(1, std::min(kb, kL1Bytes / per_block));
+  return std::max<std::size_t>(1, std::min(kb, kBChunkBytes / per_block));
 }
 
 std::size_t row_chunk_tiles(const GemmShape& s, std::size_t kc) {
   if (g_forced_chunks.row_tiles) return g_forced_chunks.row_tiles;
   const std::size_t per_tile = static_cast<std::size_t>(s.mr) * kc * a_block_bytes(s);
-  return std::max<std::size_t>(1, kL2Bytes / per_tile);
+  return std::max<std::size_t>(1, kAChunkBytes / per_tile);
 }
 
 }  // namespace
