@@ -5,8 +5,8 @@
 // with VDPBF16PS (which adds the product of the high BF16 halves first, then the low:
 // element 2k, then 2k + 1, as the definition's left-to-right sum) on prescaled operands
 // (mx_gemm.cpp); without BF16, FP32 FMA (the products are exact, so FMA equals
-// multiply-then-add) and VPDPWSSD for E3M2. Every result equals the scalar reference bit
-// for bit (see mx.h).
+// multiply-then-add) and VPDPWSSD for E3M2. NVFP4 GEMM: exact integer block sums with
+// VPDPBUSD too (E2M1 digits). Every result equals the scalar reference bit for bit (see mx.h).
 #include "mx/mx_internal.h"
 
 #if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__) && defined(__AVX512VNNI__)
