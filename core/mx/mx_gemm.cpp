@@ -115,7 +115,8 @@ void b_lane_digits(const GemmShape& s, const float* vals, int l, std::uint8_t* d
   if (s.kind == kKindInt8) {
     for (int g = 0; g < 8; ++g) {
       std::uint8_t w[4];
-      for (int t4 = 0; t4 < 4; ++t4) w[t4] = static_cast<std::uint8_t>(static_cast<std::int32_t>(vals[4 * g + t4]) + s.b_offset);
+      for (int t4 = 0; t4 < 4; ++t4)
+        w[t4] = static_cast<std::uint8_t>(static_cast<std::int32_t>(vals[4 * g + t4]) + s.b_offset);
       std::memcpy(dst + (g * L + l) * 4, w, 4);
     }
   } else {
