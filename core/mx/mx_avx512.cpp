@@ -5,8 +5,8 @@
 // with VDPBF16PS (which adds the product of the high BF16 halves first, then the low:
 // element 2k, then 2k + 1, as the definition's left-to-right sum) on prescaled operands
 // (mx_gemm.cpp); without BF16, FP32 FMA (the products are exact, so FMA equals
-// multiply-then-add) and VPDPWSSD for E3M2. Every result equals the scalar reference bit
-// for bit (see mx.h).
+// multiply-then-add) and VPDPWSSD for E3M2. NVFP4 GEMM: exact integer block sums with
+// VPDPBUSD too (E2M1 digits). Every result equals the scalar reference bit for bit (see mx.h).
 #include "mx/mx_internal.h"
 
 #if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__) && defined(__AVX512VNNI__)
@@ -517,6 +517,131 @@ void avx512_tile(const GemmShape& s, int mr, int, const TileArgs& t) {
   }
 }
 
+// NVFP4 GEMM with VPDPBUSD. A block's sum S of 16 E2M1 products is exact in any order, and
+// so is its integer form: with digits 2 * value, 4S is an integer (|4S| <= 2304). B's digits
+// + 128 are the unsigned operand (corrected by 128 * sum of A's digits, as the MX kernel).
+// d = S * fl32(sa * sb) = 4S * (fl32(sa * sb) / 4): A's decoded scale carries the 1/4, and
+// since |sa * sb| >= 2^-18 (or 0, or NaN) the quarter is exact, so x and d are the FP32
+// kernel's bit for bit; c adds the blocks in order, as there. Layout, per 16-lane panel of
+// B and block: 4 groups of 4 k as 16 lanes x 4 bytes, then the lanes' 16 decoded scales.
+constexpr std::size_t kNvPackedBlock = 4 * 64 + 64;
+
+template <int MR>
+void nv_tile_int8(const std::uint8_t* a, std::size_t a_stride, const float* xa, const std::int32_t* ca,
+                  std::size_t ax_stride, const std::uint8_t* b0, const std::uint8_t* b1, std::size_t nb, float alpha,
+                  float* out, std::size_t ldc, int cols) {
+  __m512 c[MR][2];
+  #pragma GCC unroll 8
+  for (int r = 0; r < MR; ++r) c[r][0] = c[r][1] = _mm512_setzero_ps();
+  for (std::size_t blk = 0; blk < nb; ++blk) {
+    const std::uint8_t* p0 = b0 + blk * kNvPackedBlock;
+    const std::uint8_t* p1 = b1 + blk * kNvPackedBlock;
+    const std::uint8_t* ab = a + blk * kNvBlockSize;
+    __m512i acc[MR][2];
+    #pragma GCC unroll 8
+    for (int r = 0; r < MR; ++r) acc[r][0] = acc[r][1] = _mm512_set1_epi32(-ca[r * ax_stride + blk]);
+    #pragma GCC unroll 4
+    for (int g = 0; g < 4; ++g) {
+      const __m512i v0 = _mm512_loadu_si512(p0 + g * 64), v1 = _mm512_loadu_si512(p1 + g * 64);
+      #pragma GCC unroll 8
+      for (int r = 0; r < MR; ++r) {
+        const __m512i av = bcast32(ab + r * a_stride + 4 * g);
+        acc[r][0] = _mm512_dpbusd_epi32(acc[r][0], v0, av);
+        acc[r][1] = _mm512_dpbusd_epi32(acc[r][1], v1, av);
+      }
+    }
+    const __m512 xb0 = _mm512_loadu_ps(reinterpret_cast<const float*>(p0 + 256));
+    const __m512 xb1 = _mm512_loadu_ps(reinterpret_cast<const float*>(p1 + 256));
+    #pragma GCC unroll 8
+    for (int r = 0; r < MR; ++r) {
+      const __m512 x = _mm512_set1_ps(xa[r * ax_stride + blk]);
+      c[r][0] = _mm512_add_ps(c[r][0], _mm512_mul_ps(_mm512_cvtepi32_ps(acc[r][0]), _mm512_mul_ps(x, xb0)));
+      c[r][1] = _mm512_add_ps(c[r][1], _mm512_mul_ps(_mm512_cvtepi32_ps(acc[r][1]), _mm512_mul_ps(x, xb1)));
+    }
+  }
+  const __m512 va = _mm512_set1_ps(alpha);
+  #pragma GCC unroll 8
+  for (int r = 0; r < MR; ++r)
+    #pragma GCC unroll 2
+    for (int v = 0; v < 2; ++v) {
+      const int n = std::min(L, cols - v * L);
+      if (n <= 0) break;
+      const VF y = nv_canonical(VF{_mm512_mul_ps(c[r][v], va)});
+      _mm512_mask_storeu_ps(out + r * ldc + v * L, static_cast<__mmask16>((1u << n) - 1u), y.v);
+    }
+}
+
+void nv_avx512_gemm(const NvTensor& a, const NvTensor& bt, float* c) {
+  const std::size_t M = a.rows, N = bt.rows, nb = a.blocks_per_row();
+  const std::size_t panels = (N + L - 1) / L, a_stride = nb * kNvBlockSize;
+  const std::int16_t* q = integer_table(Format::e2m1);  // 2 * value
+  static thread_local std::vector<std::uint8_t> bp_keep, ad_keep;
+  static thread_local std::vector<float> xa_keep;
+  static thread_local std::vector<std::int32_t> ca_keep;
+  std::vector<std::uint8_t>& bp = bp_keep;
+  std::vector<std::uint8_t>& ad = ad_keep;
+  std::vector<float>& xa = xa_keep;
+  std::vector<std::int32_t>& ca = ca_keep;
+  bp.resize(panels * nb * kNvPackedBlock);
+  ad.resize(M * a_stride);
+  xa.resize(M * nb);
+  ca.resize(M * nb);
+  for (std::size_t j = 0; j < panels * L; ++j) {
+    const std::size_t p = j / L, l = j % L;
+    for (std::size_t blk = 0; blk < nb; ++blk) {
+      std::uint8_t* dst = bp.data() + (p * nb + blk) * kNvPackedBlock;
+      float xb = 0.0f;
+      std::uint8_t d[kNvBlockSize] = {};
+      if (j < N) {
+        const std::uint8_t* e = bt.row_elements(j) + blk * kNvBlockBytes;
+        for (int k = 0; k < kNvBlockSize; ++k) d[k] = static_cast<std::uint8_t>(q[(e[k >> 1] >> ((k & 1) * 4)) & 0xF]);
+        xb = nv_decode_scale(bt.row_scales(j)[blk]);
+      }
+      for (int g = 0; g < 4; ++g)
+        for (int t4 = 0; t4 < 4; ++t4) dst[(g * L + l) * 4 + t4] = static_cast<std::uint8_t>(d[4 * g + t4] + 128);
+      std::memcpy(dst + 256 + l * 4, &xb, 4);
+    }
+  }
+  for (std::size_t i = 0; i < M; ++i)
+    for (std::size_t blk = 0; blk < nb; ++blk) {
+      const std::uint8_t* e = a.row_elements(i) + blk * kNvBlockBytes;
+      std::int32_t sum = 0;
+      for (int k = 0; k < kNvBlockSize; ++k) {
+        const std::int16_t v = q[(e[k >> 1] >> ((k & 1) * 4)) & 0xF];
+        ad[i * a_stride + blk * kNvBlockSize + k] = static_cast<std::uint8_t>(v & 0xFF);
+        sum += v;
+      }
+      ca[i * nb + blk] = 128 * sum;
+      xa[i * nb + blk] = nv_decode_scale(a.row_scales(i)[blk]) * 0.25f;
+    }
+  const float alpha = nv_alpha(a, bt);
+  // Row chunks of A (digits) sized for L2 walk every pair of B panels (40 KiB at K = 2048).
+  constexpr int kMr = 4;
+  const std::size_t chunk = std::max<std::size_t>(kMr, (256u << 10) / a_stride / kMr * kMr);
+  const std::size_t pairs = (panels + 1) / 2;
+  for (std::size_t i0 = 0; i0 < M; i0 += chunk)
+    for (std::size_t pp = 0; pp < pairs; ++pp) {
+      const std::uint8_t* b0 = bp.data() + 2 * pp * nb * kNvPackedBlock;
+      const std::uint8_t* b1 = 2 * pp + 1 < panels ? b0 + nb * kNvPackedBlock : b0;  // a lone last panel: twice
+      const int cols = static_cast<int>(std::min<std::size_t>(2 * L, N - 2 * pp * L));
+      for (std::size_t i = i0; i < std::min(M, i0 + chunk); i += kMr) {
+        const std::uint8_t* ai = ad.data() + i * a_stride;
+        const float* x = xa.data() + i * nb;
+        const std::int32_t* cr = ca.data() + i * nb;
+        float* o = c + i * N + 2 * pp * L;
+        switch (std::min<std::size_t>(kMr, M - i)) {
+          case 4: nv_tile_int8<4>(ai, a_stride, x, cr, nb, b0, b1, nb, alpha, o, N, cols); break;
+          case 3: nv_tile_int8<3>(ai, a_stride, x, cr, nb, b0, b1, nb, alpha, o, N, cols); break;
+          case 2: nv_tile_int8<2>(ai, a_stride, x, cr, nb, b0, b1, nb, alpha, o, N, cols); break;
+          default: nv_tile_int8<1>(ai, a_stride, x, cr, nb, b0, b1, nb, alpha, o, N, cols); break;
+        }
+      }
+    }
+  constexpr std::size_t kKeep = 64u << 20;
+  if (bp.size() > kKeep) std::vector<std::uint8_t>().swap(bp);
+  if (ad.size() > kKeep) std::vector<std::uint8_t>().swap(ad);
+}
+
 // VDPBF16PS is used only when the CPU has it and it computes, on this machine, exactly
 // the two sequential roundings the definition asks for (checked once on crafted inputs).
 __attribute__((target("avx512bf16"))) bool bf16_semantics_ok() {
@@ -601,8 +726,8 @@ const char* avx512_kind_name(const GemmShape& s) {
 
 const GemmIsa kGemm = {L, kBf16Rows, 2, avx512_shape, avx512_tile, avx512_kind_name, simd_dequantize};
 const Kernels kAvx512 = {Path::avx512, simd_quantize, simd_dequantize, simd_dot, &kGemm};
-const NvKernels kNv = {Path::avx512, nv_simd_amax, nv_simd_quantize, nv_simd_dequantize, nv_simd_dot, nv_simd_gemm,
-                         "FP32 lanes across columns (B decoded to FP32)"};
+const NvKernels kNv = {Path::avx512, nv_simd_amax, nv_simd_quantize, nv_simd_dequantize, nv_simd_dot, nv_avx512_gemm,
+                         "VPDPBUSD (int8 digits of E2M1, exact block sums)"};
 
 }  // namespace
 

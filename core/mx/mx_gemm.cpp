@@ -74,43 +74,56 @@ std::uint32_t bf16_pair(const float* vals, int kp) {
   return (f2u(vals[2 * kp]) & 0xFFFF0000u) | (f2u(vals[2 * kp + 1]) >> 16);
 }
 
-// Writes one block (32 codes) of one lane into a packed panel block (integer kinds).
-void pack_lane_block(const GemmShape& s, Format f, const std::uint8_t* codes, int l, std::uint8_t* dst) {
-  const std::int16_t* q = integer_table(f);
+// Writes one block (32 codes) of one lane into a packed panel block (E2M1 B as nibbles).
+void pack_lane_nibbles(const GemmShape& s, const std::uint8_t* codes, int l, std::uint8_t* dst) {
   const int L = s.lanes;
-  switch (s.kind) {
-    case kKindInt8:
-      if (s.b_nibbles) {
-        for (int gp = 0; gp < 4; ++gp)
-          for (int t4 = 0; t4 < 4; ++t4)
-            dst[(gp * L + l) * 4 + t4] =
-                static_cast<std::uint8_t>((codes[8 * gp + t4] & 0xF) | ((codes[8 * gp + 4 + t4] & 0xF) << 4));
-      } else {
-        for (int g = 0; g < 8; ++g)
-          for (int t4 = 0; t4 < 4; ++t4)
-            dst[(g * L + l) * 4 + t4] = static_cast<std::uint8_t>(q[codes[4 * g + t4]] + s.b_offset);
-      }
-      break;
-    case kKindInt16:
-      for (int kp = 0; kp < 16; ++kp)
-        for (int h = 0; h < 2; ++h) {
-          std::int16_t v = q[codes[2 * kp + h]];
-          std::memcpy(dst + ((kp * L + l) * 2 + h) * 2, &v, 2);
-        }
-      break;
-  }
+  for (int gp = 0; gp < 4; ++gp)
+    for (int t4 = 0; t4 < 4; ++t4)
+      dst[(gp * L + l) * 4 + t4] =
+          static_cast<std::uint8_t>((codes[8 * gp + t4] & 0xF) | ((codes[8 * gp + 4 + t4] & 0xF) << 4));
 }
 
-// One block of A as integer digits (integer kinds).
-void convert_a_block(const GemmShape& s, Format f, const std::uint8_t* codes, std::uint8_t* dst) {
-  const std::int16_t* q = integer_table(f);
-  switch (s.kind) {
-    case kKindInt8:
-      for (int k = 0; k < kBlockSize; ++k) dst[k] = static_cast<std::uint8_t>(q[codes[k]] & 0xFF);
-      break;
-    case kKindInt16:
-      for (int k = 0; k < kBlockSize; ++k) std::memcpy(dst + 2 * k, &q[codes[k]], 2);
-      break;
+// The integer kinds convert whole rows through the path's dequantize with the scale byte
+// 127 + F (F = the format's fraction bits): each value is then its integer digit, exactly
+// (the digit tables hold value * 2^F), and the loops below vectorize; per-element table
+// lookups had taken a sixth of an int8 GEMM's time.
+void digit_row(const GemmIsa& isa, Format f, const Tensor& t, std::size_t row, std::vector<std::uint8_t>& xdig,
+               float* vals) {
+  const std::size_t kb = t.blocks_per_row();
+  xdig.assign(kb, static_cast<std::uint8_t>(127 + format_info(f).fraction_bits));
+  isa.dequantize(f, xdig.data(), t.row_elements(row), kb, vals);
+}
+
+// One block of A's digits (integer kinds) from its values; returns the sum of the digits.
+std::int32_t a_block_digits(int kind, const float* vals, std::uint8_t* dst) {
+  std::int32_t d[kBlockSize], sum = 0;
+  for (int k = 0; k < kBlockSize; ++k) d[k] = static_cast<std::int32_t>(vals[k]);
+  if (kind == kKindInt8) {
+    for (int k = 0; k < kBlockSize; ++k) dst[k] = static_cast<std::uint8_t>(d[k] & 0xFF);
+  } else {
+    std::int16_t h[kBlockSize];
+    for (int k = 0; k < kBlockSize; ++k) h[k] = static_cast<std::int16_t>(d[k]);
+    std::memcpy(dst, h, sizeof h);
+  }
+  for (int k = 0; k < kBlockSize; ++k) sum += d[k];
+  return sum;
+}
+
+// One lane of a packed block of B (integer kinds, not nibbles) from its values.
+void b_lane_digits(const GemmShape& s, const float* vals, int l, std::uint8_t* dst) {
+  const int L = s.lanes;
+  if (s.kind == kKindInt8) {
+    for (int g = 0; g < 8; ++g) {
+      std::uint8_t w[4];
+      for (int t4 = 0; t4 < 4; ++t4)
+        w[t4] = static_cast<std::uint8_t>(static_cast<std::int32_t>(vals[4 * g + t4]) + s.b_offset);
+      std::memcpy(dst + (g * L + l) * 4, w, 4);
+    }
+  } else {
+    for (int kp = 0; kp < 16; ++kp) {
+      const std::int16_t w[2] = {static_cast<std::int16_t>(vals[2 * kp]), static_cast<std::int16_t>(vals[2 * kp + 1])};
+      std::memcpy(dst + (kp * L + l) * 4, w, 4);
+    }
   }
 }
 
@@ -203,8 +216,8 @@ void pack_panels(const GemmIsa& isa, const GemmShape& s, const Tensor& bt, std::
   const std::size_t panels = (bt.rows + L - 1) / L, pbb = packed_block_bytes(s), stride = block_stride(s);
   const std::size_t bb = static_cast<std::size_t>(format_info(bt.format).block_bytes);
   std::uint8_t codes[kBlockSize], zero_codes[kBlockSize] = {};
-  const bool fp32 = fp32_kind(s.kind);
-  std::vector<float> vals(fp32 ? kb * kBlockSize : 0);
+  const bool fp32 = fp32_kind(s.kind), digits = !fp32 && !s.b_nibbles;
+  std::vector<float> vals(fp32 || digits ? kb * kBlockSize : 0);
   std::vector<std::uint8_t> xeff(fp32 ? kb : 0);
   for (std::size_t p = 0; p < panels; ++p) {
     const std::size_t rows = std::min(L, bt.rows - p * L);
@@ -223,6 +236,13 @@ void pack_panels(const GemmIsa& isa, const GemmShape& s, const Tensor& bt, std::
         for (std::size_t b = 0; b < kb; ++b)
           store_block_values(s.kind, vals.data() + b * kBlockSize, data + (p * kb + b) * stride + l * 4, 4 * L);
       }
+    } else if (digits) {  // lane by lane too, as digits
+      for (std::size_t l = 0; l < L; ++l) {
+        if (l < rows) digit_row(isa, bt.format, bt, p * L + l, xeff, vals.data());
+        else if (l == rows) std::fill(vals.begin(), vals.end(), 0.0f);
+        for (std::size_t b = 0; b < kb; ++b)
+          b_lane_digits(s, vals.data() + b * kBlockSize, static_cast<int>(l), data + (p * kb + b) * stride);
+      }
     }
     ScaleRange range;
     for (std::size_t b = 0; b < kb; ++b) {
@@ -236,12 +256,12 @@ void pack_panels(const GemmIsa& isa, const GemmShape& s, const Tensor& bt, std::
         if (l < rows) {
           x = bt.row_scales(j)[b];
           range.add(x);
-          if (!fp32) {
+          if (!fp32 && !digits) {
             unpack_codes(bt.format, bt.row_elements(j) + b * bb, codes);
-            pack_lane_block(s, bt.format, codes, static_cast<int>(l), dst);
+            pack_lane_nibbles(s, codes, static_cast<int>(l), dst);
           }
-        } else if (!fp32) {
-          pack_lane_block(s, bt.format, zero_codes, static_cast<int>(l), dst);
+        } else if (!fp32 && !digits) {
+          pack_lane_nibbles(s, zero_codes, static_cast<int>(l), dst);
         }
         meta[l] = x;
       }
@@ -303,12 +323,18 @@ void simd_pack_b(const GemmIsa& isa, Path path, const Tensor& bt, Format a_forma
 namespace {
 
 // K chunk (blocks) and row chunk (tiles) for the caches: one chunk of a panel pair,
-// kc blocks of packed B, stays in L1 (kL1Bytes) while every row tile of the row chunk
-// passes over it; the row chunk's converted A (mc rows x kc blocks) stays in L2
-// (kL2Bytes). Each output still adds its blocks in order: chunk after chunk, the kernel
-// continuing from the running sums left in C. With a single row tile (a GEMV) nothing
-// is reused, so K is not split.
-constexpr std::size_t kL1Bytes = 24 << 10, kL2Bytes = 256 << 10;
+// kc blocks of packed B (at most kBChunkBytes), stays in L2 while every row tile of the
+// row chunk passes over it; the row chunk's converted A (mc rows x kc blocks) stays in L2
+// too (kAChunkBytes). Each output still adds its blocks in order: chunk after chunk, the
+// kernel continuing from the running sums left in C. With a single row tile (a GEMV)
+// nothing is reused, so K is not split.
+// Why L2 and not L1 for B: a tile reads two vectors of B per 16 (BF16) or 8 (int8)
+// multiply-add instructions, far below what L2 delivers with the hardware prefetcher,
+// while every K chunk costs a pass over all of C (16 MiB read and written at 2048^3,
+// from memory). B chunks sized for L1 (24 KiB: 11 BF16 blocks, 6 chunks at K = 2048)
+// made e4m3 x e4m3 ~25% and int8 x int8 ~15% slower than whole-K chunks on the Zen 5 VM
+// (mx_gemm/.../avx512, same session). 192 + 256 KiB leave half of a 1 MiB L2 free.
+constexpr std::size_t kBChunkBytes = 192 << 10, kAChunkBytes = 256 << 10;
 
 GemmChunks g_forced_chunks;
 
@@ -316,13 +342,13 @@ std::size_t k_chunk_blocks(const GemmShape& s, int nv, std::size_t kb, bool one_
   if (g_forced_chunks.k_blocks) return std::min(kb, g_forced_chunks.k_blocks);
   if (one_row_tile) return kb;
   const std::size_t per_block = static_cast<std::size_t>(nv) * block_stride(s);
-  return std::max<std::size_t>(1, std::min(kb, kL1Bytes / per_block));
+  return std::max<std::size_t>(1, std::min(kb, kBChunkBytes / per_block));
 }
 
 std::size_t row_chunk_tiles(const GemmShape& s, std::size_t kc) {
   if (g_forced_chunks.row_tiles) return g_forced_chunks.row_tiles;
   const std::size_t per_tile = static_cast<std::size_t>(s.mr) * kc * a_block_bytes(s);
-  return std::max<std::size_t>(1, kL2Bytes / per_tile);
+  return std::max<std::size_t>(1, kAChunkBytes / per_tile);
 }
 
 }  // namespace
@@ -358,13 +384,11 @@ void gemm_impl(const GemmIsa& isa, const Tensor& a, const PanelsView& b, float* 
   std::uint8_t* a_conv = scratch;
   std::int32_t* a_exp = reinterpret_cast<std::int32_t*>(scratch + conv_bytes);
   std::int32_t* a_corr = a_exp + terms;
-  const std::int16_t* qa = integer_table(a.format);
   std::vector<ScaleRange> row_range(M);
   std::vector<char> row_prescaled(M, 0);
-  std::uint8_t codes[kBlockSize];
   const bool fp32 = fp32_kind(s.kind);
-  std::vector<float> vals(fp32 ? kb * kBlockSize : 0);
-  std::vector<std::uint8_t> xeff(fp32 ? kb : 0);
+  std::vector<float> vals(kb * kBlockSize);
+  std::vector<std::uint8_t> xeff(kb);
   for (std::size_t i = 0; i < M; ++i) {
     bool prescaled = s.prescale;
     for (std::size_t blk = 0; prescaled && blk < kb; ++blk)
@@ -374,16 +398,16 @@ void gemm_impl(const GemmIsa& isa, const Tensor& a, const PanelsView& b, float* 
       row_values(isa, a.format, a.row_scales(i), a.row_elements(i), kb, prescaled, xeff.data(), vals.data());
       for (std::size_t blk = 0; blk < kb; ++blk)
         store_block_values(s.kind, vals.data() + blk * kBlockSize, a_conv + i * a_stride + blk * abb, 4);
+    } else {
+      digit_row(isa, a.format, a, i, xeff, vals.data());
     }
     for (std::size_t blk = 0; blk < kb; ++blk) {
       const std::uint8_t x = a.row_scales(i)[blk];
       row_range[i].add(x);
       std::int32_t sum = 0;
       if (!fp32) {
-        unpack_codes(a.format, a.row_elements(i) + blk * bb, codes);
-        convert_a_block(s, a.format, codes, a_conv + i * a_stride + blk * abb);
-        if (s.kind == kKindInt8)
-          for (int k = 0; k < kBlockSize; ++k) sum += qa[codes[k]];
+        sum = a_block_digits(s.kind, vals.data() + blk * kBlockSize, a_conv + i * a_stride + blk * abb);
+        if (s.kind != kKindInt8) sum = 0;
       }
       a_corr[i * kb + blk] = s.b_offset * sum;
       a_exp[i * kb + blk] = static_cast<std::int32_t>(static_cast<std::uint32_t>(x) << 23) -

@@ -6,6 +6,7 @@
 // without BF16) against scalar; under node, WebAssembly SIMD128 against scalar.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -254,6 +255,7 @@ TEST_CASE("paths: GEMM over every format pair matches the reference, fallback ti
           gemm(a, bt, ref.data(), Path::scalar);
           for (Path p : simd_paths()) {
             if (bf16 == 1 && p != Path::avx512) continue;
+            std::fill(out.begin(), out.end(), -1.0f);  // not the previous path's outputs
             gemm(a, bt, out.data(), p);
             INFO(path_name(p) << (bf16 ? " bf16" : "") << " " << format_name(fa) << " x " << format_name(fb) << " M "
                               << M << " N " << N << " K " << K << " chunks " << chunks.k_blocks << " x "
@@ -264,6 +266,7 @@ TEST_CASE("paths: GEMM over every format pair matches the reference, fallback ti
             Tensor row = random_tensor(rng, fa, 1, K, 0);
             std::vector<float> y_ref(N), y(N);
             gemm(row, bt, y_ref.data(), Path::scalar);
+            std::fill(y.begin(), y.end(), -1.0f);
             gemm(row, packed, y.data());
             CHECK(std::memcmp(y_ref.data(), y.data(), N * 4) == 0);
           }
@@ -286,6 +289,7 @@ TEST_CASE("paths: quantized real data through GEMM, larger shapes") {
     std::vector<float> ref(M * N), out(M * N);
     gemm(a, bt, ref.data(), Path::scalar);
     for (Path p : simd_paths()) {
+      std::fill(out.begin(), out.end(), -1.0f);  // not the previous path's outputs
       gemm(a, bt, out.data(), p);
       INFO(path_name(p) << " " << format_name(fa) << " x " << format_name(fb));
       CHECK(std::memcmp(ref.data(), out.data(), ref.size() * 4) == 0);
@@ -325,6 +329,7 @@ TEST_CASE("paths: GEMM at every scale byte around the prescaling range matches t
           std::vector<float> ref(M * N), out(M * N);
           gemm(a, bt, ref.data(), Path::scalar);
           for (Path p : simd_paths()) {
+            std::fill(out.begin(), out.end(), -1.0f);  // not the previous path's outputs
             gemm(a, bt, out.data(), p);
             INFO(path_name(p) << " " << format_name(fa) << " x " << format_name(fb) << " scales " << sa << " / " << sb);
             CHECK(std::memcmp(ref.data(), out.data(), ref.size() * 4) == 0);

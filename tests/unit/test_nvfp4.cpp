@@ -6,6 +6,7 @@
 // test_snapshot_mx_hash.cpp.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -298,6 +299,28 @@ TEST_CASE("nvfp4: every SIMD path gives the reference's bits") {
       const std::vector<float> y = dequantize(t, p);
       CHECK(std::memcmp(y.data(), yref.data(), y.size() * 4) == 0);
       CHECK(bits_of(dot(a, b, p)) == bits_of(dref));
+      std::fill(c.begin(), c.end(), -1.0f);  // not the previous path's outputs
+      gemm(A, Bt, c.data(), p);
+      CHECK(std::memcmp(c.data(), cref.data(), c.size() * 4) == 0);
+    }
+  }
+  // a long K (the AVX-512 GEMM splits M into row chunks sized for L2: 16 rows here, so 40
+  // rows make three chunks, the last one partial) and negative scale bytes; no NaN scale
+  // (over 1024 blocks one would make every output NaN)
+  {
+    const std::size_t M = 40, N = 37, K = 16384;
+    NvTensor A = random_codes(r, M, K, false), Bt = random_codes(r, N, K, false);
+    for (NvTensor* t : {&A, &Bt})
+      for (auto& s : t->scales)
+        if (r.below(8) == 0) s = static_cast<std::uint8_t>(0x80 | r.below(0x7F));  // -E4M3
+    std::vector<float> cref(M * N), c(M * N);
+    gemm(A, Bt, cref.data(), Path::scalar);
+    std::size_t finite = 0;
+    for (float v : cref) finite += std::isfinite(v) && v != 0.0f;
+    CHECK(finite > M * N / 2);
+    for (Path p : simd_paths()) {
+      INFO(path_name(p) << " long K");
+      std::fill(c.begin(), c.end(), -1.0f);  // every output must be written
       gemm(A, Bt, c.data(), p);
       CHECK(std::memcmp(c.data(), cref.data(), c.size() * 4) == 0);
     }
