@@ -143,6 +143,28 @@ TEST_CASE("the vllm stack: the V1 OpenAI server's limits, admitting while the KV
   CHECK(price::load_stack("vllm").server->capacity_policy == "max_utilization");  // not capped by the KV budget
 }
 
+
+TEST_CASE("the trtllm-triton stack: trtllm-build's default engine, the same at any request lengths", "[gpu]") {
+  const json file = data_file("serving/trtllm-triton.json");
+  const int engine_batch = file.at("server").at("max_batch_size").at("value").get<int>();
+  const int engine_tokens = file.at("server").at("max_num_tokens").at("value").get<int>();
+  const hw::System sys = hw::load_system("dgx-h100");
+  CHECK(price::load_stack("trtllm-triton").server->capacity_policy == "guaranteed_no_evict");
+  // A short request: the KV cache holds more requests than the engine's batch, so the engine caps it.
+  // A long one: GUARANTEED_NO_EVICT caps it at what the KV budget holds. max_num_tokens never moves,
+  // where trtllm-bench's engine (the trtllm stack) follows the lengths.
+  for (auto [in, out] : {std::pair{128, 128}, std::pair{467, 256}, std::pair{5000, 500}}) {
+    Scenario s = gpu_scenario("dgx-h100", {}, {}, 1, in, out);
+    s.workload.stack = "trtllm-triton";
+    const auto m = serve::make_step_model(sys, s.workload, s.serve);
+    const int fit = static_cast<int>(std::floor(m->memory().kv_budget_bytes / m->kv_bytes(in + out)));
+    CHECK(m->limits().max_batch == std::min(engine_batch, fit));
+    CHECK(m->limits().max_batched_tokens == engine_tokens);
+    s.workload.stack = "trtllm";
+    const auto bench = serve::make_step_model(sys, s.workload, s.serve);
+    if (in == 5000) CHECK(bench->limits().max_batched_tokens != engine_tokens);
+  }
+}
 TEST_CASE("bad GPU execution and server data name the field", "[gpu]") {
   json chip = data_file("chips/h100-sxm.json");
   chip["execution"]["achieved_flops"]["fp8"]["value"] = 5000;  // above the 1979 TFLOPS peak
