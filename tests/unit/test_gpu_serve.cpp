@@ -7,6 +7,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 #include "hw/system.h"
@@ -165,6 +166,62 @@ TEST_CASE("the trtllm-triton stack: trtllm-build's default engine, the same at a
     if (in == 5000) CHECK(bench->limits().max_batched_tokens != engine_tokens);
   }
 }
+TEST_CASE("execution.assumed_from: H200 and Blackwell carry the H100's measured fractions", "[gpu]") {
+  const json h100 = data_file("chips/h100-sxm.json");
+  const json& hx = h100.at("execution");
+  auto fraction = [&](const std::string& dt) { return tera(hx.at("achieved_flops").at(dt)) / tera(h100.at("peak_flops").at(dt)); };
+  const double hbm_fraction = tera(hx.at("achieved_hbm_bandwidth")) / tera(h100.at("hbm").at("bandwidth"));
+  const double overhead = hx.at("kernel_overhead").at("value").get<double>() * 1e-6;
+  for (const std::string name : {"h200-sxm", "b200", "gb200", "gb300"}) {
+    const json file = data_file("chips/" + name + ".json");
+    const json& from = file.at("execution").at("assumed_from");
+    CHECK(from.at("chip") == "h100-sxm");
+    const hw::System sys = hw::load_system(name);
+    REQUIRE(sys.chip.execution);
+    const hw::ExecutionBlock& x = *sys.chip.execution;
+    CHECK(x.achieved_flops.size() == from.at("matmul").size());
+    for (auto it = from.at("matmul").begin(); it != from.at("matmul").end(); ++it) {
+      const double peak = tera(file.at("peak_flops").at(it.key()));
+      CHECK(x.achieved_flops.at(it.key()) == Approx(fraction(it.value().get<std::string>()) * peak).epsilon(1e-12));
+      CHECK(sys.sources.at("chip.execution.achieved_flops." + it.key()).rfind("assumption", 0) == 0);
+    }
+    CHECK(x.achieved_hbm_bytes_per_s == Approx(hbm_fraction * tera(file.at("hbm").at("bandwidth"))).epsilon(1e-12));
+    REQUIRE(x.kernel_overhead_s);
+    CHECK(*x.kernel_overhead_s == Approx(overhead).epsilon(1e-12));
+    // Not fitted on this chip: its sources say assumption (the H100's calibration named inside).
+    CHECK(sys.sources.at("chip.execution.kernel_overhead").rfind("assumption", 0) == 0);
+    CHECK(contains(sys.sources.at("chip.execution.kernel_overhead"), "calibrated"));
+  }
+  // A run on the H200 prices at the H100's fractions and names the assumption in its report.
+  const Scenario s = gpu_scenario("dgx-h200");
+  const workload::Result r = workload::evaluate(s.workload, hw::load_system("dgx-h200"));
+  CHECK(assumption(r, "efficiency.compute").value == Approx(fraction("fp8")).epsilon(1e-12));
+  CHECK(assumption(r, "efficiency.hbm").value == Approx(hbm_fraction).epsilon(1e-12));
+  CHECK(contains(assumption(r, "efficiency.compute").source, "same GH100"));
+}
+
+TEST_CASE("bad execution.assumed_from names the field", "[gpu]") {
+  const std::string path = (std::filesystem::temp_directory_path() / "trnsim-gpu-serve-assumed.json").string();
+  auto error_with = [&](const std::function<void(json&)>& edit) {
+    json chip = data_file("chips/b200.json");
+    edit(chip);
+    std::ofstream(path) << chip.dump();
+    return error_of([&] { hw::load_chip(path); });
+  };
+  CHECK(contains(error_with([](json& c) { c["execution"]["kernel_overhead"] = {{"value", 5}, {"unit", "us"}, {"source", "assumption: x"}}; }),
+                 "execution.kernel_overhead"));
+  CHECK(contains(error_with([](json& c) { c["execution"]["assumed_from"]["chip"] = "h200-sxm"; }),
+                 "execution.assumed_from.chip"));  // a chain of assumptions
+  CHECK(contains(error_with([](json& c) { c["execution"]["assumed_from"]["chip"] = "trainium2"; }),
+                 "execution.assumed_from.chip"));  // no execution data there
+  CHECK(contains(error_with([](json& c) { c["execution"]["assumed_from"]["matmul"]["fp4"] = "fp8"; }),
+                 "execution.assumed_from.matmul.fp4"));  // no fp4 peak on this chip
+  CHECK(contains(error_with([](json& c) { c["execution"]["assumed_from"]["matmul"]["fp32"] = "fp32"; }),
+                 "execution.assumed_from.matmul.fp32"));  // the H100 measured no FP32 matmul
+  CHECK(contains(error_with([](json& c) { c["execution"]["assumed_from"]["source"] = "because"; }),
+                 "execution.assumed_from.source"));
+}
+
 TEST_CASE("bad GPU execution and server data name the field", "[gpu]") {
   json chip = data_file("chips/h100-sxm.json");
   chip["execution"]["achieved_flops"]["fp8"]["value"] = 5000;  // above the 1979 TFLOPS peak
