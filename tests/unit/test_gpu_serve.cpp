@@ -12,6 +12,7 @@
 
 #include "hw/system.h"
 #include "price/stack.h"
+#include "report/serving.h"
 #include "scenario/scenario.h"
 #include "serve/stack/step_model.h"
 #include "test_support.h"
@@ -220,6 +221,39 @@ TEST_CASE("bad execution.assumed_from names the field", "[gpu]") {
                  "execution.assumed_from.matmul.fp32"));  // the H100 measured no FP32 matmul
   CHECK(contains(error_with([](json& c) { c["execution"]["assumed_from"]["source"] = "because"; }),
                  "execution.assumed_from.source"));
+}
+
+TEST_CASE("serve's economics: per scale-up domain, per MW all-in and per dollar, from the chip data", "[gpu]") {
+  // Host share and PUE at the field defaults (workload.economics), power and price from the chip file.
+  const json chip = data_file("chips/gb200.json");
+  const double watts = chip.at("power").at("value").get<double>();
+  const double price = chip.at("price_per_chip_hour").at("value").get<double>();
+  Scenario s = gpu_scenario("gb200-nvl72", {}, {{"arrivals", "poisson"}, {"rate", 20}, {"requests", 200}}, 4, 500, 200);
+  s.workload.parallelism.dp = 2;
+  const serve::Result r = serve::run(s);
+  REQUIRE(r.output_tokens_per_s_per_chip > 0);
+  CHECK(r.output_tokens_per_s_per_chip == Approx(r.output_tokens_per_s / 8));
+  const int domain = hw::load_system("gb200-nvl72").chips_per_domain;
+  CHECK(domain == 72);
+  CHECK(r.output_tokens_per_s_per_domain == Approx(r.output_tokens_per_s_per_chip * domain));
+  const double all_in = watts * (1 + s.workload.economics.host_power_fraction) * s.workload.economics.pue;
+  CHECK(r.tokens_per_s_per_megawatt == Approx(r.output_tokens_per_s_per_chip / all_in * 1e6));
+  CHECK(r.usd_per_million_tokens == Approx(price / (r.output_tokens_per_s_per_chip * 3600) * 1e6));
+  // A scenario's own price wins, as in `trnsim run`.
+  s.workload.economics.price_per_chip_hour_usd = 2 * price;
+  CHECK(serve::run(s).usd_per_million_tokens == Approx(2 * r.usd_per_million_tokens));
+  // At the rate search's answer (the H200 comparison example): Little's law in steady state.
+  std::ifstream in(std::string(TRNSIM_SOURCE_DIR) + "/examples/serve-compare-llama-70b-h200.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  const serve::Result h = serve::run(parse_scenario(text.str(), "serve-compare-llama-70b-h200.json"));
+  REQUIRE(h.searched);
+  const double per_request = h.output_tokens_per_s / h.request_rate;
+  const double per_chip = h.max_rate * per_request / (h.replicas * h.chips_per_replica);
+  CHECK(h.max_rate_tokens_per_s_per_chip == Approx(per_chip));
+  CHECK(h.max_rate_tokens_per_s_per_domain == Approx(per_chip * 8));
+  CHECK(h.max_rate_tokens_per_s_per_megawatt == Approx(per_chip / h.power_per_chip_all_in_watts * 1e6));
+  CHECK(h.max_rate_usd_per_million_tokens == Approx(h.price_per_chip_hour_usd / (per_chip * 3600) * 1e6));
 }
 
 TEST_CASE("bad GPU execution and server data name the field", "[gpu]") {
