@@ -247,6 +247,11 @@ void ServingPanel::goodput(App& app) {
               fmt::percent(r.target_fraction, 0).c_str(), fmt::significant(r.max_rate, 4).c_str(), r.probes.size(),
               fmt::time(c.ms / 1000).c_str());
   probe("serving:max-rate");
+  ImGui::TextDisabled("there, in steady state: %s output tokens/s per chip, %s per rack (%d chips), %s per MW, $%s per million",
+                      fmt::number(r.max_rate_tokens_per_s_per_chip).c_str(),
+                      fmt::number(r.max_rate_tokens_per_s_per_domain).c_str(), r.chips_per_domain,
+                      fmt::number(r.max_rate_tokens_per_s_per_megawatt).c_str(),
+                      fmt::fixed(r.max_rate_usd_per_million_tokens, 3).c_str());
   if (r.probes.size() < 2) return;
   Axis ax, ay;
   ax.lo = 0;

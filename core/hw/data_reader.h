@@ -33,6 +33,8 @@ class DataContext {
   // Optional: returns def (and records nothing) when the key is absent or null.
   bool optional_quantity(ObjectReader& r, const std::string& key, const std::string& source_key, Dim dim,
                          double lo, double hi, double& value);
+  // Records the source of a value derived here rather than read (execution.assumed_from).
+  void record_source(const std::string& source_key, const std::string& source) { out_.sources[source_key] = source; }
   const std::set<std::string>& selected() const { return selected_; }
   const std::set<std::string>& used() const { return used_; }
   const std::set<std::string>& seen() const { return seen_; }

@@ -102,6 +102,7 @@ json chip_json(const Chip& c) {
     x["achieved_flops"] = af;
     x["achieved_hbm_bandwidth_bytes_per_s"] = nullable(c.execution->achieved_hbm_bytes_per_s);
     x["kernel_overhead_s"] = c.execution->kernel_overhead_s ? json(*c.execution->kernel_overhead_s) : json(nullptr);
+    if (!c.execution->assumed_from.empty()) x["assumed_from"] = c.execution->assumed_from;
     j["execution"] = x;
   }
   return j;
@@ -284,7 +285,8 @@ std::string describe_text(const System& s) {
       sep = ", ";
     }
     if (x.kernel_overhead_s) o << sep << "kernel overhead " << time_str(*x.kernel_overhead_s);
-    o << "\n    (the roofline's efficiencies on this chip unless a scenario sets workload.efficiency.*)\n";
+    o << "\n    (the roofline's efficiencies on this chip unless a scenario sets workload.efficiency.*" <<
+        (x.assumed_from.empty() ? std::string() : "; assumed: " + x.assumed_from + "'s measured fractions, not measured here") << ")\n";
   }
   if (n)
     o << "  per core         SBUF " << binary(n->core.sbuf_bytes) << ", PSUM " << binary(n->core.psum_bytes)

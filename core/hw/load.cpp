@@ -16,10 +16,12 @@
 #include <mutex>
 
 #include "common/dtype.h"
+#include "common/format.h"
 #include "common/input_file.h"
 #include "common/limits.h"
 #include "embedded.h"
 #include "hw/data_reader.h"
+#include "hw/sources.h"
 #include "hw/system.h"
 
 namespace trnsim::hw {
@@ -247,13 +249,96 @@ void read_scale_up(ObjectReader& r, Chip& c, DataContext& ctx, const std::string
       c.link_bandwidth_published_bytes_per_s / (c.link_published_counts_both_directions ? 2.0 : 1.0);
 }
 
+// Nesting of execution.assumed_from while a chip is read: a reference must carry its own
+// measurements, so a chain (or a cycle) of assumptions is refused.
+thread_local int assumed_from_depth = 0;
+
+// "assumed_from": another chip's measured fractions carried to this one, as a labelled
+// assumption (a chip nobody measured, e.g. H200 as the H100's GH100 die at a higher HBM
+// bandwidth, Blackwell as Hopper). {"chip": NAME, "source": "assumption: ...", "matmul":
+// {this chip's dtype: the reference's dtype}}: each matmul rate is the reference's achieved /
+// peak in its dtype times this chip's peak; the HBM bandwidth is the reference's achieved /
+// published fraction of this chip's; the per-kernel overhead is the reference's.
+ExecutionBlock assumed_execution(const json& spec, const Chip& c, DataContext& ctx, const std::string& p) {
+  ObjectReader a(spec, "execution.assumed_from");
+  const std::string ref = a.string("chip");
+  const std::string why = a.string("source");
+  check_source(why, a.path("source"));
+  if (looks_like_path(ref) || ref.find_first_of(":+") != std::string::npos)
+    throw InputError(a.path("chip"), "the name of a bundled chip, got '" + ref + "'");
+  if (assumed_from_depth > 0)
+    throw InputError(a.path("chip"), "'" + ref + "' carries assumed execution data itself; refer to the chip it was measured on");
+  Chip rc;
+  System rs;
+  {
+    ++assumed_from_depth;
+    struct Leave { ~Leave() { --assumed_from_depth; } } leave;
+    rs = load_system(ref);
+    if (rs.chips != 1) throw InputError(a.path("chip"), "'" + ref + "' is a system, not a chip");
+    rc = rs.chip;
+  }
+  if (!rc.execution) throw InputError(a.path("chip"), "'" + ref + "' has no execution data to carry");
+  if (!rc.execution->assumed_from.empty())
+    throw InputError(a.path("chip"), "'" + ref + "' carries assumed execution data itself (from '" +
+                                         rc.execution->assumed_from + "'); refer to the chip it was measured on");
+  const ExecutionBlock& rx = *rc.execution;
+  auto ref_source = [&](const std::string& key) {
+    for (const std::string& k : {key, "chip." + key}) {
+      auto it = rs.sources.find(k);
+      if (it != rs.sources.end()) return it->second;
+    }
+    return std::string("chip data");
+  };
+  const std::string who = why + "; " + rc.display_name + "'s ";
+  ExecutionBlock x;
+  x.assumed_from = ref;
+  ObjectReader m(a.raw("matmul"), a.path("matmul"));
+  for (const auto& dt : dtype_names()) {
+    if (!m.has(dt)) continue;
+    const std::string from = m.string(dt);
+    const std::string path = m.path(dt);
+    if (c.peak(dt) <= 0) throw InputError(path, "the chip has no " + dt + " peak (peak_flops." + dt + ")");
+    auto it = rx.achieved_flops.find(from);
+    if (it == rx.achieved_flops.end())
+      throw InputError(path, "'" + ref + "' has no measured " + from + " matmul (execution.achieved_flops." + from + ")");
+    const double fraction = rx.compute_efficiency(from, rc.peak(from));
+    x.achieved_flops[dt] = fraction * c.peak(dt);
+    ctx.record_source(p + "execution.achieved_flops." + dt,
+                      who + from + " matmul fraction " + fmt::general(fraction, 3) + " (" +
+                          ref_source("execution.achieved_flops." + from) + ")");
+  }
+  m.finish();
+  if (x.achieved_flops.empty()) throw InputError(a.path("matmul"), "names no dtype");
+  if (rx.achieved_hbm_bytes_per_s > 0 && rc.hbm_bandwidth_bytes_per_s > 0) {
+    const double fraction = rx.achieved_hbm_bytes_per_s / rc.hbm_bandwidth_bytes_per_s;
+    x.achieved_hbm_bytes_per_s = fraction * c.hbm_bandwidth_bytes_per_s;
+    ctx.record_source(p + "execution.achieved_hbm_bandwidth",
+                      who + "achieved / published HBM bandwidth " + fmt::general(fraction, 3) + ", the same fraction of this chip's (" +
+                          ref_source("execution.achieved_hbm_bandwidth") + ")");
+  }
+  if (rx.kernel_overhead_s) {
+    x.kernel_overhead_s = rx.kernel_overhead_s;
+    ctx.record_source(p + "execution.kernel_overhead", who + "per-kernel overhead (" + ref_source("execution.kernel_overhead") + ")");
+  }
+  a.finish();
+  return x;
+}
+
 // The optional "execution" block: achieved matmul rates per dtype (each at most the chip's
-// peak of that dtype), achieved HBM bandwidth (at most the HBM's) and the per-kernel overhead.
+// peak of that dtype), achieved HBM bandwidth (at most the HBM's) and the per-kernel overhead;
+// or "assumed_from", another chip's fractions (assumed_execution above), not both.
 void read_execution(ObjectReader& r, Chip& c, DataContext& ctx, const std::string& p) {
   const json* block = r.optional_raw("execution");
   if (!block) return;
   ObjectReader e(*block, "execution");
   e.ignore("note");
+  if (const json* from = e.optional_raw("assumed_from")) {
+    for (const char* own : {"achieved_flops", "achieved_hbm_bandwidth", "kernel_overhead"})
+      if (e.has(own)) throw InputError(e.path(own), "give measured values or assumed_from, not both");
+    c.execution = assumed_execution(*from, c, ctx, p);
+    e.finish();
+    return;
+  }
   ExecutionBlock x;
   if (const json* af = e.optional_raw("achieved_flops")) {
     ObjectReader a(*af, "execution.achieved_flops");

@@ -93,6 +93,7 @@ struct ExecutionBlock {
   std::map<std::string, double> achieved_flops;  // best measured matmul FLOP/s per dtype
   double achieved_hbm_bytes_per_s = 0;           // measured streaming bandwidth; 0 = none
   std::optional<double> kernel_overhead_s;       // per kernel (launch, gaps between kernels)
+  std::string assumed_from;                      // the chip whose fractions these are ("" = measured here)
   // The efficiency of the matmuls in `dtype`: achieved / peak; 0 when not given.
   double compute_efficiency(const std::string& dtype, double peak) const;
 };

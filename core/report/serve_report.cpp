@@ -148,6 +148,12 @@ json result_to_json(const Result& r) {
                      {"output_tokens_per_s", r.output_tokens_per_s},
                      {"output_tokens_per_s_per_chip", r.output_tokens_per_s_per_chip},
                      {"prompt_tokens_per_s", r.prompt_tokens_per_s}};
+  s["economics"] = {{"chips_per_domain", r.chips_per_domain},
+                    {"output_tokens_per_s_per_domain", r.output_tokens_per_s_per_domain},
+                    {"power_per_chip_all_in_watts", r.power_per_chip_all_in_watts},
+                    {"tokens_per_s_per_megawatt", r.tokens_per_s_per_megawatt},
+                    {"price_per_chip_hour_usd", r.price_per_chip_hour_usd},
+                    {"usd_per_million_tokens", r.usd_per_million_tokens}};
   s["goodput"] = {{"targets", {{"ttft_s", optional(r.target_ttft_s)}, {"tpot_s", optional(r.target_tpot_s)},
                                {"fraction", r.target_fraction}}},
                   {"attainment", r.attainment},
@@ -201,7 +207,12 @@ json result_to_json(const Result& r) {
     json probes = json::array();
     for (const auto& p : r.probes)
       probes.push_back({{"rate", p.rate}, {"attainment", p.attainment}, {"goodput", p.goodput_rps}});
-    s["rate_search"] = {{"max_rate", r.max_rate}, {"probes", probes}};
+    s["rate_search"] = {{"max_rate", r.max_rate},
+                        {"output_tokens_per_s_per_chip", r.max_rate_tokens_per_s_per_chip},
+                        {"output_tokens_per_s_per_domain", r.max_rate_tokens_per_s_per_domain},
+                        {"tokens_per_s_per_megawatt", r.max_rate_tokens_per_s_per_megawatt},
+                        {"usd_per_million_tokens", r.max_rate_usd_per_million_tokens},
+                        {"probes", probes}};
   }
   s["metrics"] = metrics_json(r);
   s["notes"] = r.notes;
@@ -329,7 +340,11 @@ void sessions_text(std::ostringstream& o, const Result& r) {
 void search_text(std::ostringstream& o, const Result& r) {
   if (!r.searched) return;
   o << "\nRate search: highest rate with " << fmt::percent(r.target_fraction, 0) << " meeting the targets: "
-    << fmt::significant(r.max_rate, 4) << " requests/s (" << r.probes.size() << " runs)\n  " << pad("rate", 12)
+    << fmt::significant(r.max_rate, 4) << " requests/s (" << r.probes.size() << " runs)\n";
+  o << "  there, in steady state: " << fmt::number(r.max_rate_tokens_per_s_per_chip) << " output tokens/s per chip, "
+    << fmt::number(r.max_rate_tokens_per_s_per_domain) << " per rack (" << r.chips_per_domain << " chips), "
+    << fmt::number(r.max_rate_tokens_per_s_per_megawatt) << " per MW, $"
+    << fmt::fixed(r.max_rate_usd_per_million_tokens, 3) << " per million\n  " << pad("rate", 12)
     << lpad("attainment", 12) << lpad("goodput", 12) << "\n";
   for (const auto& p : r.probes)
     o << "  " << pad(fmt::significant(p.rate, 4), 12) << lpad(fmt::percent(p.attainment), 12)

@@ -229,6 +229,34 @@ void zero_load(const Runner& run, Result& R) {
   }
 }
 
+// The run's output rate per chip at the reference run's all-in power per chip and price per
+// chip-hour (workload/economics.cpp: the chip data's, or the scenario's workload.economics).
+void economics(const Runner& run, Result& R) {
+  const hw::System& sys = run.system();
+  R.chips_per_domain = std::min(sys.chips_per_domain > 0 ? sys.chips_per_domain : sys.chips, sys.chips);
+  R.output_tokens_per_s_per_domain = R.output_tokens_per_s_per_chip * R.chips_per_domain;
+  const workload::Result& ref = run.reference().run;
+  R.power_per_chip_all_in_watts = ref.power_per_chip_all_in_watts;
+  R.price_per_chip_hour_usd = ref.price_per_chip_hour_usd;
+  R.tokens_per_s_per_megawatt =
+      R.power_per_chip_all_in_watts > 0 ? R.output_tokens_per_s_per_chip / R.power_per_chip_all_in_watts * 1e6 : 0;
+  R.usd_per_million_tokens = R.output_tokens_per_s_per_chip > 0
+                                 ? R.price_per_chip_hour_usd / (R.output_tokens_per_s_per_chip * 3600.0) * 1e6
+                                 : 0;
+}
+
+void economics_at_max_rate(Result& R) {
+  const double chips = double(R.replicas) * R.chips_per_replica;
+  const double output_per_request = R.request_rate > 0 ? R.output_tokens_per_s / R.request_rate : 0;
+  R.max_rate_tokens_per_s_per_chip = chips > 0 ? R.max_rate * output_per_request / chips : 0;
+  R.max_rate_tokens_per_s_per_domain = R.max_rate_tokens_per_s_per_chip * R.chips_per_domain;
+  R.max_rate_tokens_per_s_per_megawatt =
+      R.power_per_chip_all_in_watts > 0 ? R.max_rate_tokens_per_s_per_chip / R.power_per_chip_all_in_watts * 1e6 : 0;
+  R.max_rate_usd_per_million_tokens =
+      R.max_rate_tokens_per_s_per_chip > 0 ? R.price_per_chip_hour_usd / (R.max_rate_tokens_per_s_per_chip * 3600.0) * 1e6
+                                           : 0;
+}
+
 namespace {
 
 // A decode step of as many sequences of `context` tokens as fit (and the batch slots allow).

@@ -50,6 +50,10 @@ void occupancy(const SimResult& sim, Result& R);
 void goodput(const SimResult& sim, const Targets& targets, Result& R);
 // The side experiments.
 void zero_load(const Runner& run, Result& R);
+// Tokens per scale-up domain, per MW and per dollar, after throughput() and zero_load().
+void economics(const Runner& run, Result& R);
+// The same at the rate search's answer, after search_rate().
+void economics_at_max_rate(Result& R);
 void kv_precisions(const Runner& run, Result& R);
 void context_sweep(const Runner& run, Result& R);
 void sessions(const Runner& run, const SimResult& sim, Result& R);

@@ -58,6 +58,19 @@ std::vector<MetricOf<Result>> build_metrics() {
   add("serve_output_tokens_per_s_per_chip", "output tokens/s per chip", "tokens/s", Better::higher,
       "Output tokens per second divided by the chips serving (dp x tp x pp).",
       "throughput.output_tokens_per_s_per_chip", [](const S& r) -> Value { return r.output_tokens_per_s_per_chip; });
+  add("serve_output_tokens_per_s_per_domain", "output tokens/s per rack (domain)", "tokens/s", Better::higher,
+      "Output tokens per second per chip times the chips of one scale-up domain (a GB200 NVL72 rack's 72 GPUs, a "
+      "Trn3 Gen2 UltraServer's 144 chips, an 8-GPU node): the rack's rate when every chip serves like these.",
+      "economics.output_tokens_per_s_per_domain", [](const S& r) -> Value { return r.output_tokens_per_s_per_domain; });
+  add("serve_tokens_per_s_per_megawatt", "output tokens/s per MW", "tokens/s/MW", Better::higher,
+      "Output tokens per second per megawatt of all-in power (chip power x (1 + host share) x PUE, as `trnsim run`).",
+      "economics.tokens_per_s_per_megawatt",
+      [](const S& r) -> Value { return r.power_per_chip_all_in_watts > 0 ? Value(r.tokens_per_s_per_megawatt) : std::nullopt; });
+  add("serve_usd_per_million_tokens", "USD per million output tokens", "USD", Better::lower,
+      "The chips' price per hour over the output tokens they serve in an hour (the chip data's price, an assumption "
+      "or guess it names, or workload.economics).",
+      "economics.usd_per_million_tokens",
+      [](const S& r) -> Value { return r.price_per_chip_hour_usd > 0 && r.output_tokens_per_s_per_chip > 0 ? Value(r.usd_per_million_tokens) : std::nullopt; });
   add("serve_slo_attainment", "SLO attainment", "fraction", Better::higher,
       "Share of requests meeting both the TTFT and the TPOT target (DistServe).", "goodput.attainment",
       [](const S& r) -> Value {
@@ -69,6 +82,28 @@ std::vector<MetricOf<Result>> build_metrics() {
   add("serve_max_rate", "highest rate meeting the targets", "requests/s", Better::higher,
       "The rate search: the highest arrival rate whose attainment meets serve.targets.fraction (DistServe's goodput).",
       "rate_search.max_rate", [](const S& r) -> Value { return r.searched ? Value(r.max_rate) : std::nullopt; });
+  add("serve_max_rate_tokens_per_s_per_chip", "at the highest rate: output tokens/s per chip", "tokens/s",
+      Better::higher,
+      "Steady state at the rate search's answer: that rate x the mean output tokens per request, per chip.",
+      "rate_search.output_tokens_per_s_per_chip",
+      [](const S& r) -> Value { return r.searched ? Value(r.max_rate_tokens_per_s_per_chip) : std::nullopt; });
+  add("serve_max_rate_tokens_per_s_per_domain", "at the highest rate: per rack (domain)", "tokens/s", Better::higher,
+      "The same per chip times the chips of one scale-up domain (an NVL72 rack, an UltraServer, an 8-GPU node).",
+      "rate_search.output_tokens_per_s_per_domain",
+      [](const S& r) -> Value { return r.searched ? Value(r.max_rate_tokens_per_s_per_domain) : std::nullopt; });
+  add("serve_max_rate_tokens_per_s_per_megawatt", "at the highest rate: per MW", "tokens/s/MW", Better::higher,
+      "The same per MW of all-in power.", "rate_search.tokens_per_s_per_megawatt",
+      [](const S& r) -> Value {
+        return r.searched && r.power_per_chip_all_in_watts > 0 ? Value(r.max_rate_tokens_per_s_per_megawatt) : std::nullopt;
+      });
+  add("serve_max_rate_usd_per_million_tokens", "at the highest rate: USD per million", "USD", Better::lower,
+      "The chips' price per hour over the output tokens they serve in an hour at that rate.",
+      "rate_search.usd_per_million_tokens",
+      [](const S& r) -> Value {
+        return r.searched && r.price_per_chip_hour_usd > 0 && r.max_rate_tokens_per_s_per_chip > 0
+                   ? Value(r.max_rate_usd_per_million_tokens)
+                   : std::nullopt;
+      });
   add("serve_mean_batch", "mean batch", "sequences", Better::neither,
       "Running sequences per replica, averaged over time.", "occupancy.mean_batch",
       [](const S& r) -> Value { return r.mean_batch; });

@@ -108,10 +108,11 @@ Result run(const hw::System& system, const workload::Spec& w, const Spec& v, con
   occupancy(sim, R);
   goodput(sim, v.targets, R);
   zero_load(run, R);
+  economics(run, R);
   kv_precisions(run, R);
   context_sweep(run, R);
   sessions(run, sim, R);
-  if (search) search_rate(run, R);
+  if (search) search_rate(run, R), economics_at_max_rate(R);
   if (R.rejected > 0) R.notes.push_back(std::to_string(R.rejected) + " requests rejected: " + R.rejected_reason);
   return R;
 }

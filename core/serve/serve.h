@@ -121,6 +121,11 @@ struct Result {
   Summary ttft, tpot, itl, e2e, queue;
   Histogram ttft_histogram, tpot_histogram, e2e_histogram;  // per request, 24 log-spaced bins
   double request_rate = 0, output_tokens_per_s = 0, output_tokens_per_s_per_chip = 0, prompt_tokens_per_s = 0;
+  // economics of the measured output rate: per scale-up domain (an NVL72 rack, an UltraServer,
+  // an 8-GPU node), per MW all-in and per dollar, at the power and price `trnsim run` uses
+  int chips_per_domain = 0;
+  double output_tokens_per_s_per_domain = 0, power_per_chip_all_in_watts = 0, tokens_per_s_per_megawatt = 0;
+  double price_per_chip_hour_usd = 0, usd_per_million_tokens = 0;
   // goodput
   std::optional<double> target_ttft_s, target_tpot_s;
   double target_fraction = 0;
@@ -153,6 +158,10 @@ struct Result {
   // rate search
   bool searched = false;
   double max_rate = 0;
+  // Steady state at max_rate (Little: output tokens/s = rate x mean output tokens per request),
+  // per chip, per scale-up domain, per MW all-in and per dollar, as the run's economics above.
+  double max_rate_tokens_per_s_per_chip = 0, max_rate_tokens_per_s_per_domain = 0;
+  double max_rate_tokens_per_s_per_megawatt = 0, max_rate_usd_per_million_tokens = 0;
   std::vector<RateProbe> probes;
   // Notes for the reader (trace columns not used, rejections, what could not be priced)
   std::vector<std::string> notes;

@@ -7,10 +7,12 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 #include "hw/system.h"
 #include "price/stack.h"
+#include "report/serving.h"
 #include "scenario/scenario.h"
 #include "serve/stack/step_model.h"
 #include "test_support.h"
@@ -141,6 +143,117 @@ TEST_CASE("the vllm stack: the V1 OpenAI server's limits, admitting while the KV
   CHECK(m->limits().max_batched_tokens == file.at("server").at("max_num_tokens").at("value").get<int>());
   CHECK(m->limits().batch_policy == "chunked");
   CHECK(price::load_stack("vllm").server->capacity_policy == "max_utilization");  // not capped by the KV budget
+}
+
+
+TEST_CASE("the trtllm-triton stack: trtllm-build's default engine, the same at any request lengths", "[gpu]") {
+  const json file = data_file("serving/trtllm-triton.json");
+  const int engine_batch = file.at("server").at("max_batch_size").at("value").get<int>();
+  const int engine_tokens = file.at("server").at("max_num_tokens").at("value").get<int>();
+  const hw::System sys = hw::load_system("dgx-h100");
+  CHECK(price::load_stack("trtllm-triton").server->capacity_policy == "guaranteed_no_evict");
+  // A short request: the KV cache holds more requests than the engine's batch, so the engine caps it.
+  // A long one: GUARANTEED_NO_EVICT caps it at what the KV budget holds. max_num_tokens never moves,
+  // where trtllm-bench's engine (the trtllm stack) follows the lengths.
+  for (auto [in, out] : {std::pair{128, 128}, std::pair{467, 256}, std::pair{5000, 500}}) {
+    Scenario s = gpu_scenario("dgx-h100", {}, {}, 1, in, out);
+    s.workload.stack = "trtllm-triton";
+    const auto m = serve::make_step_model(sys, s.workload, s.serve);
+    const int fit = static_cast<int>(std::floor(m->memory().kv_budget_bytes / m->kv_bytes(in + out)));
+    CHECK(m->limits().max_batch == std::min(engine_batch, fit));
+    CHECK(m->limits().max_batched_tokens == engine_tokens);
+    s.workload.stack = "trtllm";
+    const auto bench = serve::make_step_model(sys, s.workload, s.serve);
+    if (in == 5000) CHECK(bench->limits().max_batched_tokens != engine_tokens);
+  }
+}
+TEST_CASE("execution.assumed_from: H200 and Blackwell carry the H100's measured fractions", "[gpu]") {
+  const json h100 = data_file("chips/h100-sxm.json");
+  const json& hx = h100.at("execution");
+  auto fraction = [&](const std::string& dt) { return tera(hx.at("achieved_flops").at(dt)) / tera(h100.at("peak_flops").at(dt)); };
+  const double hbm_fraction = tera(hx.at("achieved_hbm_bandwidth")) / tera(h100.at("hbm").at("bandwidth"));
+  const double overhead = hx.at("kernel_overhead").at("value").get<double>() * 1e-6;
+  for (const std::string name : {"h200-sxm", "b200", "gb200", "gb300"}) {
+    const json file = data_file("chips/" + name + ".json");
+    const json& from = file.at("execution").at("assumed_from");
+    CHECK(from.at("chip") == "h100-sxm");
+    const hw::System sys = hw::load_system(name);
+    REQUIRE(sys.chip.execution);
+    const hw::ExecutionBlock& x = *sys.chip.execution;
+    CHECK(x.achieved_flops.size() == from.at("matmul").size());
+    for (auto it = from.at("matmul").begin(); it != from.at("matmul").end(); ++it) {
+      const double peak = tera(file.at("peak_flops").at(it.key()));
+      CHECK(x.achieved_flops.at(it.key()) == Approx(fraction(it.value().get<std::string>()) * peak).epsilon(1e-12));
+      CHECK(sys.sources.at("chip.execution.achieved_flops." + it.key()).rfind("assumption", 0) == 0);
+    }
+    CHECK(x.achieved_hbm_bytes_per_s == Approx(hbm_fraction * tera(file.at("hbm").at("bandwidth"))).epsilon(1e-12));
+    REQUIRE(x.kernel_overhead_s);
+    CHECK(*x.kernel_overhead_s == Approx(overhead).epsilon(1e-12));
+    // Not fitted on this chip: its sources say assumption (the H100's calibration named inside).
+    CHECK(sys.sources.at("chip.execution.kernel_overhead").rfind("assumption", 0) == 0);
+    CHECK(contains(sys.sources.at("chip.execution.kernel_overhead"), "calibrated"));
+  }
+  // A run on the H200 prices at the H100's fractions and names the assumption in its report.
+  const Scenario s = gpu_scenario("dgx-h200");
+  const workload::Result r = workload::evaluate(s.workload, hw::load_system("dgx-h200"));
+  CHECK(assumption(r, "efficiency.compute").value == Approx(fraction("fp8")).epsilon(1e-12));
+  CHECK(assumption(r, "efficiency.hbm").value == Approx(hbm_fraction).epsilon(1e-12));
+  CHECK(contains(assumption(r, "efficiency.compute").source, "same GH100"));
+}
+
+TEST_CASE("bad execution.assumed_from names the field", "[gpu]") {
+  const std::string path = (std::filesystem::temp_directory_path() / "trnsim-gpu-serve-assumed.json").string();
+  auto error_with = [&](const std::function<void(json&)>& edit) {
+    json chip = data_file("chips/b200.json");
+    edit(chip);
+    std::ofstream(path) << chip.dump();
+    return error_of([&] { hw::load_chip(path); });
+  };
+  CHECK(contains(error_with([](json& c) { c["execution"]["kernel_overhead"] = {{"value", 5}, {"unit", "us"}, {"source", "assumption: x"}}; }),
+                 "execution.kernel_overhead"));
+  CHECK(contains(error_with([](json& c) { c["execution"]["assumed_from"]["chip"] = "h200-sxm"; }),
+                 "execution.assumed_from.chip"));  // a chain of assumptions
+  CHECK(contains(error_with([](json& c) { c["execution"]["assumed_from"]["chip"] = "trainium2"; }),
+                 "execution.assumed_from.chip"));  // no execution data there
+  CHECK(contains(error_with([](json& c) { c["execution"]["assumed_from"]["matmul"]["fp4"] = "fp8"; }),
+                 "execution.assumed_from.matmul.fp4"));  // no fp4 peak on this chip
+  CHECK(contains(error_with([](json& c) { c["execution"]["assumed_from"]["matmul"]["fp32"] = "fp32"; }),
+                 "execution.assumed_from.matmul.fp32"));  // the H100 measured no FP32 matmul
+  CHECK(contains(error_with([](json& c) { c["execution"]["assumed_from"]["source"] = "because"; }),
+                 "execution.assumed_from.source"));
+}
+
+TEST_CASE("serve's economics: per scale-up domain, per MW all-in and per dollar, from the chip data", "[gpu]") {
+  // Host share and PUE at the field defaults (workload.economics), power and price from the chip file.
+  const json chip = data_file("chips/gb200.json");
+  const double watts = chip.at("power").at("value").get<double>();
+  const double price = chip.at("price_per_chip_hour").at("value").get<double>();
+  Scenario s = gpu_scenario("gb200-nvl72", {}, {{"arrivals", "poisson"}, {"rate", 20}, {"requests", 200}}, 4, 500, 200);
+  s.workload.parallelism.dp = 2;
+  const serve::Result r = serve::run(s);
+  REQUIRE(r.output_tokens_per_s_per_chip > 0);
+  CHECK(r.output_tokens_per_s_per_chip == Approx(r.output_tokens_per_s / 8));
+  const int domain = hw::load_system("gb200-nvl72").chips_per_domain;
+  CHECK(domain == 72);
+  CHECK(r.output_tokens_per_s_per_domain == Approx(r.output_tokens_per_s_per_chip * domain));
+  const double all_in = watts * (1 + s.workload.economics.host_power_fraction) * s.workload.economics.pue;
+  CHECK(r.tokens_per_s_per_megawatt == Approx(r.output_tokens_per_s_per_chip / all_in * 1e6));
+  CHECK(r.usd_per_million_tokens == Approx(price / (r.output_tokens_per_s_per_chip * 3600) * 1e6));
+  // A scenario's own price wins, as in `trnsim run`.
+  s.workload.economics.price_per_chip_hour_usd = 2 * price;
+  CHECK(serve::run(s).usd_per_million_tokens == Approx(2 * r.usd_per_million_tokens));
+  // At the rate search's answer (the H200 comparison example): Little's law in steady state.
+  std::ifstream in(std::string(TRNSIM_SOURCE_DIR) + "/examples/serve-compare-llama-70b-h200.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  const serve::Result h = serve::run(parse_scenario(text.str(), "serve-compare-llama-70b-h200.json"));
+  REQUIRE(h.searched);
+  const double per_request = h.output_tokens_per_s / h.request_rate;
+  const double per_chip = h.max_rate * per_request / (h.replicas * h.chips_per_replica);
+  CHECK(h.max_rate_tokens_per_s_per_chip == Approx(per_chip));
+  CHECK(h.max_rate_tokens_per_s_per_domain == Approx(per_chip * 8));
+  CHECK(h.max_rate_tokens_per_s_per_megawatt == Approx(per_chip / h.power_per_chip_all_in_watts * 1e6));
+  CHECK(h.max_rate_usd_per_million_tokens == Approx(h.price_per_chip_hour_usd / (per_chip * 3600) * 1e6));
 }
 
 TEST_CASE("bad GPU execution and server data name the field", "[gpu]") {
