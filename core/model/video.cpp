@@ -273,13 +273,14 @@ class DecoderBuilder {
   std::vector<VaeLayer>& out_;
 };
 
-// A residual block: norm + SiLU, conv, norm + SiLU, conv, shortcut, add (both families; the
-// norms are RMS (Wan) or group norms (Hunyuan): two passes each, stats and apply).
-void resnet(DecoderBuilder& b, const std::string& name, int cin, int cout) {
+// A residual block: norm + SiLU, conv, norm + SiLU, conv, shortcut, add (every family; the
+// norms are RMS (Wan) or group norms (Hunyuan, FLUX): two passes each, stats and apply). `kt`:
+// the convolutions' temporal kernel (3 for the video decoders, 1 for the 2-D image decoder).
+void resnet(DecoderBuilder& b, const std::string& name, int cin, int cout, int kt = 3) {
   b.elementwise(name + ".norm1_silu", cin, 2);
-  b.conv(name + ".conv1", cin, cout, 3, 3, 3);
+  b.conv(name + ".conv1", cin, cout, kt, 3, 3);
   b.elementwise(name + ".norm2_silu", cout, 2);
-  b.conv(name + ".conv2", cout, cout, 3, 3, 3);
+  b.conv(name + ".conv2", cout, cout, kt, 3, 3);
   if (cin != cout) b.conv(name + ".conv_shortcut", cin, cout, 1, 1, 1);
   b.elementwise(name + ".residual_add", cout, 1.5);
 }
@@ -441,14 +442,7 @@ void build_image_decoder(ConfigReader& r, VaeConfig& v) {
             "down_block_types", "in_channels", "sample_size", "force_upcast", "use_quant_conv"});
 
   DecoderBuilder b(v.decoder);
-  auto resnet2d = [&](const std::string& name, int cin, int cout) {
-    b.elementwise(name + ".norm1_silu", cin, 2);
-    b.conv(name + ".conv1", cin, cout, 1, 3, 3);
-    b.elementwise(name + ".norm2_silu", cout, 2);
-    b.conv(name + ".conv2", cout, cout, 1, 3, 3);
-    if (cin != cout) b.conv(name + ".conv_shortcut", cin, cout, 1, 1, 1);
-    b.elementwise(name + ".residual_add", cout, 1.5);
-  };
+  auto resnet2d = [&](const std::string& name, int cin, int cout) { resnet(b, name, cin, cout, 1); };
   if (post_quant) b.conv("post_quant_conv", z, z, 1, 1, 1);
   b.conv("decoder.conv_in", z, ch.back(), 1, 3, 3);
   resnet2d("decoder.mid_block.resnets.0", ch.back(), ch.back());
