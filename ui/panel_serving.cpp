@@ -305,9 +305,12 @@ void ServingPanel::draw(App& app) {
   latency_table(r);
   distributions(r);
   section("Figures");
-  for (const auto& [label, text] : serve::headline_figures(r)) {
+  const auto figures = serve::headline_figures(r);
+  float column = ImGui::GetFontSize() * 18;  // the values' column: past the longest label
+  for (const auto& f : figures) column = std::max(column, ImGui::CalcTextSize(f.first.c_str()).x + ImGui::GetFontSize());
+  for (const auto& [label, text] : figures) {
     ImGui::TextUnformatted(label.c_str());
-    ImGui::SameLine(ImGui::GetFontSize() * 18);
+    ImGui::SameLine(column);
     ImGui::TextUnformatted(text.c_str());
   }
   dim_text("Zero load: TTFT %s, TPOT %s; `trnsim run` at batch 1: %s, %s. Little's law: %.3f in the system = %.3f.",
