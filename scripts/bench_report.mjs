@@ -352,7 +352,7 @@ function readmeTable(res) {
     const slow = slowestKind(g), fr = g.kinds.map((k) => k.peak_fraction).filter((x) => x != null);
     L.push(`| GEMM 2048^3, all ${g.kinds.length} MX kinds (automatic path): the slowest, ${slow.kind.replace("_x_", " x ")}, ` +
       `paired with dequant+sgemm; every kind at ${fr.length ? `${Math.min(...fr).toFixed(2)}-${Math.max(...fr).toFixed(2)}` : "?"} ` +
-      `of its instruction's peak | ${si(slow.mx_flops, "FLOP/s")} | ${relative(slow.ratio, "dequant+sgemm")} | — | — | >= 1.3x, every kind |`);
+      `of its instruction's peak${g.note ? ` (measured apart: ${g.note})` : ""} | ${si(slow.mx_flops, "FLOP/s")} | ${relative(slow.ratio, "dequant+sgemm")} | — | — | >= 1.3x, every kind |`);
   }
   L.push("<!-- bench: end -->");
   return L.join("\n");
@@ -379,6 +379,9 @@ if (args[0] === "--readme-table") {
     if (i >= 0) all.families[i] = fam;
     else all.families.push(fam);
   }
+  // The all-kinds GEMM table (the mx-gemm-kinds family) travels with it.
+  if (part.gemm_kinds) all.gemm_kinds = { ...part.gemm_kinds,
+    note: `${m.date.slice(0, 16).replace("T", " ")} UTC, load ${m.load_before} before, ${m.load_after || "?"} after` };
   fs.writeFileSync(args[2], JSON.stringify(all, null, 1) + "\n");
 } else if (args[0] === "--render") {
   render(JSON.parse(fs.readFileSync(args[1], "utf8")), args[2]);
