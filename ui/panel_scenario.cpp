@@ -254,7 +254,7 @@ void ScenarioPanel::system(Ctx& c, const Field& f, const json& v) {
     for (const auto& s : system_choices()) {
       if (s.group != group) ImGui::TextDisabled("%s", group_title(s.group)), group = s.group;
       const std::string item = s.display + "  (" + fmt::count(s.chips) + " chips, " + s.fabric + ")";
-      if (ImGui::Selectable(item.c_str(), info == &s)) set(c, f, s.name);
+      if (ImGui::Selectable(item.c_str(), info && info->name == s.name)) set(c, f, s.name);
       probe((f.path + ":" + s.name).c_str());
     }
     ImGui::EndCombo();

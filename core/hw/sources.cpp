@@ -1,6 +1,7 @@
 #include "hw/sources.h"
 
 #include <cctype>
+#include <unordered_map>
 
 #include "common/fields.h"
 #include "embedded.h"
@@ -28,9 +29,15 @@ const std::vector<SourceKey>& source_keys() {
 }
 
 const SourceKey* find_source_key(const std::string& key) {
-  for (const auto& k : source_keys())
-    if (k.key == key) return &k;
-  return nullptr;
+  // Every sourced number of every data file asks here (thousands of times when the page first
+  // lists the systems): an index, not a walk over the list.
+  static const std::unordered_map<std::string, const SourceKey*> index = [] {
+    std::unordered_map<std::string, const SourceKey*> out;
+    for (const auto& k : source_keys()) out.emplace(k.key, &k);
+    return out;
+  }();
+  auto it = index.find(key);
+  return it == index.end() ? nullptr : it->second;
 }
 
 namespace {

@@ -1,6 +1,8 @@
 #include "ui/view/scenario_form.h"
 
 #include <algorithm>
+#include <map>
+#include <mutex>
 
 #include "hw/system.h"
 
@@ -94,39 +96,52 @@ const char* group_title(SystemChoice::Group g) {
   return "";
 }
 
+namespace {
+
+SystemChoice make_system_choice(const std::string& n) {
+  SystemChoice c;
+  c.name = c.display = n;
+  try {
+    const hw::System s = hw::load_system(n);
+    c.display = s.display_name;
+    c.fabric = s.fabric;
+    c.chips = s.chips;
+    c.chips_per_domain = s.chips_per_domain;
+    c.domains = s.domains;
+    c.group = s.fabric_spec.kind == "none" ? SystemChoice::chip
+              : s.domains > 1              ? SystemChoice::cluster
+                                           : SystemChoice::system;
+    c.max_ultraservers = static_cast<int>(std::max<long long>(1, hw::kMaxChips / std::max(1, s.chips_per_domain)));
+    c.alternatives = hw::alternative_names(s);
+  } catch (const InputError&) {
+    // listed under its name; choosing it shows the core's error
+  }
+  return c;
+}
+
+}  // namespace
+
 const std::vector<SystemChoice>& system_choices() {
   static const std::vector<SystemChoice> choices = [] {
     std::vector<SystemChoice> out;
-    for (const auto& n : hw::system_names()) {
-      SystemChoice c;
-      c.name = c.display = n;
-      try {
-        const hw::System s = hw::load_system(n);
-        c.display = s.display_name;
-        c.fabric = s.fabric;
-        c.chips = s.chips;
-        c.chips_per_domain = s.chips_per_domain;
-        c.domains = s.domains;
-        c.group = s.fabric_spec.kind == "none" ? SystemChoice::chip
-                  : s.domains > 1              ? SystemChoice::cluster
-                                               : SystemChoice::system;
-        c.max_ultraservers = static_cast<int>(std::max<long long>(1, hw::kMaxChips / std::max(1, s.chips_per_domain)));
-        c.alternatives = hw::alternative_names(s);
-      } catch (const InputError&) {
-        // listed under its name; choosing it shows the core's error
-      }
-      out.push_back(std::move(c));
-    }
+    for (const auto& n : hw::system_names()) out.push_back(make_system_choice(n));
     std::stable_sort(out.begin(), out.end(), [](const SystemChoice& a, const SystemChoice& b) { return a.group < b.group; });
     return out;
   }();
   return choices;
 }
 
+// One system's entry, made and kept on its own: the page's first frame shows only the chosen
+// systems, and loading every built-in system for the whole list (a third of the first frame)
+// waits until the picker opens.
 const SystemChoice* find_system_choice(const std::string& base) {
-  for (const auto& c : system_choices())
-    if (c.name == base) return &c;
-  return nullptr;
+  static std::mutex mutex;
+  static std::map<std::string, SystemChoice> one;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (auto it = one.find(base); it != one.end()) return &it->second;
+  const std::vector<std::string> names = hw::system_names();
+  if (std::find(names.begin(), names.end(), base) == names.end()) return nullptr;
+  return &one.emplace(base, make_system_choice(base)).first->second;
 }
 
 std::string with_ultraservers(const std::string& name, int n) {
