@@ -270,6 +270,16 @@ std::unique_ptr<Pricing> make_pricing(const Spec& spec, const hw::System& system
   const Parallelism& P = spec.parallelism;
   check_placement(m, spec, system, spec.kind == Kind::training);
   const price::Stack& stack = spec_stack(spec);
+  // A GPU server stack (one with a "server" block: CUDA kernels, CUDA graphs) does not run on a
+  // Neuron chip; the Neuron stacks refuse a chip without NeuronCores the same way (Chip::neuron).
+  if (stack.server && system.chip.neuroncore) {
+    std::string neuron;
+    for (const auto& n : price::stack_names())
+      if (!price::load_stack(n).server) neuron += std::string(neuron.empty() ? "" : ", ") + n;
+    throw InputError("workload.stack", "'" + stack.name + "' is a GPU serving stack, " + stack.display_name + "; " +
+                                           system.display_name + " runs " + system.chip.display_name +
+                                           " chips: choose a stack that runs on them (" + neuron + ")");
+  }
   const int per_chip = price::ranks_per_chip(stack, system.chip);
   if (!P.pad_heads) check_unpadded_heads(m, P.tp, per_chip);
   std::vector<std::string> warnings;

@@ -82,6 +82,26 @@ expect_error 2 "line 5: family 0 appears twice" -- capacity "$tmp/plan.json" --m
 "$TRNSIM" plot "$tmp/all.jsonl" --x usd_per_million_tokens --y tpot_s --color system --kind scatter --pareto -o "$tmp/front.svg"
 grep -q 'class="front"' "$tmp/front.svg" || fail "the plot has no Pareto front"
 
+# Each system on its own shipping stack: a Neuron stack and a GPU server stack over a Trainium
+# and a GPU system; the crossed half is rejected with the stack's own reason, the rest planned.
+python3 - examples/capacity-deepseek-v3.json "$tmp/mixed.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+s["capacity"].update({"systems": "trn3-gen2-ultraserver, gb200-nvl72", "tp": [8], "ep": [8], "kv_cache": "fp8",
+                      "batch_slots": [32], "stacks": "vllm-neuron, trtllm"})
+json.dump(s, open(sys.argv[2], "w"))
+PY
+"$TRNSIM" capacity "$tmp/mixed.json" --json >"$tmp/mixed.out"
+python3 - "$tmp/mixed.out" <<'PY' || fail "mixed-stack plan"
+import json, sys
+p = json.load(open(sys.argv[1]))
+best = {b["system"]: b["configuration"]["family"]["stack"] for b in p["best"]}
+assert best == {"trn3-gen2-ultraserver": "vllm-neuron", "gb200-nvl72": "trtllm"}, best
+assert p["rejected"] == {"placement": 2}, p["rejected"]
+why = " ".join(o["reason"] for o in p["outcomes"] if o["rejected_by"])
+assert "is a GPU serving stack" in why and "has no NeuronCore block" in why, why
+PY
+
 # Bad input: exit 2, the field named, nothing on stdout.
 sed 's/"systems": "trn2-48xlarge"/"systems": "trn9-ultraserver"/' "$tmp/plan.json" >"$tmp/bad.json"
 expect_error 2 "capacity.systems: .*unknown system" -- capacity "$tmp/bad.json"
