@@ -59,14 +59,18 @@ STACK_PARAMS = {
                                              ("nxdi", "batching", "context_encoding_collective_overlap"),
                                              ("optimum-neuron", "batching", "context_encoding_collective_overlap"),
                                              ("nxdi-sdk2.28-torch-blockwise", "batching", "context_encoding_collective_overlap"),
-                                             ("nxdi-sdk2.29.1-shard-on-block", "batching", "context_encoding_collective_overlap")),
+                                             ("nxdi-sdk2.29.1-shard-on-block", "batching", "context_encoding_collective_overlap"),
+                                             ("vllm-neuron-sdk2.29-torch-blockwise", "batching", "context_encoding_collective_overlap")),
                                             (0.05, 1.0)),
-    "step_host_ms": ((("vllm-neuron", "runtime", "step_host"), ("optimum-neuron", "runtime", "step_host")),
+    "step_host_ms": ((("vllm-neuron", "runtime", "step_host"), ("optimum-neuron", "runtime", "step_host"),
+                      ("vllm-neuron-sdk2.29-torch-blockwise", "runtime", "step_host")),
                      (0.05, 20.0)),
-    "request_host_ms": ((("vllm-neuron", "runtime", "request_host"), ("optimum-neuron", "runtime", "request_host")),
+    "request_host_ms": ((("vllm-neuron", "runtime", "request_host"), ("optimum-neuron", "runtime", "request_host"),
+                         ("vllm-neuron-sdk2.29-torch-blockwise", "runtime", "request_host")),
                         (0.5, 200.0)),
     "step_extra_ms": ((("optimum-neuron", "runtime", "step_extra"),), (0.05, 20.0)),
-    "moe.fallback_block_time_us": ((("nxdi-sdk2.28-torch-blockwise", "moe", "fallback_block_time"),), (1.0, 2000.0)),
+    "moe.fallback_block_time_us": ((("nxdi-sdk2.28-torch-blockwise", "moe", "fallback_block_time"),
+                                    ("vllm-neuron-sdk2.29-torch-blockwise", "moe", "fallback_block_time")), (1.0, 2000.0)),
 }
 STACKS = os.path.join(TOP, "core", "data", "serving")
 SCALE = {"s": 1.0, "ms": 1e3, "us": 1e6, "tok/s": 1.0}

@@ -229,6 +229,13 @@ TEST_CASE("the context-encoding kernel path is stack data: blocks by path", "[st
   CHECK(hidden.kernel == plan::MoeKernel::shard_on_hidden);
   CHECK(block.kernel == plan::MoeKernel::shard_on_block);
   CHECK(price::load_stack("nxdi-sdk2.28-torch-blockwise").moe.kernel == plan::MoeKernel::none);
+  // The Mixtral ports' vLLM server on SDK 2.29 (use_torch_block_wise): the same PyTorch loop,
+  // its per-block time and output passes taken as row 20's.
+  const plan::MoeExecution loop29 = price::load_stack("vllm-neuron-sdk2.29-torch-blockwise").moe;
+  CHECK(loop29.kernel == plan::MoeKernel::none);
+  CHECK(!loop29.blockwise_kernel_accepts(4096, 1792));
+  CHECK(loop29.fallback_block_s == price::load_stack("nxdi-sdk2.28-torch-blockwise").moe.fallback_block_s);
+  CHECK(loop29.fallback_output_passes == 2);
   CHECK(price::load_stack("nxdi-sdk2.29.1-shard-on-block").sdk_release == "2.29.1");
   // 64 experts, top-4 (GLM-4.7-Flash): 128 tokens fill one block's worth of assignments.
   CHECK(plan::moe_blocks(hidden, 64, 4, 64, 128) == std::ceil((512.0 - 63) / 512) + 63);
