@@ -19,9 +19,10 @@ in a scratch folder that the rows' scenarios then name. The shipped stack values
 on the rows their sources name; the joint fit is a check of them (docs/neuron-execution.md,
 section 6, says what it found). Not fitted here: the video efficiencies and the collective
 launch overhead (their rows, V1/V2 and 12, each fit one value on their own), and the
-shard-on-block kernel's two values (nxdi-sdk2.29.1-shard-on-block: moe.kernel_block_time and
+shard-on-block stack's three values (nxdi-sdk2.29.1-shard-on-block: moe.kernel_block_time and
 moe.kernel_output_passes, solved from row 21's TTFT at 128 and 8,192 tokens, a sum of four
-context encodings that this script does not evaluate).
+context encodings that this script does not evaluate; moe.decode_pass_time, solved from the
+slope of row 21's TPOT from batch 4 to 16, rows this script leaves out).
 
   PYTHONPATH=build/native/python /usr/bin/python3 scripts/calibrate.py --stacks [--hold NAME=VALUE ...]
 
@@ -58,14 +59,18 @@ STACK_PARAMS = {
                                              ("nxdi", "batching", "context_encoding_collective_overlap"),
                                              ("optimum-neuron", "batching", "context_encoding_collective_overlap"),
                                              ("nxdi-sdk2.28-torch-blockwise", "batching", "context_encoding_collective_overlap"),
-                                             ("nxdi-sdk2.29.1-shard-on-block", "batching", "context_encoding_collective_overlap")),
+                                             ("nxdi-sdk2.29.1-shard-on-block", "batching", "context_encoding_collective_overlap"),
+                                             ("vllm-neuron-sdk2.29-torch-blockwise", "batching", "context_encoding_collective_overlap")),
                                             (0.05, 1.0)),
-    "step_host_ms": ((("vllm-neuron", "runtime", "step_host"), ("optimum-neuron", "runtime", "step_host")),
+    "step_host_ms": ((("vllm-neuron", "runtime", "step_host"), ("optimum-neuron", "runtime", "step_host"),
+                      ("vllm-neuron-sdk2.29-torch-blockwise", "runtime", "step_host")),
                      (0.05, 20.0)),
-    "request_host_ms": ((("vllm-neuron", "runtime", "request_host"), ("optimum-neuron", "runtime", "request_host")),
+    "request_host_ms": ((("vllm-neuron", "runtime", "request_host"), ("optimum-neuron", "runtime", "request_host"),
+                         ("vllm-neuron-sdk2.29-torch-blockwise", "runtime", "request_host")),
                         (0.5, 200.0)),
     "step_extra_ms": ((("optimum-neuron", "runtime", "step_extra"),), (0.05, 20.0)),
-    "moe.fallback_block_time_us": ((("nxdi-sdk2.28-torch-blockwise", "moe", "fallback_block_time"),), (1.0, 2000.0)),
+    "moe.fallback_block_time_us": ((("nxdi-sdk2.28-torch-blockwise", "moe", "fallback_block_time"),
+                                    ("vllm-neuron-sdk2.29-torch-blockwise", "moe", "fallback_block_time")), (1.0, 2000.0)),
 }
 STACKS = os.path.join(TOP, "core", "data", "serving")
 SCALE = {"s": 1.0, "ms": 1e3, "us": 1e6, "tok/s": 1.0}
@@ -79,6 +84,8 @@ def rows():
         for r in json.load(open(os.path.join(DATA, f)))["rows"]:
             c = r["compute"]
             if not r.get("calibration") or not ("serve" in c or ("scenario" in c and "phase" in c)):
+                continue
+            if r["id"] == "21":  # row 21 fits its own stack's values apart (see the docstring)
                 continue
             if r["id"].startswith("H"):  # GPU.md's H100 rows fit the H100's own data (chip execution block), not these
                 continue

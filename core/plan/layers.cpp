@@ -189,6 +189,11 @@ const std::vector<std::string>& moe_kernel_names() {
   return names;
 }
 
+const std::vector<std::string>& moe_decode_kernel_names() {
+  static const std::vector<std::string> names = {"none", "fused-tkg"};
+  return names;
+}
+
 double moe_blocks(const MoeExecution& x, double local, double k, double E, double tokens) {
   const double B = x.block_size, assignments = tokens * k;
   const double worst = std::min(std::ceil((assignments - (local - 1)) / B) + local - 1, assignments);
@@ -403,7 +408,17 @@ ExpertWork neuron_experts(const MoeExecution& x, double local, double k, double 
                           bool kernel_accepts) {
   ExpertWork w;
   const bool selective = tokens * k / E < x.selective_threshold && !(decode && ep > 1);
-  if (selective) {  // every token loads its own k experts
+  if (decode && x.decode_kernel == MoeDecodeKernel::fused_tkg) {
+    // MoEFusedTKG: all-expert mode once T k / E_local reaches the threshold, else selective; its
+    // passes run one after another, each one expert's weight slice through a GEMV (m = its tokens).
+    const bool all_experts = tokens * k / local >= x.selective_threshold;
+    const double passes = all_experts ? local : tokens * k;
+    w.weight_reads = w.gemms = passes;
+    w.products = all_experts ? tokens * local : tokens * k;
+    w.m = all_experts ? tokens : 1;
+    w.kernels = 1;
+    w.fixed_s = passes * x.decode_pass_s;
+  } else if (selective) {  // every token loads its own k experts
     w.weight_reads = w.products = w.gemms = tokens * k * local / E;
     w.kernels = 2 * tokens;
     w.m = 1;

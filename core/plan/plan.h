@@ -125,6 +125,8 @@ Placement make_placement(const model::ModelConfig& m, int tp, int pp, int dp, in
 enum class MoeStrategy { uniform, neuron };
 // The context-encoding kernel path of the neuron strategy (moe_kernel_names() spells them).
 enum class MoeKernel { none, shard_on_hidden, shard_on_block };
+// The token-generation expert path of the neuron strategy (moe_decode_kernel_names() spells them).
+enum class MoeDecodeKernel { none, fused_tkg };
 
 struct MoeExecution {
   MoeStrategy strategy = MoeStrategy::uniform;
@@ -155,10 +157,19 @@ struct MoeExecution {
   // neuron, NKI kernel: passes each block makes over the layer's whole [T, H] output (calibrated,
   // stack data; 0 where nothing says a block's work grows with the prompt).
   double kernel_output_passes = 0;
+  // neuron, token generation (stack data, by model port): "none" -- ExpertMLPsV2's selective
+  // loading or all experts as compiled graph operators (N1); "fused-tkg" -- NxD's MoEFusedTKG
+  // (the nkilib moe_tkg kernel), whose expert passes run one after another: in its selective mode
+  // (T k / E_local below the threshold) one pass per token and top-k expert, each loading its
+  // expert's slice; in its all-expert mode one pass per local expert over every token.
+  MoeDecodeKernel decode_kernel = MoeDecodeKernel::none;
+  // neuron, fused-tkg: a pass's fixed time beyond its roofline (calibrated, stack data).
+  double decode_pass_s = 0;
   bool blockwise_kernel_accepts(double hidden, double intermediate_per_rank) const;
 };
 const std::vector<std::string>& moe_strategy_names();  // in MoeStrategy's order
 const std::vector<std::string>& moe_kernel_names();    // in MoeKernel's order
+const std::vector<std::string>& moe_decode_kernel_names();  // in MoeDecodeKernel's order
 // Blocks NxD's blockwise path runs for T tokens x top-k over `local` experts of E: the static
 // worst case ceil((T k - (local - 1)) / B) + local - 1, at most T k (N1 forward_blockwise); on the
 // shard-on-block kernel the occupied blocks only (at least its static ceil(T k / B), at most N).

@@ -123,6 +123,9 @@ Stack parse_stack(const json& j, const std::string& origin) {
                                                             plan::moe_kernel_names()));
     s.moe.kernel_output_passes = rd.number(m, "kernel_output_passes", at_least(0, "passes over the output are not negative"),
                                            limit(64, "trnsim's limit: 64 passes a block"));
+    s.moe.decode_kernel = static_cast<plan::MoeDecodeKernel>(
+        name_index(rd.choice(m, "decode_kernel", plan::moe_decode_kernel_names()), plan::moe_decode_kernel_names()));
+    s.moe.decode_pass_s = rd.seconds(m, "decode_pass_time");
     if (s.moe.kernel_max_hidden < s.moe.kernel_min_hidden)
       throw InputError("moe.kernel_max_hidden.value", "must be at least moe.kernel_min_hidden");
     m.finish();

@@ -218,6 +218,16 @@ Value Evaluator::eval(const json& e, const std::string& path) {
   if (r.has("collective")) return collective_value(r);
   if (r.has("system")) return system_value(r);
   if (r.has("best")) return best_value(r, path);
+  if (r.has("repeat")) {  // the same computation N times one after another (a harness's loop)
+    ObjectReader q(r.raw("repeat"), r.path("repeat"));
+    const double n = q.number("count", 1, 4096);
+    if (n != std::floor(n)) throw InputError(q.path("count"), "expected a whole number of repetitions");
+    Value out = eval(q.raw("of"), q.path("of"));
+    out.v *= n;
+    q.finish();
+    r.finish();
+    return out;
+  }
   for (const char* op : {"ratio", "divide", "sum", "max"}) {
     if (!r.has(op)) continue;
     std::vector<Value> v = operands(r.raw(op), r.path(op));
@@ -231,7 +241,7 @@ Value Evaluator::eval(const json& e, const std::string& path) {
     r.finish();
     return out;
   }
-  throw InputError(path, "expected one of: scenario, serve, collective, system, best, ratio, divide, sum, max, not_modeled");
+  throw InputError(path, "expected one of: scenario, serve, collective, system, best, repeat, ratio, divide, sum, max, not_modeled");
 }
 
 // "{a}" and "{b}" in a note: the placements of a ratio of best points.

@@ -13,6 +13,7 @@
 //   {"best": {scenario, vary, fixed, maximize, subject_to}, "metric": KEY}
 //                                                    the best point of a small grid (its placement goes in the note as {a}/{b})
 //   {"ratio": [E, E]}, {"divide": [E, E]}, {"sum": [E...]}, {"max": [E...]}
+//   {"repeat": {"count": N, "of": E}}                N x E: the same pass N times one after another
 //   {"not_modeled": "why"}
 // S is a scenario object or the path of a bundled example ("examples/x.json"). `trnsim
 // validate`, the playground's Validation panel and the README's table show the same rows.

@@ -41,7 +41,8 @@ const [dir, data] = process.argv.slice(2);
 const jobs = [], names = {}, first = new Map(), seen = new Set();
 for (const f of fs.readdirSync(data).sort()) {
   JSON.parse(fs.readFileSync(path.join(data, f), "utf8")).rows.forEach((r, i) => {
-    const c = r.compute, name = `${path.basename(f, ".json")}-${i}`;
+    // A repeated computation ({"repeat": {"count", "of"}}): its one run, N times in the check.
+    const c = r.compute.repeat ? r.compute.repeat.of : r.compute, name = `${path.basename(f, ".json")}-${i}`;
     const kind = c.serve ? "serve" : c.scenario ? "run" : c.collective ? "collective" : "";
     if (!kind) return;
     const input = JSON.stringify(c.serve || c.scenario || c.collective), key = kind + " " + input;
@@ -119,7 +120,8 @@ const scale = { s: 1, ms: 1e3, us: 1e6, "tok/s": 1, x: 1, "GB/s": 1e-9 };
 const data = process.argv[3], runs = load("names.json");
 for (const f of fs.readdirSync(data).sort()) {
   JSON.parse(fs.readFileSync(path.join(data, f), "utf8")).rows.forEach((r, i) => {
-    const c = r.compute, name = `${path.basename(f, ".json")}-${i}`, unit = r.published.unit;
+    const times = r.compute.repeat ? r.compute.repeat.count : 1;
+    const c = r.compute.repeat ? r.compute.repeat.of : r.compute, name = `${path.basename(f, ".json")}-${i}`, unit = r.published.unit;
     if (!(c.serve || c.scenario || c.collective)) return;
     if (!(unit in scale)) { fail(`row ${r.id}: unit ${unit} unknown to this test`); return; }
     if (process.env.TRNSIM_SANITIZED && !(name in runs)) return;  // (see the top)
@@ -132,7 +134,7 @@ for (const f of fs.readdirSync(data).sort()) {
       v = { time: p.time_s, "compute+overhead": p.compute_s + p.overhead_s, fabric: p.fabric_s, hbm: p.hbm_s }[c.part];
     } else v = out.primary.result.video[c.metric];
     if (typeof v !== "number") { fail(`row ${r.id} '${r.figure}': the CLI printed no ${c.metric || c.part}`); return; }
-    expect(`row ${r.id} '${r.figure}'`, row(r.id, r.figure), v * scale[unit]);
+    expect(`row ${r.id} '${r.figure}'`, row(r.id, r.figure), times * v * scale[unit]);
   });
 }
 const g3 = load("gpt-oss-120b-trn3-gen2.report.json").primary.result, g2 = load("gpt-oss-120b-trn2-ultraserver.report.json").primary.result;

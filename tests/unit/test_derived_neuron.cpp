@@ -39,6 +39,8 @@ StackNumbers stack_numbers(const json& stack, const std::string& chip) {
   const double lnc = value(stack, "logical_nc_config");
   const double cores = value(data_file("data/chips/" + chip + ".json"), "neuroncore", "cores");
   REQUIRE(stack.at("moe").at("strategy").at("value") == "neuron");
+  // The reference mirrors ExpertMLPsV2's token generation, not the fused token-generation kernel.
+  REQUIRE(stack.at("moe").at("decode_kernel").at("value") == "none");
   return {lnc > 0 ? cores / lnc : 1,
           value(stack, "moe", "selective_loading_threshold"),
           value(stack, "moe", "block_size"),

@@ -73,7 +73,7 @@ TEST_CASE("serving stacks load from data with a source on every value", "[stack]
     INFO(n);
     CHECK(s.name == n);
     // every value of the format carries its source (a GPU server's "server" block adds four)
-    CHECK(s.sources.size() == (s.server ? 35u : 31u));
+    CHECK(s.sources.size() == (s.server ? 37u : 33u));
     CHECK(!s.sdk_release.empty());
     for (const auto& [path, source] : s.sources) CHECK(!source.empty());
   }
@@ -144,6 +144,36 @@ TEST_CASE("NxD's MoE expert execution: selective loading, all experts, blockwise
   CHECK(experts(plan::MoeStrategy::neuron, "DeepSeek-V3", 16, 40, false).gemms == 256);
 }
 
+TEST_CASE("the fused token-generation MoE kernel runs its expert passes one after another", "[stack]") {
+  // GLM-4.7-Flash on one chip (64 experts, top-4, all local): MoEFusedTKG's selective mode below
+  // T k / E_local = 1 runs T x k passes, each one expert's slice; from 16 tokens its all-expert
+  // mode runs one pass per local expert over every token. One kernel, a fixed time per pass.
+  const plan::MoeExecution x = price::load_stack("nxdi-sdk2.29.1-shard-on-block").moe;
+  REQUIRE(x.decode_kernel == plan::MoeDecodeKernel::fused_tkg);
+  REQUIRE(x.decode_pass_s > 0);
+  const double slice = 3.0 * 2048 * 1536 * 2;  // one expert's weights, BF16 (the helper's dtypes)
+  for (double T : {1.0, 4.0, 8.0, 15.0}) {
+    INFO(T);
+    const auto o = experts(x, "GLM-4.7-Flash", 1, T, true, 4);
+    CHECK(o.kernels == 1);
+    CHECK(o.gemms == T * 4);
+    CHECK(o.fixed_s == Approx(T * 4 * x.decode_pass_s));
+    CHECK(o.hbm_bytes > T * 4 * slice);
+    CHECK(o.hbm_bytes < (T * 4 + 1) * slice);
+  }
+  const auto all = experts(x, "GLM-4.7-Flash", 1, 16, true, 4);
+  CHECK(all.gemms == 64);
+  CHECK(all.m == 16);
+  CHECK(all.fixed_s == Approx(64 * x.decode_pass_s));
+  // Context encoding keeps the blockwise kernel's blocks.
+  CHECK(experts(x, "GLM-4.7-Flash", 1, 4096, false, 4).fixed_s ==
+        Approx(plan::moe_blocks(x, 64, 4, 64, 4096) * x.kernel_block_s));
+  // A stack without it: ExpertMLPsV2's gate/up and down kernels per token, no pass time.
+  const auto v2 = experts(price::load_stack("nxdi").moe, "GLM-4.7-Flash", 1, 4, true, 4);
+  CHECK(v2.kernels == 8);
+  CHECK(v2.fixed_s == 0);
+}
+
 TEST_CASE("NxD's PyTorch blockwise fallback where the NKI kernel rejects the shapes", "[stack]") {
   // optimum-neuron (SDK 2.26): the kernel takes 4096 <= hidden <= 8192, a multiple of 512 (N9).
   const plan::MoeExecution& o = price::load_stack("optimum-neuron").moe;
@@ -199,6 +229,13 @@ TEST_CASE("the context-encoding kernel path is stack data: blocks by path", "[st
   CHECK(hidden.kernel == plan::MoeKernel::shard_on_hidden);
   CHECK(block.kernel == plan::MoeKernel::shard_on_block);
   CHECK(price::load_stack("nxdi-sdk2.28-torch-blockwise").moe.kernel == plan::MoeKernel::none);
+  // The Mixtral ports' vLLM server on SDK 2.29 (use_torch_block_wise): the same PyTorch loop,
+  // its per-block time and output passes taken as row 20's.
+  const plan::MoeExecution loop29 = price::load_stack("vllm-neuron-sdk2.29-torch-blockwise").moe;
+  CHECK(loop29.kernel == plan::MoeKernel::none);
+  CHECK(!loop29.blockwise_kernel_accepts(4096, 1792));
+  CHECK(loop29.fallback_block_s == price::load_stack("nxdi-sdk2.28-torch-blockwise").moe.fallback_block_s);
+  CHECK(loop29.fallback_output_passes == 2);
   CHECK(price::load_stack("nxdi-sdk2.29.1-shard-on-block").sdk_release == "2.29.1");
   // 64 experts, top-4 (GLM-4.7-Flash): 128 tokens fill one block's worth of assignments.
   CHECK(plan::moe_blocks(hidden, 64, 4, 64, 128) == std::ceil((512.0 - 63) / 512) + 63);
