@@ -73,7 +73,7 @@ TEST_CASE("serving stacks load from data with a source on every value", "[stack]
     INFO(n);
     CHECK(s.name == n);
     // every value of the format carries its source (a GPU server's "server" block adds four)
-    CHECK(s.sources.size() == (s.server ? 35u : 31u));
+    CHECK(s.sources.size() == (s.server ? 36u : 31u));
     CHECK(!s.sdk_release.empty());
     for (const auto& [path, source] : s.sources) CHECK(!source.empty());
   }
