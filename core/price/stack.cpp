@@ -190,6 +190,7 @@ Stack parse_stack(const json& j, const std::string& origin) {
     v.max_num_tokens = count_or_tuned("max_num_tokens", 1 << 24);
     v.batch_policy = rd.choice(c, "batch_policy", {"chunked"});
     v.capacity_policy = rd.choice(c, "capacity_policy", {"guaranteed_no_evict", "max_utilization"});
+    v.decode_sequence_layer_s = rd.seconds(c, "decode_sequence_layer");
     c.finish();
     s.server = v;
   }

@@ -51,6 +51,12 @@ struct ServerLimits {
   // length (prompt + output), so nothing is ever preempted; max_utilization: admit while the
   // current contexts fit (preempting when they outgrow it).
   std::string capacity_policy;
+  // Per decoding sequence, per layer, per step: the work a GPU's decode step does for each
+  // sequence beyond what the roofline prices (the attention kernel's per-sequence blocks and
+  // reduction, the per-sequence rows of the step's small kernels). With the chip's per-kernel
+  // overhead (the launch under CUDA graphs) it is the fixed cost of a step, split between the
+  // part that does not grow with the batch and the part that does.
+  double decode_sequence_layer_s = 0;
 };
 
 struct Stack {

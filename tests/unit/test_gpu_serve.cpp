@@ -15,6 +15,7 @@
 #include "report/serving.h"
 #include "scenario/scenario.h"
 #include "serve/stack/step_model.h"
+#include "serve/stack/step_pricer.h"
 #include "test_support.h"
 #include "workload/workload.h"
 
@@ -131,6 +132,32 @@ TEST_CASE("the trtllm stack: in-flight batching under the engine trtllm-bench bu
   const auto mo = serve::make_step_model(sys, own.workload, own.serve);
   CHECK(mo->limits().max_batch == 16);
   CHECK(mo->limits().max_batched_tokens == 4096);
+}
+
+TEST_CASE("a GPU decode step: the chip's cost per kernel plus the stack's per sequence and layer", "[gpu]") {
+  // Llama-3.1-8B: 32 layers (its config); the stack file's decode_sequence_layer in ns.
+  const json file = data_file("serving/trtllm.json");
+  const json& c = file.at("server").at("decode_sequence_layer");
+  REQUIRE(c.at("unit") == "ns");
+  const double per_seq_layer = c.at("value").get<double>() * 1e-9;
+  REQUIRE(per_seq_layer > 0);
+  CHECK(c.at("source").get<std::string>().rfind("calibrated", 0) == 0);
+  const hw::System sys = hw::load_system("dgx-h100");
+  const Scenario s = gpu_scenario("dgx-h100");
+  const auto m = serve::make_step_model(sys, s.workload, s.serve);
+  const serve::StepPricer bare(s.workload, sys, 1000, 1000);
+  for (int b : {1, 7, 64}) {
+    serve::Batch batch;
+    batch.decode_contexts.assign(b, 1001);
+    const double extra = m->step(batch).time_s - bare.price(batch).time_s;
+    CHECK(extra == Approx(b * 32 * per_seq_layer).epsilon(1e-9));
+  }
+  // A prefill chunk alone pays nothing per sequence: the cost is the decode step's.
+  serve::Batch chunk;
+  chunk.prefills.push_back({});
+  chunk.prefills.back().new_tokens = 512;
+  chunk.prefills.back().last = true;
+  CHECK(m->step(chunk).time_s == Approx(bare.price(chunk).time_s).epsilon(1e-12));
 }
 
 TEST_CASE("the vllm stack: the V1 OpenAI server's limits, admitting while the KV cache has room", "[gpu]") {

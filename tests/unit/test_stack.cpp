@@ -72,8 +72,8 @@ TEST_CASE("serving stacks load from data with a source on every value", "[stack]
     const price::Stack& s = price::load_stack(n);
     INFO(n);
     CHECK(s.name == n);
-    // every value of the format carries its source (a GPU server's "server" block adds four)
-    CHECK(s.sources.size() == (s.server ? 37u : 33u));
+    // every value of the format carries its source (a GPU server's "server" block adds five)
+    CHECK(s.sources.size() == (s.server ? 38u : 33u));
     CHECK(!s.sdk_release.empty());
     for (const auto& [path, source] : s.sources) CHECK(!source.empty());
   }

@@ -86,8 +86,10 @@ class GpuStepModel : public StepModel {
     StepTime t = pricer_.price(batch);
     const price::RuntimeCosts& r = stack_.runtime;
     const double host = r.graph_launch_s + r.step_host_s + r.step_extra_s;
-    t.time_s += host;
-    t.split.overhead_s += host;
+    const double per_sequence = static_cast<double>(batch.decode_contexts.size()) * pricer_.layers() *
+                                stack_.server->decode_sequence_layer_s;
+    t.time_s += host + per_sequence;
+    t.split.overhead_s += host + per_sequence;
     return t;
   }
   Limits limits() const override { return limits_; }

@@ -235,6 +235,12 @@ StepPricer::Cost StepPricer::chunk_cost(int type, int new_tokens, int cached_tok
   return f == 0 ? a : lerp(a, chunk_point(type, new_tokens, j + 1), f);
 }
 
+int StepPricer::layers() const {
+  int n = 0;
+  for (int c : layout_.type_counts) n += c;
+  return n;
+}
+
 StepTime StepPricer::price(const Batch& batch) const {
   const int seqs = static_cast<int>(batch.decode_contexts.size());
   long long tokens = seqs, rows = seqs;

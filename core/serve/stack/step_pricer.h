@@ -67,6 +67,8 @@ class StepPricer {
   bool reference_ok() const { return reference_.ok; }
   int chips_per_replica() const { return ctx_.pl.tp * ctx_.pl.pp; }
   int replicas() const { return ctx_.pl.dp; }
+  // Layers a step passes through (every stage in turn).
+  int layers() const;
   // Distinct shapes priced so far (the caches' sizes), for the benchmark and the report.
   std::size_t shapes_priced() const { return tokens_.size() + rows_.size() + decode_.size() + chunk_.size(); }
 
