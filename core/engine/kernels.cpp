@@ -3,6 +3,9 @@
 // and PSUM, loads for the next tile are issued before the current tile's compute
 // (software pipelining), and every buffer reuse waits for the last reader of the buffer.
 // Sources: FACTS.md ISA facts (S10, S9, S11), chip data (S4, S8).
+// Attention also runs decomposed (attention_decomposed): S = QK^T to HBM, a row softmax
+// kernel and PV as three GEMM/softmax kernels, the path PyTorch's SDPA takes on Neuron when
+// no fused kernel takes the call.
 // Does NOT model: the exact NKI library kernels, transposes of GEMM inputs (A is assumed
 // stored K-major in HBM), SBUF-to-SBUF DMA, dropout, GQA head sharing.
 #include <algorithm>
@@ -316,7 +319,8 @@ void add_serial(KernelReport& t, const KernelReport& k, double times) {
 // (each 128-row tile of S loaded whole, max on the vector engine, exp(S - max) with the row
 // sum on the scalar engine, the 1/sum scaling on the vector engine, P stored), and O = P V
 // as a GEMM reading P. The three kernels run one after another, so their times add; the
-// softmax reads and writes the scores once each (one fused pass: a row fits SBUF).
+// softmax reads and writes the scores once each when a row fits SBUF (one fused pass), and
+// reads them three times when it does not (max, exp-sum, normalise over column chunks).
 KernelReport attention_decomposed(const hw::Chip& chip, const AttentionShape& a) {
   const long dv = a.value_dim ? a.value_dim : a.head_dim;
   GemmShape qk;
@@ -325,22 +329,54 @@ KernelReport attention_decomposed(const hw::Chip& chip, const AttentionShape& a)
   pv.m = a.seq_q, pv.n = dv, pv.k = a.seq_kv, pv.dtype = a.dtype;
   Builder b(chip);
   const long P = b.core.partitions;
-  const double row = static_cast<double>(a.seq_kv) * 2;  // one BF16 score row per partition
-  const double sbuf = 4 * row;                          // S in and P out, double-buffered
-  if (sbuf > b.sbuf_per_partition())
-    throw InputError("seq_kv", "the decomposed softmax holds whole score rows: " + kib(sbuf) + " of SBUF per partition; " +
-                                   chip.display_name + " has " + kib(b.sbuf_per_partition()));
+  // A row of BF16 scores per partition, S in and P out, double-buffered: whole rows when they
+  // fit SBUF (one fused pass: S read once), else column chunks in three passes (the row max,
+  // then exp with the row sum, then exp scaled by 1/sum and stored: S read three times).
+  const long chunk_max = static_cast<long>(b.sbuf_per_partition() / (4 * 2));
+  const bool whole_rows = a.seq_kv <= chunk_max;
+  const long chunk = whole_rows ? a.seq_kv : std::min(a.seq_kv, std::max(P, chunk_max / P * P));
+  const double sbuf = 4.0 * chunk * 2;
   int reader[2] = {-1, -1};
   int slot = 0;
+  auto load = [&](double bytes) {
+    int in = b.dma(bytes, reader[slot] >= 0 ? std::vector<int>{reader[slot]} : std::vector<int>{});
+    return in;
+  };
   for (long h = 0; h < a.heads; ++h) {
     for (long q0 = 0; q0 < a.seq_q; q0 += P) {
-      const double el = static_cast<double>(std::min(P, a.seq_q - q0)) * a.seq_kv;
-      int in = b.dma(el * 2, reader[slot] >= 0 ? std::vector<int>{reader[slot]} : std::vector<int>{});
-      int mx = b.engine_op(kVector, el, 1, true, {in});   // row max
-      int ex = b.engine_op(kScalar, el, 1, true, {mx});   // exp(S - max), row sum accumulated
-      int nm = b.engine_op(kVector, el, 1, true, {ex});   // P = E / sum
-      reader[slot] = b.dma(el * 2, {nm});
-      slot ^= 1;
+      const double rows = static_cast<double>(std::min(P, a.seq_q - q0));
+      if (whole_rows) {
+        const double el = rows * a.seq_kv;
+        int in = load(el * 2);
+        int mx = b.engine_op(kVector, el, 1, true, {in});   // row max
+        int ex = b.engine_op(kScalar, el, 1, true, {mx});   // exp(S - max), row sum accumulated
+        int nm = b.engine_op(kVector, el, 1, true, {ex});   // P = E / sum
+        reader[slot] = b.dma(el * 2, {nm});
+        slot ^= 1;
+        continue;
+      }
+      int stats = -1;  // the running row max, then the row sum
+      for (int pass = 0; pass < 3; ++pass) {
+        std::vector<int> done;
+        for (long c0 = 0; c0 < a.seq_kv; c0 += chunk) {
+          const double el = rows * std::min(chunk, a.seq_kv - c0);
+          int in = load(el * 2);
+          std::vector<int> deps = {in};
+          if (stats >= 0) deps.push_back(stats);
+          int last;
+          if (pass == 0) last = b.engine_op(kVector, el, 1, true, deps);            // running max
+          else if (pass == 1) last = b.engine_op(kScalar, el, 1, true, deps);       // exp, running sum
+          else {
+            int ex = b.engine_op(kScalar, el, 1, true, deps);                      // exp again
+            int nm = b.engine_op(kVector, el, 1, true, {ex});                      // x 1/sum
+            last = b.dma(el * 2, {nm});
+          }
+          reader[slot] = last;
+          slot ^= 1;
+          done.push_back(last);
+        }
+        stats = b.join(std::move(done));
+      }
     }
   }
   KernelReport softmax = b.finish("softmax", "bf16");
