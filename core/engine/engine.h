@@ -97,10 +97,15 @@ struct AttentionShape {
   bool causal = true;
   std::string dtype = "bf16";   // bf16 or fp8 for QK^T and PV
   long tile_kv = 512;
+  // false: the flash kernel above (scores stay in SBUF/PSUM). true: the decomposed path a
+  // framework takes without a fused kernel (PyTorch SDPA's math path compiled by
+  // neuronx-cc): S = QK^T written to HBM, a row softmax kernel reading S and writing P,
+  // then O = PV reading P -- three kernels one after another (attention_decomposed).
+  bool decomposed = false;
 };
 
 KernelReport gemm(const hw::Chip& chip, const GemmShape& shape);
-KernelReport attention(const hw::Chip& chip, const AttentionShape& shape);
+KernelReport attention(const hw::Chip& chip, const AttentionShape& shape);  // either path
 json report_json(const KernelReport& r);
 std::string report_text(const KernelReport& r);
 

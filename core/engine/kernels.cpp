@@ -3,6 +3,9 @@
 // and PSUM, loads for the next tile are issued before the current tile's compute
 // (software pipelining), and every buffer reuse waits for the last reader of the buffer.
 // Sources: FACTS.md ISA facts (S10, S9, S11), chip data (S4, S8).
+// Attention also runs decomposed (attention_decomposed): S = QK^T to HBM, a row softmax
+// kernel and PV as three GEMM/softmax kernels, the path PyTorch's SDPA takes on Neuron when
+// no fused kernel takes the call.
 // Does NOT model: the exact NKI library kernels, transposes of GEMM inputs (A is assumed
 // stored K-major in HBM), SBUF-to-SBUF DMA, dropout, GQA head sharing.
 #include <algorithm>
@@ -296,6 +299,113 @@ KernelReport gemm(const hw::Chip& chip, const GemmShape& g) {
   return r;
 }
 
+namespace {
+
+// Adds `times` runs of kernel k, run after what t holds, into t.
+void add_serial(KernelReport& t, const KernelReport& k, double times) {
+  t.time_s += times * k.time_s;
+  for (int u = 0; u < kUnits; ++u) t.busy_s[u] += times * k.busy_s[u];
+  t.flops += times * k.flops;
+  t.hbm_bytes += times * k.hbm_bytes;
+  t.instructions += static_cast<long>(times) * k.instructions;
+  t.sbuf_bytes_per_partition = std::max(t.sbuf_bytes_per_partition, k.sbuf_bytes_per_partition);
+  t.psum_bytes_per_partition = std::max(t.psum_bytes_per_partition, k.psum_bytes_per_partition);
+  t.sbuf_capacity_per_partition = k.sbuf_capacity_per_partition;
+  t.psum_capacity_per_partition = k.psum_capacity_per_partition;
+}
+
+// The decomposed path: what PyTorch's SDPA math path becomes when no fused kernel takes the
+// call -- S = Q K^T per head as a GEMM whose output goes to HBM (BF16), a row softmax kernel
+// (each 128-row tile of S loaded whole, max on the vector engine, exp(S - max) with the row
+// sum on the scalar engine, the 1/sum scaling on the vector engine, P stored), and O = P V
+// as a GEMM reading P. The three kernels run one after another, so their times add; the
+// softmax reads and writes the scores once each when a row fits SBUF (one fused pass), and
+// reads them three times when it does not (max, exp-sum, normalise over column chunks).
+KernelReport attention_decomposed(const hw::Chip& chip, const AttentionShape& a) {
+  const long dv = a.value_dim ? a.value_dim : a.head_dim;
+  GemmShape qk;
+  qk.m = a.seq_q, qk.n = a.seq_kv, qk.k = a.head_dim, qk.dtype = a.dtype;
+  GemmShape pv;
+  pv.m = a.seq_q, pv.n = dv, pv.k = a.seq_kv, pv.dtype = a.dtype;
+  Builder b(chip);
+  const long P = b.core.partitions;
+  // A row of BF16 scores per partition, S in and P out, double-buffered: whole rows when they
+  // fit SBUF (one fused pass: S read once), else column chunks in three passes (the row max,
+  // then exp with the row sum, then exp scaled by 1/sum and stored: S read three times).
+  const long chunk_max = static_cast<long>(b.sbuf_per_partition() / (4 * 2));
+  const bool whole_rows = a.seq_kv <= chunk_max;
+  const long chunk = whole_rows ? a.seq_kv : std::min(a.seq_kv, std::max(P, chunk_max / P * P));
+  const double sbuf = 4.0 * chunk * 2;
+  int reader[2] = {-1, -1};
+  int slot = 0;
+  auto load = [&](double bytes) {
+    int in = b.dma(bytes, reader[slot] >= 0 ? std::vector<int>{reader[slot]} : std::vector<int>{});
+    return in;
+  };
+  for (long h = 0; h < a.heads; ++h) {
+    for (long q0 = 0; q0 < a.seq_q; q0 += P) {
+      const double rows = static_cast<double>(std::min(P, a.seq_q - q0));
+      if (whole_rows) {
+        const double el = rows * a.seq_kv;
+        int in = load(el * 2);
+        int mx = b.engine_op(kVector, el, 1, true, {in});   // row max
+        int ex = b.engine_op(kScalar, el, 1, true, {mx});   // exp(S - max), row sum accumulated
+        int nm = b.engine_op(kVector, el, 1, true, {ex});   // P = E / sum
+        reader[slot] = b.dma(el * 2, {nm});
+        slot ^= 1;
+        continue;
+      }
+      int stats = -1;  // the running row max, then the row sum
+      for (int pass = 0; pass < 3; ++pass) {
+        std::vector<int> done;
+        for (long c0 = 0; c0 < a.seq_kv; c0 += chunk) {
+          const double el = rows * std::min(chunk, a.seq_kv - c0);
+          int in = load(el * 2);
+          std::vector<int> deps = {in};
+          if (stats >= 0) deps.push_back(stats);
+          int last;
+          if (pass == 0) last = b.engine_op(kVector, el, 1, true, deps);            // running max
+          else if (pass == 1) last = b.engine_op(kScalar, el, 1, true, deps);       // exp, running sum
+          else {
+            int ex = b.engine_op(kScalar, el, 1, true, deps);                      // exp again
+            int nm = b.engine_op(kVector, el, 1, true, {ex});                      // x 1/sum
+            last = b.dma(el * 2, {nm});
+          }
+          reader[slot] = last;
+          slot ^= 1;
+          done.push_back(last);
+        }
+        stats = b.join(std::move(done));
+      }
+    }
+  }
+  KernelReport softmax = b.finish("softmax", "bf16");
+  softmax.sbuf_bytes_per_partition = sbuf;
+  KernelReport r;
+  r.op = "attention";
+  r.chip = chip.name;
+  r.dtype = a.dtype;
+  add_serial(r, gemm(chip, qk), static_cast<double>(a.heads));
+  add_serial(r, softmax, 1);
+  add_serial(r, gemm(chip, pv), static_cast<double>(a.heads));
+  int best = 0;
+  for (int u = 0; u < kUnits; ++u)
+    if (r.busy_s[u] > r.busy_s[best]) best = u;
+  r.bottleneck = unit_name(best);
+  hw::OperatorCost cost;
+  cost.dtype = a.dtype;
+  cost.flops = r.flops;
+  cost.hbm_bytes = r.hbm_bytes;
+  r.roofline = hw::roofline(one_core(chip), cost, hw::RooflineEfficiency{});
+  r.shape = "heads=" + std::to_string(a.heads) + " seq_q=" + std::to_string(a.seq_q) + " seq_kv=" + std::to_string(a.seq_kv) +
+            " head_dim=" + std::to_string(a.head_dim) + (dv != a.head_dim ? " value_dim=" + std::to_string(dv) : "") +
+            " decomposed";
+  r.tiling = "S = QK^T, softmax, PV as three kernels; scores through HBM";
+  return r;
+}
+
+}  // namespace
+
 KernelReport attention(const hw::Chip& chip, const AttentionShape& a) {
   check_dim(a.seq_q, "seq_q");
   check_dim(a.seq_kv, "seq_kv");
@@ -308,9 +418,13 @@ KernelReport attention(const hw::Chip& chip, const AttentionShape& a) {
   // Not causal: each K/V head's query heads become rows of its query tiles (engine.h).
   const long group = a.kv_heads != 0 && !a.causal ? a.heads / a.kv_heads : 1;
   const long heads = a.heads / group, seq_q = a.seq_q * group;
+  if (a.dtype != "bf16" && a.dtype != "fp8") throw InputError("dtype", "attention supports bf16 or fp8, got '" + a.dtype + "'");
+  if (a.decomposed) {
+    if (a.causal) throw InputError("decomposed", "the decomposed attention path is modelled for full (not causal) attention");
+    return attention_decomposed(chip, a);
+  }
   Builder b(chip);
   const long P = b.core.partitions;
-  if (a.dtype != "bf16" && a.dtype != "fp8") throw InputError("dtype", "attention supports bf16 or fp8, got '" + a.dtype + "'");
   b.need_dtype(a.dtype);
   const long d = a.head_dim, dv = a.value_dim ? a.value_dim : a.head_dim, tq = P;
   const long passes = ceil_div(d, P);                          // QK^T contraction passes

@@ -86,6 +86,10 @@ struct Operator {
   double value_dim = 0;  // V's and the output's columns per head (0: head_dim; MLA differs)
   double kv_heads = 0;   // the K/V heads those `heads` read (GQA groups share one; MLA decode one latent per sequence)
   bool causal = false;
+  // How the attention reaches the chip: "" the fused flash kernel; "decomposed" S = QK^T,
+  // softmax and PV as separate kernels with the scores in HBM (the engine pricer prices it;
+  // the roofline keeps the flash kernel's traffic).
+  std::string attention_path;
 };
 
 // The layers grouped by type ("dense/full", "moe/sliding", "moe/chunked", "dense/linear", ...;

@@ -77,6 +77,11 @@ class BlockOps {
     o.seq_kv = kv_tokens;
     o.head_dim = p_.hd;
     o.heads = p_.b * heads;
+    // torch-neuronx's F.scaled_dot_product_attention hands the call to its NKI flash kernel
+    // only when both lengths are multiples of 512; other lengths take the decomposed path
+    // (scores through HBM). The Diffusers ports call attention through SDPA.
+    const auto whole512 = [](double n) { return std::fmod(n, 512.0) == 0; };
+    if (!whole512(q_tokens) || !whole512(kv_tokens)) o.attention_path = "decomposed";
     add(o);
   }
   // Self-attention over the video tokens (and, joint, the text tokens) with sequence

@@ -24,6 +24,12 @@
 //
 // An image (FLUX, Qwen-Image) is a clip of one frame: the same loop, no temporal axis.
 //
+// Attention path: the Diffusers ports call F.scaled_dot_product_attention, which torch-neuronx
+// hands to its NKI flash kernel only when both sequence lengths are multiples of 512; every
+// other attention is marked attention_path "decomposed" (scores through HBM), which the engine
+// pricer prices as separate QK^T, softmax and PV kernels (core/engine); the roofline keeps
+// the flash kernel's traffic for both.
+//
 // Sources: the operator structure of diffusers' WanTransformer3DModel, HunyuanVideoTransformer3DModel,
 // FluxTransformer2DModel, QwenImageTransformer2DModel and autoencoders (model/video.h); Ulysses (Jacobs et al. 2023, DeepSpeed-Ulysses), ring
 // attention (Liu et al. 2023), USP / xDiT (Fang et al. 2024) for the placements; diffusers'

@@ -56,6 +56,9 @@ PricedOp Pricer::price(const plan::Operator& o) const {
   else if (o.kind == plan::OpKind::conv) r.detail = o.dtype + " convolution (implicit GEMM)";
   else if (o.kind == plan::OpKind::attention) r.detail = o.dtype + " attention";
   else r.detail = "memory-bound";
+  // The engine pricer prices the decomposed path; the roofline keeps the flash kernel's.
+  if (o.kind == plan::OpKind::attention && o.attention_path == "decomposed" && name() == "engine")
+    r.detail += " (decomposed: scores through HBM)";
   return r;
 }
 
@@ -184,8 +187,9 @@ class EnginePricer : public Pricer {
       a.kv_heads = a.heads % group == 0 ? a.heads / group : 0;
       a.causal = o.causal;
       a.dtype = attention_dtype(o.dtype);
+      a.decomposed = o.attention_path == "decomposed";
       k = cached(attentions_, {a.seq_q, a.seq_kv, a.head_dim * 1000000 + a.heads * 2 + (a.causal ? 1 : 0)},
-                 a.dtype + "/" + std::to_string(a.value_dim) + "/" + std::to_string(a.kv_heads),
+                 a.dtype + "/" + std::to_string(a.value_dim) + "/" + std::to_string(a.kv_heads) + "/" + o.attention_path,
                  [&] { return engine::attention(system().chip, a); });
     } else {
       return roofline_kernel(o, r);

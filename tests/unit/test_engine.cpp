@@ -161,6 +161,47 @@ TEST_CASE("decode attention: the query heads sharing a K/V head share its tiles 
   CHECK(contains(error_of([&] { attention(t2, bad); }), "kv_heads: must divide heads (32), got 5"));
 }
 
+TEST_CASE("decomposed attention: QK^T, softmax and PV as kernels one after another, scores through HBM") {
+  // Wan2.1's 4,680 tokens (not a multiple of 512: torch-neuronx SDPA does not take its flash
+  // kernel), one head, a short query slice to keep the test fast.
+  AttentionShape a;
+  a.seq_q = 512, a.seq_kv = 4680, a.heads = 2, a.causal = false, a.decomposed = true;
+  for (const char* c : {"trainium2", "trainium3"}) {
+    auto chip = trnsim::hw::load_chip(c);
+    KernelReport d = attention(chip, a);
+    KernelReport qk = gemm(chip, gemm_shape(512, 4680, 128, "bf16"));
+    KernelReport pv = gemm(chip, gemm_shape(512, 128, 4680, "bf16"));
+    // The GEMMs run whole per head; the softmax reads S once and writes P once (BF16).
+    const double scores = 512.0 * 4680;
+    CHECK(d.hbm_bytes == Approx(2 * (qk.hbm_bytes + pv.hbm_bytes) + 2 * 2 * scores * 2));
+    CHECK(d.flops == Approx(2 * (qk.flops + pv.flops)));
+    CHECK(d.time_s > 2 * (qk.time_s + pv.time_s));
+    // The softmax moves 4 bytes a score at least, at the core's share of HBM / DMA.
+    const auto& nc = chip.neuron("test");
+    const double core_bw = std::min(chip.hbm_bandwidth_bytes_per_s, nc.dma_bandwidth_bytes_per_s) / nc.cores;
+    CHECK(d.time_s - 2 * (qk.time_s + pv.time_s) >= 2 * 4 * scores / core_bw * 0.999);
+    CHECK(contains(d.shape, "decomposed"));
+  }
+  // The same shape, flash kernel against decomposed: Trainium3's HBM and softmax engines
+  // shorten the decomposed path more than the flash kernel (row 17's mechanism).
+  auto t2 = trnsim::hw::load_chip("trainium2"), t3 = trnsim::hw::load_chip("trainium3");
+  AttentionShape f = a;
+  f.decomposed = false;
+  const double flash_ratio = attention(t2, f).time_s / attention(t3, f).time_s;
+  const double decomposed_ratio = attention(t2, a).time_s / attention(t3, a).time_s;
+  CHECK(decomposed_ratio > flash_ratio + 0.1);
+  AttentionShape causal = a;
+  causal.causal = true;
+  CHECK(contains(error_of([&] { attention(t2, causal); }), "decomposed: the decomposed attention path is modelled for full"));
+  // Rows longer than SBUF holds: the softmax reads S three times (max, exp-sum, normalise).
+  AttentionShape wide = a;
+  wide.seq_q = 128, wide.heads = 1, wide.seq_kv = 60000;
+  KernelReport w = attention(t2, wide);
+  KernelReport wqk = gemm(t2, gemm_shape(128, 60000, 128, "bf16"));
+  KernelReport wpv = gemm(t2, gemm_shape(128, 128, 60000, "bf16"));
+  CHECK(w.hbm_bytes == Approx(wqk.hbm_bytes + wpv.hbm_bytes + 4 * 128.0 * 60000 * 2));
+}
+
 TEST_CASE("capacity and support errors are clear") {
   auto t2 = trnsim::hw::load_chip("trainium2");
   GemmShape g = gemm_shape(4096, 4096, 65536, "bf16");

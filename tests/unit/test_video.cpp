@@ -223,6 +223,26 @@ TEST_CASE("video: more sequence-parallel chips never slow a step until the colle
   }
 }
 
+TEST_CASE("video: attention whose lengths are not multiples of 512 takes the decomposed path", "[video]") {
+  // torch-neuronx's SDPA takes its flash kernel only at multiples of 512: Wan2.1 at 832x480x9
+  // (4,680 tokens; cross-attention 4,680 x 512) is decomposed, FLUX.1-dev's 4,608 is not. The
+  // engine pricer prices the path; the roofline keeps the flash kernel's traffic.
+  json wan = video_workload("Wan2.1-T2V-14B", {{"width", 832}, {"height", 480}, {"frames", 9}, {"guidance", "none"}});
+  json flux = video_workload("FLUX.1-dev", {{"width", 1024}, {"height", 1024}, {"frames", 1}, {"fps", 1}, {"guidance", "none"}});
+  auto detail = [](const workload::Result& r, const std::string& op) {
+    for (const auto& o : phase(r, "denoising_step").ops)
+      if (o.name == op) return o.detail;
+    throw std::logic_error("no op " + op);
+  };
+  json wan_engine = wan, flux_engine = flux, wan_roofline = wan;
+  wan_engine["pricer"] = "engine", flux_engine["pricer"] = "engine";
+  const auto we = run_video(wan_engine, "trainium2");
+  CHECK(contains(detail(we, "self_attn.core"), "decomposed"));
+  CHECK(contains(detail(we, "cross_attn.core"), "decomposed"));
+  CHECK(!contains(detail(run_video(flux_engine, "trainium2"), "joint_attn.core"), "decomposed"));
+  CHECK(!contains(detail(run_video(wan_roofline, "trainium2"), "self_attn.core"), "decomposed"));
+}
+
 TEST_CASE("video: sequence-parallel collectives are priced", "[video]") {
   const auto u = run_video(video_workload("Wan2.1-T2V-14B", {{"ulysses", 4}}), "trn3-gen2-ultraserver");
   const auto r = run_video(video_workload("Wan2.1-T2V-14B", {{"ring", 4}}), "trn3-gen2-ultraserver");
