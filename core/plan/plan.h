@@ -120,6 +120,20 @@ struct Placement {
 };
 Placement make_placement(const model::ModelConfig& m, int tp, int pp, int dp, int ep, int ranks_per_chip = 1);
 
+// One softmax-attention layer's heads on one chip (its own KV-head count and head dims when
+// the model's layers differ; Neuron's padding and replication as for the model's heads).
+struct AttentionChip {
+  double q_heads = 0, kv_heads = 0;  // per chip (MLA: the query heads; kv_heads 1, the latent)
+  double qk_dim = 0, v_dim = 0;      // per head
+  bool k_eq_v = false;               // one K/V tensor (projection and cache) serves as both
+  double kv_cache_elems = 0;         // cached elements per token of this layer on one chip
+};
+AttentionChip attention_chip(const model::ModelConfig& m, const Placement& pl, const model::LayerSpec& layer);
+// Activation elements per token of such a layer's q, k, v and output on one chip.
+inline double attention_width_chip(const AttentionChip& a) {
+  return a.q_heads * (a.qk_dim + a.v_dim) + a.kv_heads * (a.qk_dim + (a.k_eq_v ? 0 : a.v_dim));
+}
+
 // How the routed experts execute (plan.h header comment; data in core/data/serving/*.json).
 // How a stack runs its experts (moe_strategy_names() spells them in stack data).
 enum class MoeStrategy { uniform, neuron };
