@@ -9,8 +9,11 @@
 //    global layers);
 //  - the attention projections: grouped-query attention with any number of KV heads, or
 //    DeepSeek's multi-head latent attention with its low-rank query/KV projections; biases,
-//    per-head q/k RMSNorm, attention sinks, a sigmoid-gated attention output (Qwen3-Next,
-//    Qwen3.5, Trinity);
+//    per-head q/k RMSNorm (or over all heads, MiniMax), attention sinks, a sigmoid-gated
+//    attention output (Qwen3-Next, Qwen3.5, Trinity);
+//  - each softmax-attention layer's own shape (`LayerSpec::attn`): K/V heads, the Q/K head dim,
+//    the V head dim, K = V (one projection and one cached tensor), sinks -- Gemma 4's global
+//    layers and MiMo-V2-Flash's sliding layers differ from the model's other layers;
 //  - the MLP: a dense SwiGLU of the layer's own width, or a mixture of experts (routed top-k
 //    experts, shared experts with or without a gate, router and its correction bias), in any
 //    interleaving (leading dense layers, every n-th layer, explicit lists);
@@ -18,7 +21,7 @@
 // From them: exact parameter counts (total, active per token), KV-cache bytes per token, the
 // recurrent-state bytes per sequence, and the per-layer weight shapes the workload prices.
 //
-// Multimodal wrappers (`llama4`, `qwen3_5`, `qwen3_5_moe`) are accepted: their language model
+// Multimodal wrappers (`gemma3`, `gemma4`, `llama4`, `qwen3_5`, `qwen3_5_moe`) are accepted: their language model
 // (`text_config`) is imported and priced; the vision/audio tower is named in a warning and not
 // priced (`unpriced_towers`).
 //
@@ -27,8 +30,9 @@
 // listed as ignored; keys describing behaviour the model does not simulate (RoPE scaling,
 // router scoring, activation clamps, multi-token prediction) become warnings; keys nobody
 // knows become warnings naming them; and keys describing an architecture the model cannot
-// represent (encoder-decoder, cross-attention, per-layer head counts, unknown layer types)
-// are errors naming the field as the file spells it. docs/models.md lists the supported
+// represent (encoder-decoder, cross-attention, a free per-layer list of KV head counts, Mamba2
+// and lightning-attention layers, sparse attention, unknown layer types) are errors naming the
+// field as the file spells it. docs/models.md lists the supported
 // model types and, for each, what is priced and what is not.
 //
 // NOT modeled: numerics (the cost of a format is its bytes and its tensor-engine rate), RoPE
