@@ -338,13 +338,19 @@ std::vector<bool> layer_flags(HfReader& r, const std::string& key, const ModelCo
 // same and must agree).
 std::string mimo_mixers(HfReader& r, const Family& f, ModelConfig& m, int& window) {
   std::string key = "hybrid_layer_pattern";
-  if (r.has("layer_types") && !r.has("hybrid_layer_pattern")) {
-    parse_layer_types(r, f, m);
-    key = "layer_types";
-  } else {
+  if (r.has("hybrid_layer_pattern")) {
     r.use("layer_types");
     const std::vector<bool> sliding = layer_flags(r, "hybrid_layer_pattern", m, "1 = sliding-window attention");
     for (int i = 0; i < m.layers; ++i) m.layer_specs[i].mixer = sliding[i] ? Mixer::sliding_attention : Mixer::full_attention;
+  } else if (r.has("layer_types")) {  // transformers' MiMoV2FlashConfig spelling
+    r.use("hybrid_layer_pattern");
+    parse_layer_types(r, f, m);
+    key = "layer_types";
+  } else {  // transformers' default: full attention in the first and every 6th layer
+    r.use("hybrid_layer_pattern");
+    r.use("layer_types");
+    for (int i = 0; i < m.layers; ++i)
+      m.layer_specs[i].mixer = i == 0 || (i + 1) % 6 == 0 ? Mixer::full_attention : Mixer::sliding_attention;
   }
   std::string which;
   for (const char* k : {"sliding_window_size", "sliding_window", "attention_chunk_size"}) {
@@ -483,7 +489,7 @@ void gemma4_attention(HfReader& r, ModelConfig& m) {
     throw InputError(r.path("num_kv_shared_layers"),
                      "unsupported: layers reusing an earlier layer's K/V (Gemma 4's E-models) are not modeled");
   r.use("use_double_wide_mlp");  // only widens the KV-sharing layers' MLPs
-  const int global_dim = positive_or(r, "global_head_dim", m.head_dim);
+  const int global_dim = positive_or(r, "global_head_dim", 512);  // transformers' Gemma4TextConfig default
   const bool k_eq_v = r.boolean("attention_k_eq_v", false);
   int global_kv = m.kv_heads;
   if (k_eq_v) {
@@ -510,7 +516,8 @@ void mimo_attention(HfReader& r, ModelConfig& m) {
     throw InputError(r.path("swa_num_attention_heads"), "unsupported: query heads unlike num_attention_heads (" +
                                                             std::to_string(m.heads) + ") in the sliding layers are not modeled");
   AttentionShape swa;
-  swa.kv_heads = positive_or(r, "swa_num_key_value_heads", m.kv_heads);
+  // Without swa_* keys (transformers' MiMoV2FlashConfig) the sliding layers have twice the K/V heads.
+  swa.kv_heads = positive_or(r, "swa_num_key_value_heads", 2 * m.kv_heads);
   check_kv_divides(r, "swa_num_key_value_heads", m, swa.kv_heads);
   swa.head_dim = positive_or(r, "swa_head_dim", m.head_dim);
   swa.v_head_dim = positive_or(r, "swa_v_head_dim", v_head_dim_of(m));
@@ -641,7 +648,22 @@ void llama4_like(HfReader& r, ModelConfig& m, std::vector<bool>& moe) {
 void mimo_like(HfReader& r, ModelConfig& m, std::vector<bool>& moe) {
   m.moe_intermediate = r.positive("moe_intermediate_size");
   m.shared_experts = r.whole("n_shared_experts", 0);
-  moe = layer_flags(r, "moe_layer_freq", m, "1 = mixture-of-experts MLP");
+  if (r.has("moe_layer_freq") || !r.has("mlp_layer_types")) {
+    r.use("mlp_layer_types");
+    if (r.has("moe_layer_freq")) moe = layer_flags(r, "moe_layer_freq", m, "1 = mixture-of-experts MLP");
+    else for (int i = 0; i < m.layers; ++i) moe[i] = i > 0;  // transformers' default: the first layer dense
+    r.use("moe_layer_freq");
+  } else {  // transformers' spelling: "dense" or "sparse" per layer
+    const json* v = r.get("mlp_layer_types");
+    const std::string p = r.path("mlp_layer_types");
+    if (!v->is_array() || static_cast<int>(v->size()) != m.layers)
+      throw InputError(p, "expected a list of " + std::to_string(m.layers) + " MLP types ('dense' or 'sparse')");
+    for (int i = 0; i < m.layers; ++i) {
+      const json& e = (*v)[i];
+      if (e != "dense" && e != "sparse") throw InputError(index_path(p, i), "expected 'dense' or 'sparse', got " + e.dump());
+      moe[i] = e == "sparse";
+    }
+  }
   const json* method = r.peek("topk_method");
   m.router_bias = method && method->is_string() && method->get<std::string>() == "noaux_tc";
 }

@@ -573,6 +573,23 @@ TEST_CASE("MiMo-V2-Flash: sliding layers of their own K/V heads, V heads narrowe
   j = mimo_v2_flash();
   j["hybrid_layer_pattern"][3] = 2;
   CHECK(error_of(j).find("workload.model.hybrid_layer_pattern[3]: expected 0 or 1") == 0);
+  // transformers' MiMoV2FlashConfig spelling: layer_types, mlp_layer_types, sliding layers with
+  // twice num_key_value_heads when no swa_* key says otherwise.
+  j = mimo_v2_flash();
+  j["layer_types"] = json::array();
+  j["mlp_layer_types"] = json::array();
+  for (int i = 0; i < 48; ++i) {
+    j["layer_types"].push_back(j["hybrid_layer_pattern"][i] == 1 ? "sliding_attention" : "full_attention");
+    j["mlp_layer_types"].push_back(i == 0 ? "dense" : "sparse");
+  }
+  for (const char* k : {"hybrid_layer_pattern", "moe_layer_freq", "swa_num_key_value_heads", "swa_num_attention_heads",
+                        "swa_head_dim", "swa_v_head_dim"})
+    j.erase(k);
+  const ModelConfig t = import_hf_config(j, "workload.model", "inline");
+  CHECK(t.sliding_layer_count() == 39);
+  CHECK(t.moe_layer_count() == 47);
+  CHECK(t.layer_specs[1].attn == swa);
+  CHECK(count_parameters(t).total == c.total);
   j = mimo_v2_flash();
   j["sliding_window"] = 256;
   CHECK(contains(error_of(j), "workload.model.sliding_window: disagrees with sliding_window_size (128)"));
