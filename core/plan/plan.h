@@ -112,9 +112,10 @@ struct Placement {
   int tp = 1, pp = 1, dp = 1, ep = 1, etp = 1;
   int ranks_per_chip = 1;            // TP ranks (logical NeuronCores) on each chip
   int heads_chip = 1, kvh_chip = 1;  // per chip, after Neuron's padding and replication over the TP ranks
+                                     // (the model's own shape; a layer of another shape: attention_chip)
   model::HeadSharding heads;         // the softmax attention's head layout over the tp x ranks_per_chip TP ranks
   model::HeadSharding linear_heads;  // the Gated DeltaNet heads' (value heads as queries)
-  double kv_cache_elems_chip = 0;    // cached elements per token per softmax-attention layer on one chip
+  double kv_cache_elems_chip = 0;    // cached elements per token per softmax-attention layer of the model's shape on one chip
   double linear_state_elems_chip = 0;  // recurrent state per sequence per linear-attention layer on one chip
   int tp_ranks() const { return tp * ranks_per_chip; }
 };
