@@ -36,6 +36,12 @@ const Family* find_family(const std::string& model_type);
 // Returns the key that decided the layout, for messages ("layer_types").
 std::string read_mixers(HfReader& r, const Family& f, ModelConfig& m);
 
+// Fills m.layer_specs[i].attn: the model's shape (num_key_value_heads, head_dim, v_head_dim,
+// sinks) in every layer, then the family's own by layer type (Gemma 4's global layers:
+// global_head_dim, num_global_key_value_heads, attention_k_eq_v; MiMo-V2-Flash's sliding
+// layers: swa_num_key_value_heads, swa_head_dim, swa_v_head_dim, and sink biases by type).
+void read_layer_attention(HfReader& r, const Family& f, ModelConfig& m);
+
 // Fills m.layer_specs[i].mlp and .dense_intermediate, m.intermediate, the expert fields and
 // the router/shared-expert flags. Errors name the expert-count key the file actually has.
 void read_mlp(HfReader& r, const Family& f, ModelConfig& m);

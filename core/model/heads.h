@@ -7,6 +7,9 @@
 // query heads) pads both alike. The pricing layer reads the padded counts: padded heads cost
 // their projection weights, attention FLOPs and KV cache like real ones.
 //
+// Layers with their own K/V-head count (Gemma 4's global layers, MiMo-V2-Flash's sliding
+// layers) shard by the same rule at their own count (plan::attention_chip): at TP8 Gemma 4
+// 31B's 16 sliding K/V heads split, its 4 global ones are replicated to one per rank.
 // MLA's latent cache is replicated per rank whatever tp is (only its query heads pad). Gated
 // DeltaNet heads follow the same rule with value heads as queries (shard_linear_heads): an
 // extension of Neuron's rule to linear attention, not taken from a Neuron source.

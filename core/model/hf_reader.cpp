@@ -14,6 +14,29 @@ namespace {
 const std::map<std::string, const char*>& cost_irrelevant_keys() {
   static const std::map<std::string, const char*> keys = {
       {"_attn_implementation_autoset", "a transformers runtime flag"},
+      {"attention_multiplier", "Granite's muP attention scale: a scalar multiply"},
+      {"attention_value_scale", "MiMo's value scale: a scalar multiply"},
+      {"audio_token_id", "token id"},
+      {"boa_token_id", "token id"},
+      {"boi_token_id", "token id"},
+      {"embedding_multiplier", "Granite's muP embedding scale: a scalar multiply"},
+      {"eoa_token_id", "token id"},
+      {"eoa_token_index", "token id"},
+      {"eoi_token_id", "token id"},
+      {"hybrid_block_size", "MiMo layout metadata (hybrid_layer_pattern decides)"},
+      {"init_method", "initialisation"},
+      {"layernorm_epsilon", "numerics"},
+      {"layernorm_full_attention_alpha", "MiniMax residual scaling: a scalar multiply"},
+      {"layernorm_full_attention_beta", "MiniMax residual scaling: a scalar multiply"},
+      {"layernorm_linear_attention_alpha", "MiniMax residual scaling: a scalar multiply"},
+      {"layernorm_linear_attention_beta", "MiniMax residual scaling: a scalar multiply"},
+      {"layernorm_mlp_alpha", "MiniMax residual scaling: a scalar multiply"},
+      {"layernorm_mlp_beta", "MiniMax residual scaling: a scalar multiply"},
+      {"logits_scaling", "Granite's muP logit scale: a scalar multiply"},
+      {"normalization_function", "the norm kind (RMSNorm): same cost"},
+      {"postnorm", "MiniMax norm placement: same cost"},
+      {"residual_multiplier", "Granite's muP residual scale: a scalar multiply"},
+      {"swa_rope_theta", "RoPE frequency of the sliding layers: no effect on cost"},
       {"_name_or_path", "metadata"},
       {"attention_dropout", "training-time dropout"},
       {"attn_scale", "Llama 4 NoPE-layer temperature scale: an elementwise multiply"},
@@ -80,7 +103,8 @@ const std::map<std::string, const char*>& unmodeled_keys() {
       {"rope_interleave", "RoPE layout is not modeled"},
       {"attn_logit_softcapping", "attention logit soft-capping is not modeled"},
       {"final_logit_softcapping", "final logit soft-capping is not modeled"},
-      {"mtp_use_dedicated_embeddings", "multi-token-prediction embeddings are not modeled"}};
+      {"mtp_use_dedicated_embeddings", "multi-token-prediction embeddings are not modeled"},
+      {"rotary_dim", "partial rotary embedding is not modeled"}};
   return keys;
 }
 

@@ -20,14 +20,15 @@ const std::map<std::string, std::string>& unsupported_keys() {
       {"cross_attention_hidden_size", "cross-attention is not modeled"},
       {"cross_attention_layers", "cross-attention layers are not modeled"},
       {"linear_attn_config", "this linear-attention layout is not modeled (Gated DeltaNet layers are, as qwen3_next and qwen3_5 spell them)"},
-      {"num_key_value_heads_per_layer", "per-layer KV head counts are not modeled"}};
+      {"sparse_attention_config", "sparse (indexed top-k) attention is not modeled"},
+      {"num_key_value_heads_per_layer", "a free per-layer list of KV head counts is not modeled (KV heads and head dims by layer type are, as gemma4_text and mimo_v2_flash spell them)"}};
   return keys;
 }
 
 // Multimodal wrappers: their language model is text_config, of the given model_type.
 const std::map<std::string, std::string>& wrapper_text_types() {
   static const std::map<std::string, std::string> types = {
-      {"gemma3", "gemma3_text"}, {"llama4", "llama4_text"}, {"qwen3_5", "qwen3_5_text"}, {"qwen3_5_moe", "qwen3_5_moe_text"}};
+      {"gemma3", "gemma3_text"}, {"gemma4", "gemma4_text"}, {"llama4", "llama4_text"}, {"qwen3_5", "qwen3_5_text"}, {"qwen3_5_moe", "qwen3_5_moe_text"}};
   return types;
 }
 
@@ -51,6 +52,10 @@ std::string closest_type(const std::string& word, const std::vector<std::string>
 }
 
 [[noreturn]] void unsupported_type(const HfReader& r, const std::string& type) {
+  if (type.rfind("minimax_m3", 0) == 0)
+    throw InputError(r.path("model_type"), "unsupported model_type '" + type +
+                                               "': MiniMax-M3's sparse (indexed top-k) attention is not modeled "
+                                               "(MiniMax-M2's full attention is, as minimax_m2)");
   std::vector<std::string> all = supported_model_types();
   for (const auto& w : supported_wrapper_types()) all.push_back(w);
   std::string hint = closest_type(type, all);
@@ -107,6 +112,13 @@ void read_attention(HfReader& r, const Family& f, ModelConfig& m) {
   m.mlp_bias = r.boolean("mlp_bias", false);
   m.qk_norm = f.qk_norm == QkNorm::always ||
               (f.qk_norm == QkNorm::from_use_qk_norm && r.boolean("use_qk_norm", false));
+  if (f.type == "minimax" || f.type == "minimax_m2") {
+    // MiniMax normalises q and k over all heads at once ("per_layer"); "per_head" is the usual one.
+    const std::string t = r.string("qk_norm_type");
+    if (!t.empty() && t != "per_layer" && t != "per_head")
+      throw InputError(r.path("qk_norm_type"), "expected 'per_layer' or 'per_head', got '" + t + "'");
+    m.qk_norm_full_width = m.qk_norm && t != "per_head";
+  }
   if (f.type == "llama4_text") r.use("use_qk_norm");  // an L2 norm without weights: elementwise, not priced
   m.attention_output_gate = f.type == "qwen3_5_text" || f.type == "qwen3_5_moe_text"
                                 ? r.boolean("attn_output_gate", true)
@@ -126,7 +138,10 @@ void read_attention(HfReader& r, const Family& f, ModelConfig& m) {
     if (r.has(k)) throw InputError(r.path(k), "multi-head latent attention is only modeled for deepseek_v2, deepseek_v3, glm4_moe_lite and kimi_k2");
   if (m.head_dim == 0)
     throw InputError(r.path("head_dim"), "missing, and hidden_size is not a multiple of num_attention_heads");
-  for (const char* k : {"q_lora_rank", "kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim"}) r.use(k);
+  for (const char* k : {"q_lora_rank", "kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim"}) r.use(k);
+  // A value head dim unlike the query/key one (MiMo-V2-Flash: 192 for Q and K, 128 for V).
+  m.v_head_dim = r.whole("v_head_dim", 0);
+  if (m.v_head_dim == m.head_dim) m.v_head_dim = 0;
 }
 
 void read_activation(HfReader& r, ModelConfig& m) {
@@ -155,8 +170,11 @@ void read_quantization(HfReader& r, ModelConfig& m) {
 }
 
 void read_mtp(HfReader& r, ModelConfig& m) {
-  for (const char* key : {"num_nextn_predict_layers", "mtp_num_hidden_layers"}) {
+  const bool use_mtp = r.boolean("use_mtp", true);  // MiniMax: its MTP modules on or off
+  r.use("mtp_transformer_layers");                  // layers per MiniMax MTP module (the modules are not counted)
+  for (const char* key : {"num_nextn_predict_layers", "mtp_num_hidden_layers", "num_mtp_modules"}) {
     int n = r.whole(key, 0);
+    if (std::string(key) == "num_mtp_modules" && !use_mtp) continue;
     if (n == 0) continue;
     m.mtp_layers = n;
     m.warnings.push_back(r.label(key) + ": " + std::to_string(n) +
@@ -177,6 +195,7 @@ ModelConfig import_language_model(HfReader& r, const Family& f, const std::strin
   m.norms_per_layer = f.norms_per_layer;
   read_activation(r, m);
   read_mixers(r, f, m);
+  read_layer_attention(r, f, m);
   read_mlp(r, f, m);
   for (int i = 0; i < m.layers; ++i) {
     m.layer_sliding.push_back(m.layer_specs[i].mixer == Mixer::sliding_attention);

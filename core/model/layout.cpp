@@ -10,7 +10,11 @@
 // full_attention_interval-th layer), Glm4MoeConfig (first_k_dense_replace), AfmoeConfig
 // (sliding except every global_attn_every_n_layers-th layer, RoPE on sliding layers only,
 // num_dense_layers leading dense layers), Gemma3TextConfig (sliding except every
-// sliding_window_pattern-th layer).
+// sliding_window_pattern-th layer), Gemma4TextConfig (the same default pattern; global layers of
+// global_head_dim with, under attention_k_eq_v, num_global_key_value_heads K = V heads;
+// enable_moe_block: routed experts beside the dense MLP, top_k_experts), MiMoV2FlashConfig
+// (hybrid_layer_pattern 1 = sliding; swa_* shapes of the sliding layers; sink biases by layer
+// type; moe_layer_freq a list, 1 = MoE).
 #include <algorithm>
 #include <map>
 #include <set>
@@ -101,6 +105,41 @@ std::vector<Family> make_families() {
     t.push_back(f);
   }
   {
+    Family f = family("gemma4_text");
+    f.qk_norm = QkNorm::always;  // q_norm and k_norm with weights (v_norm has none)
+    f.norms_per_layer = 4;
+    f.tie_default = true;
+    t.push_back(f);
+  }
+  {
+    Family f = moe_family("mimo_v2_flash", "n_routed_experts");
+    t.push_back(f);
+  }
+  // MiniMax-Text-01 / M1 (minimax: lightning-attention layers are refused by attn_type_list) and
+  // MiniMax-M2 (minimax_m2: full attention everywhere, q/k RMSNorm over all heads).
+  for (const char* type : {"minimax", "minimax_m2"}) {
+    Family f = moe_family(type, "num_local_experts");
+    f.qk_norm = QkNorm::from_use_qk_norm;
+    f.output_bias = false;
+    t.push_back(f);
+  }
+  {
+    // Solar Open: Llama attention, GLM-4.5's MoE (routed + shared experts, selection bias) in
+    // every layer.
+    Family f = moe_family("solar_open", "n_routed_experts");
+    f.output_bias = false;
+    f.layer_types = {"full_attention"};
+    t.push_back(f);
+  }
+  {
+    // Granite 4.0 (GraniteMoeHybrid): attention and Mamba2 layers (layer_types 'attention' /
+    // 'mamba'); a shared MLP (shared_intermediate_size) in every layer, routed experts when
+    // num_local_experts > 0. Mamba2 layers are refused by name.
+    Family f = family("granitemoehybrid");
+    f.layer_types = {"attention", "mamba"};
+    t.push_back(f);
+  }
+  {
     Family f = moe_family("afmoe", "num_experts");
     f.output_bias = false;
     f.qk_norm = QkNorm::always;
@@ -128,6 +167,7 @@ std::string families_with(const std::string& layer_type) {
 
 Mixer mixer_of(const std::string& s) {
   if (s == "sliding_attention") return Mixer::sliding_attention;
+  if (s == "attention") return Mixer::full_attention;  // Granite's spelling
   if (s == "chunked_attention") return Mixer::chunked_attention;
   if (s == "linear_attention") return Mixer::linear_attention;
   return Mixer::full_attention;
@@ -179,7 +219,7 @@ std::string layer_types_or_interleave(HfReader& r, const Family& f, ModelConfig&
 // Keys that only some families read: present elsewhere they describe an architecture the
 // family cannot have, so they are refused by name.
 void refuse_foreign_keys(HfReader& r, const Family& f) {
-  if (!allows(f, "chunked_attention") && r.has("attention_chunk_size"))
+  if (!allows(f, "chunked_attention") && f.type != "mimo_v2_flash" && r.has("attention_chunk_size"))
     throw InputError(r.path("attention_chunk_size"), "chunked attention is modeled for " +
                                                          families_with("chunked_attention") +
                                                          " (its RoPE layers), not for model_type '" + f.type + "'");
@@ -276,6 +316,92 @@ std::string afmoe_mixers(HfReader& r, const Family& f, ModelConfig& m) {
   return key;
 }
 
+// A list of one flag per layer (MiMo's hybrid_layer_pattern and moe_layer_freq).
+std::vector<bool> layer_flags(HfReader& r, const std::string& key, const ModelConfig& m, const char* what) {
+  const json* v = r.get(key);
+  const std::string p = r.path(key);
+  if (!v) throw InputError(p, std::string("missing: one flag per layer (") + what + ")");
+  if (!v->is_array() || static_cast<int>(v->size()) != m.layers)
+    throw InputError(p, "expected a list of " + std::to_string(m.layers) + " flags (" + what + ")");
+  std::vector<bool> out;
+  for (int i = 0; i < m.layers; ++i) {
+    const json& e = (*v)[i];
+    if (!e.is_number_integer() || (e.get<long long>() != 0 && e.get<long long>() != 1))
+      throw InputError(index_path(p, i), std::string("expected 0 or 1 (") + what + "), got " + e.dump());
+    out.push_back(e.get<int>() == 1);
+  }
+  return out;
+}
+
+// MiMo-V2-Flash: hybrid_layer_pattern, 1 = sliding-window layer, 0 = full attention; the
+// window is sliding_window_size (sliding_window and attention_chunk_size, where present, say the
+// same and must agree).
+std::string mimo_mixers(HfReader& r, const Family& f, ModelConfig& m, int& window) {
+  std::string key = "hybrid_layer_pattern";
+  if (r.has("hybrid_layer_pattern")) {
+    r.use("layer_types");
+    const std::vector<bool> sliding = layer_flags(r, "hybrid_layer_pattern", m, "1 = sliding-window attention");
+    for (int i = 0; i < m.layers; ++i) m.layer_specs[i].mixer = sliding[i] ? Mixer::sliding_attention : Mixer::full_attention;
+  } else if (r.has("layer_types")) {  // transformers' MiMoV2FlashConfig spelling
+    r.use("hybrid_layer_pattern");
+    parse_layer_types(r, f, m);
+    key = "layer_types";
+  } else {  // transformers' default: full attention in the first and every 6th layer
+    r.use("hybrid_layer_pattern");
+    r.use("layer_types");
+    for (int i = 0; i < m.layers; ++i)
+      m.layer_specs[i].mixer = i == 0 || (i + 1) % 6 == 0 ? Mixer::full_attention : Mixer::sliding_attention;
+  }
+  std::string which;
+  for (const char* k : {"sliding_window_size", "sliding_window", "attention_chunk_size"}) {
+    const int w = r.whole(k, 0);
+    if (w == 0) continue;
+    if (window > 0 && w != window)
+      throw InputError(r.path(k), "disagrees with " + which + " (" + std::to_string(window) + ") about the sliding window");
+    if (window == 0) window = w, which = k;
+  }
+  return key;
+}
+
+// Granite 4.0: layer_types 'attention' or 'mamba' (else every layer attention). Mamba2 layers
+// are not modeled: the first one is refused by index.
+std::string granite_mixers(HfReader& r, const Family& f, ModelConfig& m) {
+  if (const json* lt = r.peek("layer_types"); lt && lt->is_array())
+    for (std::size_t i = 0; i < lt->size(); ++i)
+      if ((*lt)[i] == "mamba")
+        throw InputError(index_path(r.path("layer_types"), i),
+                         "unsupported layer type 'mamba': Mamba2 (state-space) layers are not modeled; "
+                         "Granite 4.0 configs whose layers are all 'attention' are");
+  if (r.has("layer_types")) parse_layer_types(r, f, m);
+  else r.use("layer_types");
+  for (const char* k : {"mamba_chunk_size", "mamba_conv_bias", "mamba_d_conv", "mamba_d_head", "mamba_d_state",
+                        "mamba_expand", "mamba_n_groups", "mamba_n_heads", "mamba_proj_bias"})
+    r.use(k);  // the Mamba2 layers' shape: no such layers here
+  const std::string pe = r.string("position_embedding_type");
+  if (pe == "nope")
+    for (auto& l : m.layer_specs) l.rope = false;
+  else if (!pe.empty() && pe != "rope")
+    throw InputError(r.path("position_embedding_type"), "expected 'rope' or 'nope', got '" + pe + "'");
+  return "layer_types";
+}
+
+// MiniMax: attn_type_list, 1 = softmax attention, 0 = lightning (linear) attention -- not
+// modeled, refused by index.
+std::string minimax_mixers(HfReader& r, ModelConfig& m) {
+  if (const json* a = r.get("attn_type_list")) {
+    const std::string p = r.path("attn_type_list");
+    if (!a->is_array() || static_cast<int>(a->size()) != m.layers)
+      throw InputError(p, "expected a list of " + std::to_string(m.layers) + " layer flags (1 = softmax attention)");
+    for (int i = 0; i < m.layers; ++i) {
+      const json& e = (*a)[i];
+      if (e == 0)
+        throw InputError(index_path(p, i), "unsupported: 0 (MiniMax lightning attention, a linear-attention layer) is not modeled");
+      if (e != 1) throw InputError(index_path(p, i), "expected 1 (softmax attention) or 0 (lightning attention), got " + e.dump());
+    }
+  }
+  return "attn_type_list";
+}
+
 void read_linear_dims(HfReader& r, ModelConfig& m) {
   const bool needed = m.mixer_layer_count(Mixer::linear_attention) > 0;
   auto dim = [&](const char* key) { return needed ? r.positive(key) : r.whole(key, 0); };
@@ -318,10 +444,13 @@ std::string read_mixers(HfReader& r, const Family& f, ModelConfig& m) {
     key = hybrid_linear_mixers(r, f, m);
     read_linear_dims(r, m);
   } else {
-    const int window = r.whole("sliding_window", 0);
-    key = f.type == "afmoe"         ? afmoe_mixers(r, f, m)
-          : f.type == "gemma3_text" ? gemma3_mixers(r, f, m)
-                                    : classic_sliding(r, f, m, window);
+    int window = f.type == "mimo_v2_flash" ? 0 : r.whole("sliding_window", 0);
+    key = f.type == "afmoe"                                      ? afmoe_mixers(r, f, m)
+          : f.type == "gemma3_text" || f.type == "gemma4_text" ? gemma3_mixers(r, f, m)
+          : f.type == "mimo_v2_flash"                           ? mimo_mixers(r, f, m, window)
+          : f.type == "granitemoehybrid"                        ? granite_mixers(r, f, m)
+          : f.type == "minimax" || f.type == "minimax_m2"       ? (classic_sliding(r, f, m, window), minimax_mixers(r, m))
+                                                                : classic_sliding(r, f, m, window);
     if (window == 0 && m.mixer_layer_count(Mixer::sliding_attention) > 0)
       throw InputError(r.path("sliding_window"), "missing, but " + key + " has sliding_attention layers");
     m.sliding_window = m.mixer_layer_count(Mixer::sliding_attention) > 0 ? window : 0;
@@ -330,6 +459,84 @@ std::string read_mixers(HfReader& r, const Family& f, ModelConfig& m) {
     throw InputError(r.path("attention_chunk_size"), "missing, but layer_types has chunked_attention layers");
   if (m.mixer_layer_count(Mixer::chunked_attention) == 0) m.attention_chunk = 0;
   return key;
+}
+
+// ---- Attention shape per layer ---------------------------------------------------------
+
+namespace {
+
+int positive_or(HfReader& r, const std::string& key, int def) {
+  const int v = r.whole(key, def);
+  if (v == 0) throw InputError(r.path(key), "must be positive, got 0");
+  return v;
+}
+
+void check_kv_divides(HfReader& r, const std::string& key, const ModelConfig& m, int kv) {
+  if (m.heads % kv != 0)
+    throw InputError(r.path(key), "must divide num_attention_heads (" + std::to_string(m.heads) + "), got " + std::to_string(kv));
+}
+
+// Gemma 4: global (full-attention) layers have heads of global_head_dim; with
+// attention_k_eq_v their keys serve as values (no v_proj, one cached tensor) over
+// num_global_key_value_heads heads. Per-layer input embeddings and KV-sharing layers (the
+// small E-models) are refused by name.
+void gemma4_attention(HfReader& r, ModelConfig& m) {
+  if (r.whole("hidden_size_per_layer_input", 0) > 0)
+    throw InputError(r.path("hidden_size_per_layer_input"),
+                     "unsupported: per-layer input embeddings (Gemma 4's E-models) are not modeled");
+  r.use("vocab_size_per_layer_input");
+  if (r.whole("num_kv_shared_layers", 0) > 0)
+    throw InputError(r.path("num_kv_shared_layers"),
+                     "unsupported: layers reusing an earlier layer's K/V (Gemma 4's E-models) are not modeled");
+  r.use("use_double_wide_mlp");  // only widens the KV-sharing layers' MLPs
+  const int global_dim = positive_or(r, "global_head_dim", 512);  // transformers' Gemma4TextConfig default
+  const bool k_eq_v = r.boolean("attention_k_eq_v", false);
+  int global_kv = m.kv_heads;
+  if (k_eq_v) {
+    global_kv = positive_or(r, "num_global_key_value_heads", m.kv_heads);
+    check_kv_divides(r, "num_global_key_value_heads", m, global_kv);
+  } else {
+    r.use("num_global_key_value_heads");  // transformers applies it only with attention_k_eq_v
+  }
+  if (const json* b = r.get("use_bidirectional_attention"); b && b->is_string() && b->get<std::string>() == "all")
+    m.warnings.push_back(r.label("use_bidirectional_attention") + ": 'all' (bidirectional attention) is priced as causal");
+  for (auto& l : m.layer_specs) {
+    if (l.mixer != Mixer::full_attention) continue;
+    l.attn.head_dim = l.attn.v_head_dim = global_dim;
+    l.attn.kv_heads = global_kv;
+    l.attn.k_eq_v = k_eq_v;
+  }
+}
+
+// MiMo-V2-Flash: the sliding layers' own K/V heads and head dims (swa_*); a learned sink
+// logit per head where add_swa_attention_sink_bias / add_full_attention_sink_bias say.
+void mimo_attention(HfReader& r, ModelConfig& m) {
+  const int swa_heads = positive_or(r, "swa_num_attention_heads", m.heads);
+  if (swa_heads != m.heads)
+    throw InputError(r.path("swa_num_attention_heads"), "unsupported: query heads unlike num_attention_heads (" +
+                                                            std::to_string(m.heads) + ") in the sliding layers are not modeled");
+  AttentionShape swa;
+  // Without swa_* keys (transformers' MiMoV2FlashConfig) the sliding layers have twice the K/V heads.
+  swa.kv_heads = positive_or(r, "swa_num_key_value_heads", 2 * m.kv_heads);
+  check_kv_divides(r, "swa_num_key_value_heads", m, swa.kv_heads);
+  swa.head_dim = positive_or(r, "swa_head_dim", m.head_dim);
+  swa.v_head_dim = positive_or(r, "swa_v_head_dim", v_head_dim_of(m));
+  swa.sinks = r.boolean("add_swa_attention_sink_bias", false);
+  const bool full_sinks = r.boolean("add_full_attention_sink_bias", false);
+  for (auto& l : m.layer_specs) {
+    if (l.mixer == Mixer::sliding_attention) l.attn = swa;
+    else l.attn.sinks = full_sinks;
+  }
+}
+
+}  // namespace
+
+void read_layer_attention(HfReader& r, const Family& f, ModelConfig& m) {
+  for (auto& l : m.layer_specs) l.attn = default_attention_shape(m);
+  if (f.type == "gemma4_text") gemma4_attention(r, m);
+  if (f.type == "mimo_v2_flash") mimo_attention(r, m);
+  for (auto& l : m.layer_specs)
+    if (l.attn.sinks) m.attention_sinks = true;
 }
 
 // ---- MLP layout ---------------------------------------------------------------------
@@ -357,7 +564,7 @@ void one_count(HfReader& r, std::initializer_list<const char*> keys, int& value,
 ExpertCounts read_expert_counts(HfReader& r) {
   ExpertCounts c;
   one_count(r, {"num_local_experts", "num_experts", "n_routed_experts"}, c.experts, c.experts_key, "number of experts");
-  one_count(r, {"num_experts_per_tok", "experts_per_token"}, c.top_k, c.top_k_key, "experts per token");
+  one_count(r, {"num_experts_per_tok", "experts_per_token", "top_k_experts"}, c.top_k, c.top_k_key, "experts per token");
   return c;
 }
 
@@ -408,7 +615,8 @@ void deepseek_like(HfReader& r, const Family& f, ModelConfig& m, std::vector<boo
   // DeepSeek-V3's noaux_tc and every GLM-4.5 router carry a per-expert selection bias
   // (e_score_correction_bias). topk_method is peeked, not read: it is still warned about.
   const json* method = r.peek("topk_method");
-  m.router_bias = f.type == "glm4_moe" || (method && method->is_string() && method->get<std::string>() == "noaux_tc");
+  m.router_bias = f.type == "glm4_moe" || f.type == "solar_open" ||
+                  (method && method->is_string() && method->get<std::string>() == "noaux_tc");
 }
 
 void qwen_like(HfReader& r, ModelConfig& m, std::vector<bool>& moe) {
@@ -435,6 +643,65 @@ void llama4_like(HfReader& r, ModelConfig& m, std::vector<bool>& moe) {
   }
 }
 
+// MiMo-V2-Flash: moe_layer_freq lists one flag per layer (1 = MoE); DeepSeek's router with its
+// noaux_tc selection bias; n_shared_experts (null in the published config).
+void mimo_like(HfReader& r, ModelConfig& m, std::vector<bool>& moe) {
+  m.moe_intermediate = r.positive("moe_intermediate_size");
+  m.shared_experts = r.whole("n_shared_experts", 0);
+  if (r.has("moe_layer_freq") || !r.has("mlp_layer_types")) {
+    r.use("mlp_layer_types");
+    if (r.has("moe_layer_freq")) moe = layer_flags(r, "moe_layer_freq", m, "1 = mixture-of-experts MLP");
+    else for (int i = 0; i < m.layers; ++i) moe[i] = i > 0;  // transformers' default: the first layer dense
+    r.use("moe_layer_freq");
+  } else {  // transformers' spelling: "dense" or "sparse" per layer
+    const json* v = r.get("mlp_layer_types");
+    const std::string p = r.path("mlp_layer_types");
+    if (!v->is_array() || static_cast<int>(v->size()) != m.layers)
+      throw InputError(p, "expected a list of " + std::to_string(m.layers) + " MLP types ('dense' or 'sparse')");
+    for (int i = 0; i < m.layers; ++i) {
+      const json& e = (*v)[i];
+      if (e != "dense" && e != "sparse") throw InputError(index_path(p, i), "expected 'dense' or 'sparse', got " + e.dump());
+      moe[i] = e == "sparse";
+    }
+  }
+  const json* method = r.peek("topk_method");
+  m.router_bias = method && method->is_string() && method->get<std::string>() == "noaux_tc";
+}
+
+// Gemma 4 with enable_moe_block: every layer runs its dense MLP (intermediate_size) and, beside
+// it, the routed experts (moe_intermediate_size) -- priced as MoE layers whose always-on shared
+// expert is the dense MLP, without a gate. The router carries a per-expert scale and a
+// hidden-size input scale; three more RMSNorms per layer.
+void gemma4_moe(HfReader& r, ModelConfig& m, std::vector<bool>& moe) {
+  // Early Gemma 4 configs spell the expert width expert_intermediate_size.
+  m.moe_intermediate = r.has("moe_intermediate_size") || !r.has("expert_intermediate_size")
+                           ? r.positive("moe_intermediate_size")
+                           : r.positive("expert_intermediate_size");
+  r.use("expert_intermediate_size");
+  m.shared_expert_intermediate = r.positive("intermediate_size");
+  moe.assign(m.layers, true);
+  m.router_bias = true;  // per_expert_scale: one value per expert
+  m.norms_per_layer = 4 + 3 + 1;  // + post_feedforward_layernorm_1/_2, pre_feedforward_layernorm_2; the router's scale
+}
+
+// MiniMax: intermediate_size is the expert width (as Mixtral's), experts in every layer; the
+// sigmoid router's selection bias (use_routing_bias); shared_intermediate_size an ungated
+// shared expert (0 in MiniMax-M2).
+void minimax_like(HfReader& r, ModelConfig& m, std::vector<bool>& moe) {
+  m.moe_intermediate = r.positive("intermediate_size");
+  m.shared_expert_intermediate = r.whole("shared_intermediate_size", 0);
+  moe.assign(m.layers, true);
+  m.router_bias = r.boolean("use_routing_bias", false);
+}
+
+// Granite 4.0 MoE: intermediate_size is the expert width; every layer also runs the shared MLP
+// of shared_intermediate_size (ungated).
+void granite_moe(HfReader& r, ModelConfig& m, std::vector<bool>& moe) {
+  m.moe_intermediate = r.positive("intermediate_size");
+  m.shared_expert_intermediate = r.whole("shared_intermediate_size", 0);
+  moe.assign(m.layers, true);
+}
+
 void afmoe_like(HfReader& r, ModelConfig& m, std::vector<bool>& moe) {
   m.moe_intermediate = r.positive("moe_intermediate_size");
   m.shared_experts = r.whole("num_shared_experts", 0);
@@ -447,9 +714,30 @@ void afmoe_like(HfReader& r, ModelConfig& m, std::vector<bool>& moe) {
 }  // namespace
 
 void read_mlp(HfReader& r, const Family& f, ModelConfig& m) {
+  if (f.type == "gemma4_text" && !r.boolean("enable_moe_block", false)) {
+    // Without the MoE block the expert keys (null in dense configs) are unused.
+    for (const char* k : {"num_experts", "top_k_experts", "moe_intermediate_size", "expert_intermediate_size"}) {
+      if (r.has(k)) m.warnings.push_back(r.label(k) + ": not used without enable_moe_block");
+      r.use(k);
+    }
+    m.intermediate = r.positive("intermediate_size");
+    set_moe_layers(m, std::vector<bool>(m.layers, false), m.intermediate);
+    return;
+  }
+  if (f.type == "granitemoehybrid" && r.whole("num_local_experts", 0) == 0) {
+    // Dense Granite 4.0 (micro): the shared MLP is the layer's MLP; intermediate_size is unused.
+    r.use("num_experts_per_tok");
+    r.use("intermediate_size");
+    m.intermediate = r.positive("shared_intermediate_size");
+    set_moe_layers(m, std::vector<bool>(m.layers, false), m.intermediate);
+    return;
+  }
   const ExpertCounts c = read_expert_counts(r);
+  const bool gemma4_moe_block = f.type == "gemma4_text";
+  if (gemma4_moe_block && c.experts == 0)
+    throw InputError(r.path("num_experts"), "missing, but enable_moe_block is true");
   std::vector<bool> moe(m.layers, false);
-  if (c.experts > 0 && f.experts == ExpertUse::none)
+  if (c.experts > 0 && f.experts == ExpertUse::none && !gemma4_moe_block && f.type != "granitemoehybrid")
     throw InputError(r.path(c.experts_key), "experts are not part of model_type '" + f.type +
                                                 "' (mixture-of-experts types: " + moe_families() + ")");
   if (c.experts == 0 && f.experts == ExpertUse::required)
@@ -472,7 +760,22 @@ void read_mlp(HfReader& r, const Family& f, ModelConfig& m) {
     moe.assign(m.layers, true);
     m.router_bias = f.type == "gpt_oss";
     m.expert_bias = f.type == "gpt_oss";
-  } else if (f.mla || f.type == "glm4_moe") {
+  } else if (f.type == "mimo_v2_flash") {
+    mimo_like(r, m, moe);
+  } else if (f.type == "minimax" || f.type == "minimax_m2") {
+    minimax_like(r, m, moe);
+    set_moe_layers(m, moe, 0);
+    return;
+  } else if (f.type == "granitemoehybrid") {
+    granite_moe(r, m, moe);
+    set_moe_layers(m, moe, 0);
+    return;
+  } else if (f.type == "gemma4_text") {
+    gemma4_moe(r, m, moe);
+    set_moe_layers(m, moe, 0);
+    m.intermediate = m.shared_expert_intermediate;
+    return;
+  } else if (f.mla || f.type == "glm4_moe" || f.type == "solar_open") {
     deepseek_like(r, f, m, moe);
   } else if (f.type == "llama4_text") {
     llama4_like(r, m, moe);

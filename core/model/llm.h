@@ -9,8 +9,11 @@
 //    global layers);
 //  - the attention projections: grouped-query attention with any number of KV heads, or
 //    DeepSeek's multi-head latent attention with its low-rank query/KV projections; biases,
-//    per-head q/k RMSNorm, attention sinks, a sigmoid-gated attention output (Qwen3-Next,
-//    Qwen3.5, Trinity);
+//    per-head q/k RMSNorm (or over all heads, MiniMax), attention sinks, a sigmoid-gated
+//    attention output (Qwen3-Next, Qwen3.5, Trinity);
+//  - each softmax-attention layer's own shape (`LayerSpec::attn`): K/V heads, the Q/K head dim,
+//    the V head dim, K = V (one projection and one cached tensor), sinks -- Gemma 4's global
+//    layers and MiMo-V2-Flash's sliding layers differ from the model's other layers;
 //  - the MLP: a dense SwiGLU of the layer's own width, or a mixture of experts (routed top-k
 //    experts, shared experts with or without a gate, router and its correction bias), in any
 //    interleaving (leading dense layers, every n-th layer, explicit lists);
@@ -18,7 +21,7 @@
 // From them: exact parameter counts (total, active per token), KV-cache bytes per token, the
 // recurrent-state bytes per sequence, and the per-layer weight shapes the workload prices.
 //
-// Multimodal wrappers (`llama4`, `qwen3_5`, `qwen3_5_moe`) are accepted: their language model
+// Multimodal wrappers (`gemma3`, `gemma4`, `llama4`, `qwen3_5`, `qwen3_5_moe`) are accepted: their language model
 // (`text_config`) is imported and priced; the vision/audio tower is named in a warning and not
 // priced (`unpriced_towers`).
 //
@@ -27,8 +30,9 @@
 // listed as ignored; keys describing behaviour the model does not simulate (RoPE scaling,
 // router scoring, activation clamps, multi-token prediction) become warnings; keys nobody
 // knows become warnings naming them; and keys describing an architecture the model cannot
-// represent (encoder-decoder, cross-attention, per-layer head counts, unknown layer types)
-// are errors naming the field as the file spells it. docs/models.md lists the supported
+// represent (encoder-decoder, cross-attention, a free per-layer list of KV head counts, Mamba2
+// and lightning-attention layers, sparse attention, unknown layer types) are errors naming the
+// field as the file spells it. docs/models.md lists the supported
 // model types and, for each, what is priced and what is not.
 //
 // NOT modeled: numerics (the cost of a format is its bytes and its tensor-engine rate), RoPE
@@ -58,11 +62,31 @@ const char* mixer_name(Mixer mixer);
 
 enum class MlpKind { dense, moe };
 
+// The grouped-query attention shape of one softmax-attention layer. Families whose sliding
+// and full layers differ (Gemma 4, MiMo-V2-Flash) give each layer its own; the others give
+// every layer the model's (num_key_value_heads, head_dim). MLA layers use the model's MLA
+// fields instead.
+struct AttentionShape {
+  int kv_heads = 0;     // K/V heads
+  int head_dim = 0;     // query and key head dim
+  int v_head_dim = 0;   // value (and attention output) head dim
+  bool k_eq_v = false;  // one projection and one cached tensor serve as both K and V (Gemma 4 global layers)
+  bool sinks = false;   // one learned sink logit per query head (gpt-oss; MiMo's sliding layers)
+  bool operator==(const AttentionShape& o) const {
+    return kv_heads == o.kv_heads && head_dim == o.head_dim && v_head_dim == o.v_head_dim && k_eq_v == o.k_eq_v &&
+           sinks == o.sinks;
+  }
+  bool operator!=(const AttentionShape& o) const { return !(*this == o); }
+  // K/V elements cached per token (one tensor when K = V).
+  double kv_elements() const { return double(kv_heads) * (head_dim + (k_eq_v ? 0 : v_head_dim)); }
+};
+
 struct LayerSpec {
   Mixer mixer = Mixer::full_attention;
   bool rope = true;            // rotary position embedding applied; false = NoPE
   MlpKind mlp = MlpKind::dense;
   int dense_intermediate = 0;  // SwiGLU width of a dense layer (0 in MoE layers)
+  AttentionShape attn;         // softmax-attention layers (GQA): heads and head dims of this layer
 };
 
 // Gated DeltaNet (Qwen3-Next, Qwen3.5) dimensions: the `linear_*` keys.
@@ -96,6 +120,7 @@ struct ModelConfig {
   bool attention_output_gate = false;  // output *= sigmoid(W_g x), W_g: hidden -> heads*head_dim
   bool mlp_bias = false;
   bool qk_norm = false;          // per-head RMSNorm of q and k, with weights (Qwen3, GLM, Trinity)
+  bool qk_norm_full_width = false;  // ... over all heads at once, one weight per element (MiniMax's "per_layer")
   bool attention_sinks = false;  // one learned logit per head (gpt-oss)
   int norms_per_layer = 2;       // hidden-size RMSNorms per layer (4 with sandwich norms)
   int max_position_embeddings = 0;
@@ -106,7 +131,7 @@ struct ModelConfig {
   int kv_lora_rank = 0;
   int qk_nope_head_dim = 0;
   int qk_rope_head_dim = 0;
-  int v_head_dim = 0;
+  int v_head_dim = 0;                 // MLA's value head dim; with GQA, the value head dim when unlike head_dim (else 0)
 
   // Per layer: token mixer, RoPE or NoPE, MLP kind and width. The source of truth; the
   // two flag vectors below are views of it kept for the current workload code.
@@ -134,6 +159,8 @@ struct ModelConfig {
   std::vector<std::string> ignored_fields;  // cost-irrelevant fields, by name
 
   bool is_moe() const { return experts > 0; }
+  // True when the softmax-attention layers do not all share one AttentionShape.
+  bool per_layer_attention() const;
   int moe_layer_count() const;
   int sliding_layer_count() const;
   int mixer_layer_count(Mixer mixer) const;
@@ -178,7 +205,8 @@ ParamCounts count_parameters(const ModelConfig& m);
 // Per-layer weight element counts. The *_per_layer forms are those of a softmax-attention,
 // dense (width `intermediate`) or MoE layer of the model; the (m, layer) forms follow
 // layer_specs.
-double attention_params_per_layer(const ModelConfig& m);         // one softmax-attention layer
+double attention_params_per_layer(const ModelConfig& m);         // one softmax-attention layer of the model's shape
+double attention_params(const ModelConfig& m, const AttentionShape& a);  // one GQA layer of shape a
 double linear_attention_params_per_layer(const ModelConfig& m);  // one Gated DeltaNet layer
 double dense_mlp_params_per_layer(const ModelConfig& m);
 double dense_mlp_params(const ModelConfig& m, int intermediate);
@@ -189,8 +217,9 @@ double mixer_params(const ModelConfig& m, int layer);  // attention or linear at
 double norm_params(const ModelConfig& m, int layer);
 
 // Elements cached per token per softmax-attention layer (K and V for GQA; the compressed
-// latent plus the decoupled RoPE key for MLA).
+// latent plus the decoupled RoPE key for MLA), for a layer of the model's shape and for layer i.
 double kv_elements_per_token_layer(const ModelConfig& m);
+double kv_elements_per_token(const ModelConfig& m, int layer);
 // Tokens of K/V a layer holds at `context` tokens of history: all of them (full), at most the
 // window (sliding) or the chunk (chunked), none (linear attention).
 double kv_tokens_held(const ModelConfig& m, int layer, double context);
@@ -204,7 +233,10 @@ double linear_state_elements(const ModelConfig& m, int layer);
 // Recurrent-state bytes per sequence for the whole model.
 double linear_state_bytes_per_sequence(const ModelConfig& m, double bytes_per_element);
 
-// Query/key/value widths used by the operator model.
+// The model's (first) attention shape, as num_key_value_heads / head_dim / v_head_dim give it.
+AttentionShape default_attention_shape(const ModelConfig& m);
+
+// Query/key/value widths used by the operator model (the model's default shape).
 int q_width(const ModelConfig& m);        // heads * qk head dim
 int attn_out_width(const ModelConfig& m); // heads * v head dim
 int qk_head_dim(const ModelConfig& m);

@@ -14,25 +14,50 @@ int qk_head_dim(const ModelConfig& m) {
   return m.attention == AttentionKind::mla ? m.qk_nope_head_dim + m.qk_rope_head_dim : m.head_dim;
 }
 int v_head_dim_of(const ModelConfig& m) {
-  return m.attention == AttentionKind::mla ? m.v_head_dim : m.head_dim;
+  return m.attention == AttentionKind::mla || m.v_head_dim > 0 ? m.v_head_dim : m.head_dim;
+}
+
+AttentionShape default_attention_shape(const ModelConfig& m) {
+  AttentionShape a;
+  a.kv_heads = m.kv_heads;
+  a.head_dim = m.head_dim;
+  a.v_head_dim = m.attention == AttentionKind::gqa ? v_head_dim_of(m) : m.head_dim;
+  a.sinks = m.attention_sinks;
+  return a;
+}
+
+bool ModelConfig::per_layer_attention() const {
+  const AttentionShape* first = nullptr;
+  for (const auto& l : layer_specs) {
+    if (l.mixer == Mixer::linear_attention) continue;
+    if (first && l.attn != *first) return true;
+    first = &l.attn;
+  }
+  return false;
 }
 int q_width(const ModelConfig& m) { return m.heads * qk_head_dim(m); }
 int attn_out_width(const ModelConfig& m) { return m.heads * v_head_dim_of(m); }
 
+double attention_params(const ModelConfig& m, const AttentionShape& a) {
+  const double d = m.hidden, h = m.heads, qk = a.head_dim, v = a.v_head_dim, kv = a.kv_heads;
+  double p = d * h * qk + d * kv * qk + (a.k_eq_v ? 0 : d * kv * v) + h * v * d;  // q, k, v, o
+  if (m.attention_bias) p += h * qk + kv * qk + (a.k_eq_v ? 0 : kv * v);
+  if (m.attention_output_bias) p += d;
+  if (m.attention_output_gate) p += d * h * v;
+  if (a.sinks) p += h;
+  return p;
+}
+
 double attention_params_per_layer(const ModelConfig& m) {
   const double d = m.hidden, h = m.heads;
   double p = 0;
-  if (m.attention == AttentionKind::mla) {
+  if (m.attention == AttentionKind::gqa) return attention_params(m, default_attention_shape(m));
+  {
     const double qk = qk_head_dim(m);
     p += m.q_lora_rank > 0 ? d * m.q_lora_rank + double(m.q_lora_rank) * h * qk : d * h * qk;
     p += d * (m.kv_lora_rank + m.qk_rope_head_dim);                            // kv_a (latent + rope key)
     p += double(m.kv_lora_rank) * h * (m.qk_nope_head_dim + m.v_head_dim);     // kv_b
     p += h * m.v_head_dim * d;                                                 // o
-  } else {
-    const double hd = m.head_dim, kv = m.kv_heads;
-    p += d * h * hd + 2 * d * kv * hd + h * hd * d;
-    if (m.attention_bias) p += h * hd + 2 * kv * hd;
-    if (m.attention_output_bias) p += d;
   }
   if (m.attention_output_gate) p += d * attn_out_width(m);
   if (m.attention_sinks) p += h;
@@ -51,8 +76,9 @@ double linear_attention_params_per_layer(const ModelConfig& m) {
 }
 
 double mixer_params(const ModelConfig& m, int layer) {
-  return m.layer_specs[layer].mixer == Mixer::linear_attention ? linear_attention_params_per_layer(m)
-                                                               : attention_params_per_layer(m);
+  const LayerSpec& l = m.layer_specs[layer];
+  if (l.mixer == Mixer::linear_attention) return linear_attention_params_per_layer(m);
+  return m.attention == AttentionKind::gqa ? attention_params(m, l.attn) : attention_params_per_layer(m);
 }
 
 double dense_mlp_params(const ModelConfig& m, int intermediate) {
@@ -78,7 +104,10 @@ double router_params_per_layer(const ModelConfig& m) {
 double norm_params(const ModelConfig& m, int layer) {
   double p = double(m.norms_per_layer) * m.hidden;
   if (m.layer_specs[layer].mixer == Mixer::linear_attention) return p + m.linear.value_head_dim;  // gated RMSNorm
-  if (m.qk_norm) p += 2.0 * m.head_dim;
+  if (m.qk_norm && m.qk_norm_full_width)  // q_norm over heads x head_dim, k_norm over kv_heads x head_dim
+    p += double(m.heads + m.layer_specs[layer].attn.kv_heads) * m.layer_specs[layer].attn.head_dim;
+  else if (m.qk_norm)
+    p += 2.0 * (m.attention == AttentionKind::gqa ? m.layer_specs[layer].attn.head_dim : m.head_dim);
   if (m.attention == AttentionKind::mla) p += m.q_lora_rank + m.kv_lora_rank;
   return p;
 }
@@ -118,7 +147,12 @@ ParamCounts count_parameters(const ModelConfig& m) {
 
 double kv_elements_per_token_layer(const ModelConfig& m) {
   if (m.attention == AttentionKind::mla) return double(m.kv_lora_rank) + m.qk_rope_head_dim;
-  return 2.0 * m.kv_heads * m.head_dim;
+  return default_attention_shape(m).kv_elements();
+}
+
+double kv_elements_per_token(const ModelConfig& m, int layer) {
+  if (m.attention == AttentionKind::mla) return kv_elements_per_token_layer(m);
+  return m.layer_specs[layer].attn.kv_elements();
 }
 
 double kv_tokens_held(const ModelConfig& m, int layer, double context) {
@@ -132,9 +166,8 @@ double kv_tokens_held(const ModelConfig& m, int layer, double context) {
 }
 
 double kv_bytes_per_sequence(const ModelConfig& m, double context, double bytes_per_element) {
-  const double per_token_layer = kv_elements_per_token_layer(m) * bytes_per_element;
   double total = 0;
-  for (int i = 0; i < m.layers; ++i) total += kv_tokens_held(m, i, context) * per_token_layer;
+  for (int i = 0; i < m.layers; ++i) total += kv_tokens_held(m, i, context) * kv_elements_per_token(m, i) * bytes_per_element;
   return total;
 }
 

@@ -28,7 +28,7 @@ std::vector<MemoryItem> inference_memory(const Context& c, const Layout& L, doub
     for (int i = 0; i < m.layers; ++i) {
       if (L.layer_stage[i] != s) continue;
       ws += layer_weights(c, m.layer_specs[i]).bytes(c.dt);
-      ks += B * model::kv_tokens_held(m, i, ctx_end) * pl.kv_cache_elems_chip * c.dt.kvb;
+      ks += B * model::kv_tokens_held(m, i, ctx_end) * attention_chip(m, pl, m.layer_specs[i]).kv_cache_elems * c.dt.kvb;
       if (m.layer_specs[i].mixer == Mixer::linear_attention) rs += state_bytes;
     }
     if (s == 0) ws += double(m.vocab) * m.hidden / pl.tp * kEmbeddingBytes;
@@ -42,6 +42,10 @@ std::vector<MemoryItem> inference_memory(const Context& c, const Layout& L, doub
                       : double(pl.heads_chip) * m.head_dim * 2 + 2.0 * pl.kvh_chip * m.head_dim;
   double mlp_w = 0;
   for (const auto& l : m.layer_specs) {
+    if (m.attention == AttentionKind::gqa && l.mixer != Mixer::linear_attention && m.per_layer_attention()) {
+      // q, k, v and the output of this layer's heads on this chip
+      attn_w = std::max(attn_w, attention_width_chip(attention_chip(m, pl, l)));
+    }
     double x = l.mlp == model::MlpKind::moe ? 3.0 * m.experts_per_token * m.moe_intermediate / pl.tp
                                             : 3.0 * l.dense_intermediate / pl.tp;
     mlp_w = std::max(mlp_w, x);

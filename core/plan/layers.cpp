@@ -68,10 +68,13 @@ const char* mixer_short_name(Mixer mixer) {
   return "full";
 }
 
-// Layers of one type share MLP kind, dense width and token mixer; the key orders the types.
-using TypeKey = std::tuple<int, int, int>;  // (moe, mixer, dense width)
+// Layers of one type share MLP kind, dense width, token mixer and attention shape; the key
+// orders the types.
+using TypeKey = std::tuple<int, int, int, int, int, int, int, int>;  // (moe, mixer, dense width, attention shape)
 TypeKey type_key(const LayerSpec& l) {
-  return {l.mlp == MlpKind::moe ? 1 : 0, static_cast<int>(l.mixer), l.dense_intermediate};
+  const model::AttentionShape& a = l.attn;
+  return {l.mlp == MlpKind::moe ? 1 : 0, static_cast<int>(l.mixer), l.dense_intermediate, a.kv_heads, a.head_dim,
+          a.v_head_dim, a.k_eq_v ? 1 : 0, a.sinks ? 1 : 0};
 }
 
 }  // namespace
@@ -79,20 +82,27 @@ TypeKey type_key(const LayerSpec& l) {
 Layout make_layout(const ModelConfig& m, int pp) {
   Layout L;
   std::map<TypeKey, int> index;  // type key -> type index, in key order
+  std::map<TypeKey, LayerSpec> specs;
   std::set<int> dense_widths;
+  std::map<std::tuple<int, int, int>, int> shapes_of;  // (moe, mixer, width) -> attention shapes seen
   for (const auto& l : m.layer_specs) {
-    index[type_key(l)] = 0;
+    const TypeKey key = type_key(l);
+    if (!index.count(key)) shapes_of[{std::get<0>(key), std::get<1>(key), std::get<2>(key)}]++;
+    index[key] = 0;
+    specs[key] = l;
     if (l.mlp == MlpKind::dense) dense_widths.insert(l.dense_intermediate);
   }
   for (auto& [key, idx] : index) {
     idx = static_cast<int>(L.type_names.size());
-    LayerSpec spec;
-    spec.mlp = std::get<0>(key) ? MlpKind::moe : MlpKind::dense;
-    spec.mixer = static_cast<Mixer>(std::get<1>(key));
-    spec.dense_intermediate = std::get<2>(key);
+    LayerSpec spec = specs[key];
+    spec.rope = true;  // RoPE is elementwise: NoPE layers share their type
     std::string mlp = spec.mlp == MlpKind::moe ? "moe" : "dense";
     if (spec.mlp == MlpKind::dense && dense_widths.size() > 1) mlp += ":" + std::to_string(spec.dense_intermediate);
-    L.type_names.push_back(mlp + "/" + mixer_short_name(spec.mixer));
+    std::string name = mlp + "/" + mixer_short_name(spec.mixer);
+    // Layers of one mixer with unlike attention shapes are told apart by their KV heads and dims.
+    if (shapes_of[{std::get<0>(key), std::get<1>(key), std::get<2>(key)}] > 1)
+      name += ":kv" + std::to_string(spec.attn.kv_heads) + "x" + std::to_string(spec.attn.head_dim);
+    L.type_names.push_back(name);
     L.type_spec.push_back(spec);
     L.type_moe.push_back(spec.mlp == MlpKind::moe);
     L.type_sliding.push_back(spec.mixer == Mixer::sliding_attention);
@@ -122,14 +132,36 @@ Placement make_placement(const ModelConfig& m, int tp, int pp, int dp, int ep, i
   p.heads = model::shard_heads(m, p.tp_ranks());
   p.heads_chip = p.heads.q_heads_per_rank() * ranks_per_chip;
   p.kvh_chip = m.attention == AttentionKind::gqa ? p.heads.kv_heads_per_rank() * ranks_per_chip : 1;
-  p.kv_cache_elems_chip = m.attention == AttentionKind::mla ? double(m.kv_lora_rank) + m.qk_rope_head_dim
-                                                            : 2.0 * p.kvh_chip * m.head_dim;
+  p.kv_cache_elems_chip = m.attention == AttentionKind::mla
+                              ? double(m.kv_lora_rank) + m.qk_rope_head_dim
+                              : double(p.kvh_chip) * model::default_attention_shape(m).kv_elements() / m.kv_heads;
   p.linear_heads = model::shard_linear_heads(m, tp);
   const model::LinearAttentionDims& g = m.linear;
   const double vh = p.linear_heads.q_heads_per_rank(), kh = p.linear_heads.kv_heads_per_rank();
   p.linear_state_elems_chip = vh * g.key_head_dim * g.value_head_dim +
                               (2 * kh * g.key_head_dim + vh * g.value_head_dim) * std::max(0, g.conv_kernel - 1);
   return p;
+}
+
+AttentionChip attention_chip(const ModelConfig& m, const Placement& pl, const LayerSpec& layer) {
+  AttentionChip a;
+  if (m.attention == AttentionKind::mla) {
+    a.q_heads = pl.heads_chip;
+    a.kv_heads = 1;
+    a.qk_dim = model::qk_head_dim(m);
+    a.v_dim = m.v_head_dim;
+    a.kv_cache_elems = pl.kv_cache_elems_chip;
+    return a;
+  }
+  const model::AttentionShape& s = layer.attn;
+  const model::HeadSharding h = model::shard_heads(m.heads, s.kv_heads, pl.tp_ranks());
+  a.q_heads = double(h.q_heads_per_rank()) * pl.ranks_per_chip;
+  a.kv_heads = double(h.kv_heads_per_rank()) * pl.ranks_per_chip;
+  a.qk_dim = s.head_dim;
+  a.v_dim = s.v_head_dim;
+  a.k_eq_v = s.k_eq_v;
+  a.kv_cache_elems = a.kv_heads * (a.qk_dim + (a.k_eq_v ? 0 : a.v_dim));
+  return a;
 }
 
 Operator matmul_op(const Context& c, const std::string& name, double tokens, double in_dim, double out_dim,
@@ -239,7 +271,7 @@ double linear_attention_weights(const Context& c) {
   return d * s.in_width() + s.conv * c.m.linear.conv_kernel + 2 * s.vh + s.vw * d;
 }
 
-double softmax_attention_weights(const Context& c, LayerWeights& w) {
+double softmax_attention_weights(const Context& c, const LayerSpec& layer, LayerWeights& w) {
   const ModelConfig& m = c.m;
   const Placement& pl = c.pl;
   const double d = m.hidden;
@@ -251,15 +283,20 @@ double softmax_attention_weights(const Context& c, LayerWeights& w) {
     a += double(m.kv_lora_rank) * pl.heads_chip * (m.qk_nope_head_dim + m.v_head_dim);
     a += double(pl.heads_chip) * m.v_head_dim * d;
     w.norms += m.q_lora_rank + m.kv_lora_rank;
+    if (m.attention_output_gate) a += d * pl.heads_chip * model::v_head_dim_of(m);
+    if (m.attention_sinks) a += pl.heads_chip;
   } else {
-    const double q = double(pl.heads_chip) * m.head_dim, kv = double(pl.kvh_chip) * m.head_dim;
-    a += d * (q + 2 * kv) + q * d;
-    if (m.attention_bias) a += q + 2 * kv;
+    const AttentionChip s = attention_chip(m, pl, layer);
+    const double q = s.q_heads * s.qk_dim, k = s.kv_heads * s.qk_dim, v = s.k_eq_v ? 0 : s.kv_heads * s.v_dim;
+    const double o = s.q_heads * s.v_dim;
+    a += d * (q + k + v) + o * d;
+    if (m.attention_bias) a += q + k + v;
     if (m.attention_output_bias) a += d;
+    if (m.attention_output_gate) a += d * o;
+    if (layer.attn.sinks) a += s.q_heads;
   }
-  if (m.attention_output_gate) a += d * pl.heads_chip * model::v_head_dim_of(m);
-  if (m.attention_sinks) a += pl.heads_chip;
-  if (m.qk_norm) w.norms += 2.0 * m.head_dim;
+  if (m.qk_norm && m.qk_norm_full_width) w.norms += double(m.heads + layer.attn.kv_heads) * layer.attn.head_dim;
+  else if (m.qk_norm) w.norms += 2.0 * (m.attention == AttentionKind::gqa ? layer.attn.head_dim : m.head_dim);
   return a;
 }
 
@@ -274,7 +311,7 @@ LayerWeights layer_weights(const Context& c, const LayerSpec& layer) {
     w.attn = linear_attention_weights(c);
     w.norms += m.linear.value_head_dim;  // the gated RMSNorm
   } else {
-    w.attn = softmax_attention_weights(c, w);
+    w.attn = softmax_attention_weights(c, layer, w);
   }
   w.norms += double(m.norms_per_layer) * d;
   if (layer.mlp == MlpKind::moe) {
@@ -330,32 +367,40 @@ void mla_attention(const Context& c, const Pass& p, double pairs, double ctx, st
   ops.push_back(matmul_op(c, "attn.o_proj", T, hc * v, d, hc * v * d, c.dt.awb, dt));
 }
 
-void gqa_attention(const Context& c, const Pass& p, Mixer mixer, double pairs, double ctx, std::vector<Operator>& ops) {
+void gqa_attention(const Context& c, const Pass& p, const LayerSpec& layer, double pairs, double ctx,
+                   std::vector<Operator>& ops) {
   const ModelConfig& m = c.m;
-  const double T = p.tokens(), d = m.hidden, hc = c.pl.heads_chip;
-  const double hd = m.head_dim, q = hc * hd, kv = double(c.pl.kvh_chip) * hd;
+  const Mixer mixer = layer.mixer;
+  const AttentionChip s = attention_chip(m, c.pl, layer);
+  const double T = p.tokens(), d = m.hidden, hc = s.q_heads;
+  // Query and key widths; the value width (none projected when K = V) and the output's.
+  const double q = hc * s.qk_dim, k = s.kv_heads * s.qk_dim, v = s.k_eq_v ? 0 : s.kv_heads * s.v_dim;
+  const double o = hc * s.v_dim;
   const std::string& dt = c.dt.matmul;
   const bool decode = ctx > 0;
-  double w = d * (q + 2 * kv) + (m.attention_bias ? q + 2 * kv : 0);
-  ops.push_back(matmul_op(c, "attn.qkv_proj", T, d, q + 2 * kv, w, c.dt.awb, dt));
+  double w = d * (q + k + v) + (m.attention_bias ? q + k + v : 0);
+  ops.push_back(matmul_op(c, "attn.qkv_proj", T, d, q + k + v, w, c.dt.awb, dt));
   // The output gate's projection (sigmoid(W_g x) scales the attention output).
-  if (m.attention_output_gate) ops.push_back(matmul_op(c, "attn.output_gate", T, d, q, d * q, c.dt.awb, dt));
+  if (m.attention_output_gate) ops.push_back(matmul_op(c, "attn.output_gate", T, d, o, d * o, c.dt.awb, dt));
   Operator core = attention_core(dt);
-  core.flops = 2.0 * p.seqs * (decode ? p.new_tokens * ctx : pairs) * hc * (2 * hd);
-  core.hbm_bytes = T * (q + 2 * kv + q) * c.dt.ab;
-  if (decode) core.hbm_bytes += p.seqs * ctx * 2 * kv * c.dt.kvb;
-  if (p.write_kv) core.hbm_bytes += T * 2 * kv * c.dt.kvb;
+  // Scores over the Q/K head dim, the weighted sum over V's.
+  core.flops = 2.0 * p.seqs * (decode ? p.new_tokens * ctx : pairs) * hc * (s.qk_dim + s.v_dim);
+  core.hbm_bytes = T * (q + k + v + o) * c.dt.ab;
+  // The cache holds k + v elements per token on this chip (one tensor when K = V).
+  if (decode) core.hbm_bytes += p.seqs * ctx * (k + v) * c.dt.kvb;
+  if (p.write_kv) core.hbm_bytes += T * (k + v) * c.dt.kvb;
   // The engine-level shape: a chunked prefill is one causal attention per chunk.
   const double span = mixer == Mixer::chunked_attention && !decode ? std::min(p.new_tokens, double(m.attention_chunk))
                                                                    : p.new_tokens;
   core.seq_q = decode ? p.new_tokens : span;
   core.seq_kv = decode ? ctx : span;
-  core.head_dim = hd;
+  core.head_dim = s.qk_dim;
+  if (s.v_dim != s.qk_dim) core.value_dim = s.v_dim;
   core.heads = p.seqs * hc * (decode ? 1 : p.new_tokens / span);
-  core.kv_heads = core.heads * c.pl.kvh_chip / hc;  // per chip, after Neuron's KV replication over the ranks
+  core.kv_heads = core.heads * s.kv_heads / hc;  // per chip, after Neuron's KV replication over the ranks
   core.causal = !decode;
   ops.push_back(core);
-  ops.push_back(matmul_op(c, "attn.o_proj", T, q, d, q * d + (m.attention_output_bias ? d : 0), c.dt.awb, dt));
+  ops.push_back(matmul_op(c, "attn.o_proj", T, o, d, o * d + (m.attention_output_bias ? d : 0), c.dt.awb, dt));
 }
 
 // Gated DeltaNet: input projections, the causal conv and delta-rule state update (one
@@ -512,7 +557,7 @@ std::vector<Operator> layer_ops(const Context& c, const Pass& p, const LayerSpec
   ops.push_back(memory_op("layer.norms_residual", 2.0 * m.norms_per_layer * T * d * kHiddenBytes, m.norms_per_layer));
   if (mixer == Mixer::linear_attention) linear_attention(c, p, ops);
   else if (m.attention == AttentionKind::mla) mla_attention(c, p, pairs, ctx, ops);
-  else gqa_attention(c, p, mixer, pairs, ctx, ops);
+  else gqa_attention(c, p, layer, pairs, ctx, ops);
   if (c.pl.tp_ranks() > 1) ops.push_back(tp_collective_op(c, "attn.all_reduce", "all-reduce", T * d * kHiddenBytes));
 
   if (layer.mlp == MlpKind::moe) {

@@ -116,13 +116,28 @@ struct Placement {
   int tp = 1, pp = 1, dp = 1, ep = 1, etp = 1;
   int ranks_per_chip = 1;            // TP ranks (logical NeuronCores) on each chip
   int heads_chip = 1, kvh_chip = 1;  // per chip, after Neuron's padding and replication over the TP ranks
+                                     // (the model's own shape; a layer of another shape: attention_chip)
   model::HeadSharding heads;         // the softmax attention's head layout over the tp x ranks_per_chip TP ranks
   model::HeadSharding linear_heads;  // the Gated DeltaNet heads' (value heads as queries)
-  double kv_cache_elems_chip = 0;    // cached elements per token per softmax-attention layer on one chip
+  double kv_cache_elems_chip = 0;    // cached elements per token per softmax-attention layer of the model's shape on one chip
   double linear_state_elems_chip = 0;  // recurrent state per sequence per linear-attention layer on one chip
   int tp_ranks() const { return tp * ranks_per_chip; }
 };
 Placement make_placement(const model::ModelConfig& m, int tp, int pp, int dp, int ep, int ranks_per_chip = 1);
+
+// One softmax-attention layer's heads on one chip (its own KV-head count and head dims when
+// the model's layers differ; Neuron's padding and replication as for the model's heads).
+struct AttentionChip {
+  double q_heads = 0, kv_heads = 0;  // per chip (MLA: the query heads; kv_heads 1, the latent)
+  double qk_dim = 0, v_dim = 0;      // per head
+  bool k_eq_v = false;               // one K/V tensor (projection and cache) serves as both
+  double kv_cache_elems = 0;         // cached elements per token of this layer on one chip
+};
+AttentionChip attention_chip(const model::ModelConfig& m, const Placement& pl, const model::LayerSpec& layer);
+// Activation elements per token of such a layer's q, k, v and output on one chip.
+inline double attention_width_chip(const AttentionChip& a) {
+  return a.q_heads * (a.qk_dim + a.v_dim) + a.kv_heads * (a.qk_dim + (a.k_eq_v ? 0 : a.v_dim));
+}
 
 // How the routed experts execute (plan.h header comment; data in core/data/serving/*.json).
 // How a stack runs its experts (moe_strategy_names() spells them in stack data).

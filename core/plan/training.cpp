@@ -66,7 +66,9 @@ void training_flops(const Context& c, TrainingPlan& P) {
     double pairs = mixer == Mixer::sliding_attention   ? P.pass.pairs_sliding
                    : mixer == Mixer::chunked_attention ? P.pass.pairs_chunked
                                                        : P.pass.pairs_full;
-    attn_per_token += 2.0 * m.heads * (model::qk_head_dim(m) + model::v_head_dim_of(m)) * pairs / S;
+    const double qk = m.attention == AttentionKind::gqa ? m.layer_specs[i].attn.head_dim : model::qk_head_dim(m);
+    const double v = m.attention == AttentionKind::gqa ? m.layer_specs[i].attn.v_head_dim : model::v_head_dim_of(m);
+    attn_per_token += 2.0 * m.heads * (qk + v) * pairs / S;
   }
   P.model_flops_per_token = 2.0 * model::count_parameters(m).active + attn_per_token;
   const std::string& rc = P.sizes.recompute;
@@ -91,6 +93,8 @@ void training_memory(const Context& c, const Layout& L, TrainingPlan& P) {
                             3.0 * pl.linear_heads.q_heads_per_rank() * m.linear.value_head_dim
                   : m.attention == AttentionKind::mla
                       ? double(pl.heads_chip) * (model::qk_head_dim(m) * 2 + m.v_head_dim * 2)
+                  : m.per_layer_attention()
+                      ? attention_width_chip(attention_chip(m, pl, l))
                       : double(pl.heads_chip) * m.head_dim * 2 + 2.0 * pl.kvh_chip * m.head_dim;
     double ff = l.mlp == model::MlpKind::moe ? double(m.experts_per_token) * m.moe_intermediate / tp +
                                                    model::shared_expert_params_per_layer(m) / (3 * d) / tp

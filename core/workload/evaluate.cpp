@@ -110,9 +110,19 @@ void check_unpadded_heads(const ModelConfig& m, int tp, int per_chip) {
   if (m.heads % ranks != 0)
     throw InputError(P + "tp", "must divide the model's " + std::to_string(m.heads) +
                                    " attention heads when heads are not padded, got " + got);
-  if (m.attention == AttentionKind::gqa && m.kv_heads % ranks != 0 && ranks % m.kv_heads != 0)
-    throw InputError(P + "tp", "must divide the model's " + std::to_string(m.kv_heads) +
-                                   " KV heads or be a multiple of them when heads are not padded, got " + got);
+  if (m.attention != AttentionKind::gqa) return;
+  std::vector<int> kv_counts = {m.kv_heads};  // the model's, then any layer's own (Gemma 4, MiMo-V2-Flash)
+  std::vector<std::string> whose = {""};
+  for (const auto& l : m.layer_specs)
+    if (l.mixer != model::Mixer::linear_attention &&
+        std::find(kv_counts.begin(), kv_counts.end(), l.attn.kv_heads) == kv_counts.end()) {
+      kv_counts.push_back(l.attn.kv_heads);
+      whose.push_back(std::string(" of its ") + model::mixer_name(l.mixer) + " layers");
+    }
+  for (std::size_t i = 0; i < kv_counts.size(); ++i)
+    if (kv_counts[i] % ranks != 0 && ranks % kv_counts[i] != 0)
+      throw InputError(P + "tp", "must divide the model's " + std::to_string(kv_counts[i]) + " KV heads" + whose[i] +
+                                     " or be a multiple of them when heads are not padded, got " + got);
 }
 
 // What padding the heads to tp costs, for the report (nothing when tp divides them).
@@ -337,6 +347,17 @@ Result evaluate(const Spec& spec, const hw::System& system, std::unique_ptr<Pric
   Evaluation ev{system, spec, pr->ctx, pr->layout, std::move(pr->pricer), pr->stack};
   lm.kv_bytes_per_token = model::kv_bytes_per_sequence(m, 1.0, ev.ctx.dt.kvb);
   note_head_padding(ev.ctx.pl.heads, "attention heads", R);
+  {  // layers whose own KV-head count shards otherwise (Gemma 4's global layers, MiMo's sliding ones)
+    std::vector<int> seen = {m.kv_heads};
+    for (const auto& l : m.layer_specs) {
+      if (m.attention != AttentionKind::gqa || l.mixer == model::Mixer::linear_attention) continue;
+      if (std::find(seen.begin(), seen.end(), l.attn.kv_heads) != seen.end()) continue;
+      seen.push_back(l.attn.kv_heads);
+      const model::HeadSharding h = model::shard_heads(m.heads, l.attn.kv_heads, ev.ctx.pl.tp_ranks());
+      if (h.kv != ev.ctx.pl.heads.kv && h.kv != model::KvSharding::split)
+        note_head_padding(h, (std::string("attention heads of the ") + model::mixer_name(l.mixer) + " layers").c_str(), R);
+    }
+  }
   if (m.mixer_layer_count(model::Mixer::linear_attention) > 0)
     note_head_padding(ev.ctx.pl.linear_heads, "Gated DeltaNet value heads", R);
   R.chips_used = P.tp * P.pp * P.dp;

@@ -43,6 +43,40 @@ json ops_json(const Result& R, const Phase& ph) {
 
 namespace {
 
+// The attention shapes of a model whose layers differ (Gemma 4, MiMo-V2-Flash): one entry per
+// shape, with the layers' mixer and count.
+json layer_attention_json(const ModelConfig& m) {
+  json out = json::array();
+  std::vector<std::pair<model::Mixer, model::AttentionShape>> seen;
+  std::vector<int> counts;
+  for (const auto& l : m.layer_specs) {
+    if (l.mixer == model::Mixer::linear_attention) continue;
+    auto it = std::find_if(seen.begin(), seen.end(), [&](const auto& s) { return s.first == l.mixer && s.second == l.attn; });
+    if (it == seen.end()) seen.push_back({l.mixer, l.attn}), counts.push_back(1);
+    else counts[it - seen.begin()]++;
+  }
+  for (std::size_t i = 0; i < seen.size(); ++i) {
+    const model::AttentionShape& a = seen[i].second;
+    out.push_back({{"layer_type", model::mixer_name(seen[i].first)}, {"layers", counts[i]}, {"kv_heads", a.kv_heads},
+                   {"head_dim", a.head_dim}, {"v_head_dim", a.v_head_dim}, {"k_eq_v", a.k_eq_v}, {"sinks", a.sinks}});
+  }
+  return out;
+}
+
+// The same in words for the text report: "sliding 16 KV x 256, full 4 KV x 512 (K = V)".
+std::string layer_attention_text(const ModelConfig& m) {
+  std::string s;
+  for (const auto& e : layer_attention_json(m)) {
+    const std::string type = e["layer_type"].get<std::string>();
+    s += (s.empty() ? "" : ", ") + std::to_string(e["layers"].get<int>()) + " " + type.substr(0, type.find('_')) + " " +
+         std::to_string(e["kv_heads"].get<int>()) + " KV x " + std::to_string(e["head_dim"].get<int>());
+    if (e["v_head_dim"] != e["head_dim"]) s += "/" + std::to_string(e["v_head_dim"].get<int>());
+    if (e["k_eq_v"].get<bool>()) s += " (K = V)";
+    if (e["sinks"].get<bool>()) s += " (sinks)";
+  }
+  return s;
+}
+
 json model_json(const Result& R, const LanguageModelResult& lm) {
   const ModelConfig& m = lm.model;
   json layer_types = json::array();
@@ -175,6 +209,7 @@ json result_to_json(const Result& R) {
                     {"ultraservers_used", R.domains_used}};
   const LanguageModelResult* lm = R.language_model();
   j["model"] = lm ? model_json(R, *lm) : video_model_json(R);
+  if (lm && lm->model.per_layer_attention()) j["model"]["layer_attention"] = layer_attention_json(lm->model);
   j["precision"] = {{"matmul", R.matmul_dtype},
                     {"weights", R.weights_dtype},
                     {"attention_weights", R.attention_weights_dtype},
@@ -243,7 +278,8 @@ void text_header(std::ostringstream& out, const Result& R, const LanguageModelRe
   out << "Workload: " << m.name << " " << kind_name(R.kind()) << " on " << R.system_display_name << "\n";
   out << "  model         " << m.model_type << ", " << m.layers << " layers, hidden " << m.hidden << ", "
       << (m.attention == AttentionKind::mla ? "MLA" : "GQA") << " " << m.heads << " heads";
-  if (m.attention == AttentionKind::gqa) out << " / " << m.kv_heads << " KV heads";
+  if (m.attention == AttentionKind::gqa && m.per_layer_attention()) out << " (layers: " << layer_attention_text(m) << ")";
+  else if (m.attention == AttentionKind::gqa) out << " / " << m.kv_heads << " KV heads";
   if (m.sliding_window > 0) out << ", " << m.sliding_layer_count() << " sliding-window layers (" << m.sliding_window << ")";
   if (m.attention_chunk > 0)
     out << ", " << m.mixer_layer_count(model::Mixer::chunked_attention) << " chunked-attention layers (" << m.attention_chunk << ")";

@@ -3,14 +3,17 @@
 # and on a Trn3 Gen2 UltraServer (TP16, FP8 weights and matmuls, a short request): exit 0 and
 # a report with its time to first token and per-token time; and through `trnsim serve` (20
 # Poisson requests on the vllm-neuron stack): every request measured, percentiles ordered.
+# The published shapes of tests/cli/data/models/ (families with no bundled config) run the same
+# way, named by path.
 set -euo pipefail
 : "${TRNSIM:?}" "${TRNSIM_SOURCE_DIR:?}"
 cd "$TRNSIM_SOURCE_DIR"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 n=0
-for cfg in examples/models/*.json; do
+for cfg in examples/models/*.json tests/cli/data/models/*.json; do
   model=$(basename "$cfg" .json)
+  [[ $cfg == examples/* ]] || model="$TRNSIM_SOURCE_DIR/$cfg"  # a config file by path
   for system in trn2-ultraserver trn3-gen2-ultraserver; do
     cat >"$tmp/s.json" <<JSON
 {"system": "$system", "compare_system": "",

@@ -10,6 +10,7 @@
 
 #include "model/heads.h"
 #include "model/mixer_cost.h"
+#include "plan/plan.h"
 #include "test_model_support.h"
 #include "test_support.h"
 
@@ -39,8 +40,9 @@ int count_layers(const ModelConfig& m, bool (*pred)(const LayerSpec&)) {
 
 TEST_CASE("every bundled config is read key by key: no key goes unread", "[model]") {
   const std::vector<std::string> added = {"GLM-4.5", "GLM-4.5-Air", "Llama-4-Maverick-17B-128E-Instruct",
-                                          "Llama-4-Scout-17B-16E-Instruct", "Qwen3-Next-80B-A3B-Instruct",
-                                          "Qwen3.5-27B", "Qwen3.5-397B-A17B", "Trinity-Mini", "Trinity-Nano-Preview"};
+                                          "Llama-4-Scout-17B-16E-Instruct", "MiniMax-M2.5", "Qwen3-Next-80B-A3B-Instruct",
+                                          "Qwen3.5-27B", "Qwen3.5-397B-A17B", "Solar-Open-100B", "Trinity-Mini",
+                                          "Trinity-Nano-Preview"};
   auto names = bundled_model_names();
   for (const auto& a : added) CHECK(std::find(names.begin(), names.end(), a) != names.end());
   for (const auto& n : names) {
@@ -298,7 +300,7 @@ TEST_CASE("refusals name the key the file has and list what is supported", "[mod
   std::string e = error_of(c);
   CHECK(e.find("workload.model.model_type: unsupported model_type 'llama4_txt' (did you mean 'llama4_text'?)") == 0);
   CHECK(contains(e, "afmoe"));
-  CHECK(contains(e, "multimodal wrappers (their text_config is priced): gemma3, llama4, qwen3_5, qwen3_5_moe"));
+  CHECK(contains(e, "multimodal wrappers (their text_config is priced): gemma3, gemma4, llama4, qwen3_5, qwen3_5_moe"));
   c["model_type"] = "qwen3_5_moe_txt";
   CHECK(contains(error_of(c), "(did you mean 'qwen3_5_moe_text'?)"));
   // A MoE family without its expert count names the family's key.
@@ -459,4 +461,205 @@ TEST_CASE("Gated DeltaNet: per-token work from its dimensions, no keys attended"
   CHECK(linear_attention_prefill_flops_per_token(m) == linear_attention_core_flops_per_token(m) + 2.0 * 64 * 32 * (128 + 128));
 }
 
+
+// ---- Per-layer attention shapes and the families today's Trainium ports run -------------
+
+using test_model::gemma4_31b;
+using test_model::mimo_v2_flash;
+
+namespace {
+
+// One GQA layer's weights, written out from the transformers modules (q, k, v, o projections
+// without biases; v absent when K = V; one sink logit per query head).
+double gqa_weights(double d, double heads, double kv, double qk, double v, bool k_eq_v, bool sinks) {
+  return d * heads * qk + d * kv * qk + (k_eq_v ? 0 : d * kv * v) + heads * v * d + (sinks ? heads : 0);
+}
+
+}  // namespace
+
+TEST_CASE("Gemma 4: global layers of their own head dim and K/V heads, keys serving as values", "[model]") {
+  const ModelConfig m = import_hf_config(gemma4_31b(), "workload.model", "inline");
+  CHECK(m.model_type == "gemma4_text");
+  CHECK(m.wrapper_model_type == "gemma4");
+  CHECK(has_warning(m, "vision_config: the vision encoder (gemma4_vision, 27 layers, hidden 1152) is not priced"));
+  CHECK(m.sliding_layer_count() == 50);
+  CHECK(m.per_layer_attention());
+  const AttentionShape& swa = m.layer_specs[0].attn;
+  const AttentionShape& global = m.layer_specs[5].attn;
+  CHECK((swa.kv_heads == 16 && swa.head_dim == 256 && swa.v_head_dim == 256 && !swa.k_eq_v));
+  CHECK((global.kv_heads == 4 && global.head_dim == 512 && global.v_head_dim == 512 && global.k_eq_v));
+  // Parameters from the modules: 50 sliding and 10 global attention layers (q_norm and k_norm of
+  // their head dim, four hidden-size norms), a GeGLU MLP of 21504, the tied embedding.
+  const double d = 5376, f = 21504, vocab = 262144;
+  const double attn = 50 * gqa_weights(d, 32, 16, 256, 256, false, false) + 10 * gqa_weights(d, 32, 4, 512, 512, true, false);
+  const double norms = 50 * (4 * d + 2 * 256) + 10 * (4 * d + 2 * 512) + d;
+  const auto c = count_parameters(m);
+  CHECK(c.attention == attn);
+  CHECK(c.total == attn + norms + 60 * 3 * d * f + vocab * d);
+  // Google's name for it: 31B (the vision encoder is not counted here).
+  CHECK(matches_published(c.total, 31e9, 1e9));
+  // The KV cache: a sliding layer holds K and V of 16 x 256 for at most the window, a global
+  // layer one tensor (K = V) of 4 x 512 for every token.
+  const double ctx = 8192;
+  CHECK(kv_bytes_per_sequence(m, ctx, 2) == 2 * (50 * 1024 * 16 * 512.0 + 10 * ctx * 4 * 512.0));
+  // On 8 TP ranks: the 16 sliding K/V heads split (2 per rank), the 4 global ones are replicated
+  // to one per rank (Neuron's REPLICATE_TO_TP_DEGREE); each layer caches its own.
+  const plan::Placement pl = plan::make_placement(m, 8, 1, 1, 1);
+  const plan::AttentionChip a_swa = plan::attention_chip(m, pl, m.layer_specs[0]);
+  const plan::AttentionChip a_global = plan::attention_chip(m, pl, m.layer_specs[5]);
+  CHECK((a_swa.q_heads == 4 && a_swa.kv_heads == 2 && a_swa.kv_cache_elems == 2 * 2 * 256));
+  CHECK((a_global.q_heads == 4 && a_global.kv_heads == 1 && a_global.kv_cache_elems == 512));
+  // The layout tells the two shapes apart (they share the MLP).
+  const plan::Layout L = plan::make_layout(m, 1);
+  CHECK(L.type_names == std::vector<std::string>{"dense/full", "dense/sliding"});
+  // Gemma 4's E-models (per-layer input embeddings, KV-sharing layers) are refused by name.
+  json e = gemma4_31b();
+  e["text_config"]["hidden_size_per_layer_input"] = 256;
+  CHECK(error_of(e).find("workload.model.text_config.hidden_size_per_layer_input: unsupported: per-layer input embeddings") == 0);
+  e = gemma4_31b();
+  e["text_config"]["num_kv_shared_layers"] = 20;
+  CHECK(error_of(e).find("workload.model.text_config.num_kv_shared_layers: unsupported") == 0);
+  // Without attention_k_eq_v the global layers keep num_key_value_heads and a v_proj.
+  e = gemma4_31b();
+  e["text_config"]["attention_k_eq_v"] = false;
+  const ModelConfig n = import_hf_config(e, "workload.model", "inline");
+  CHECK((n.layer_specs[5].attn.kv_heads == 16 && !n.layer_specs[5].attn.k_eq_v && n.layer_specs[5].attn.head_dim == 512));
+}
+
+TEST_CASE("Gemma 4 MoE block: routed experts beside the dense MLP", "[model]") {
+  json j = gemma4_31b();
+  json& t = j["text_config"];
+  t["enable_moe_block"] = true;
+  t["num_experts"] = 128;
+  t["top_k_experts"] = 8;
+  t["moe_intermediate_size"] = 704;
+  const ModelConfig m = import_hf_config(j, "workload.model", "inline");
+  CHECK(m.moe_layer_count() == 60);
+  CHECK(m.experts == 128);
+  CHECK(m.experts_per_token == 8);
+  CHECK(m.shared_expert_intermediate == 21504);  // the dense MLP, run by every token
+  CHECK(!m.shared_expert_gate);
+  const auto c = count_parameters(m);
+  CHECK(c.routed_experts == 60 * 128 * 3 * 5376.0 * 704);
+  CHECK(c.router == 60 * (128 * 5376.0 + 128));  // proj and per-expert scale
+}
+
+TEST_CASE("MiMo-V2-Flash: sliding layers of their own K/V heads, V heads narrower than Q/K, sinks", "[model]") {
+  const ModelConfig m = import_hf_config(mimo_v2_flash(), "workload.model", "inline");
+  CHECK(m.sliding_layer_count() == 39);
+  CHECK(m.sliding_window == 128);
+  CHECK(m.moe_layer_count() == 47);
+  CHECK(m.router_bias);
+  const AttentionShape& full = m.layer_specs[0].attn;
+  const AttentionShape& swa = m.layer_specs[1].attn;
+  CHECK((full.kv_heads == 4 && full.head_dim == 192 && full.v_head_dim == 128 && !full.sinks));
+  CHECK((swa.kv_heads == 8 && swa.head_dim == 192 && swa.v_head_dim == 128 && swa.sinks));
+  const double d = 4096, vocab = 152576;
+  const double attn = 9 * gqa_weights(d, 64, 4, 192, 128, false, false) + 39 * gqa_weights(d, 64, 8, 192, 128, false, true);
+  const auto c = count_parameters(m);
+  CHECK(c.attention == attn);
+  const double expert = 3 * d * 2048;
+  CHECK(c.routed_experts == 47 * 256 * expert);
+  // Xiaomi's model card: 309B total parameters, 15B active (the active figure with the embedding).
+  CHECK(matches_published(c.total, 309e9, 1e9));
+  CHECK(matches_published(c.active + c.embedding, 15e9, 1e9));
+  // KV: K (192) and V (128) per head; full layers 4 heads for every token, sliding 8 for the window.
+  CHECK(kv_bytes_per_sequence(m, 4096, 1) == 9 * 4096 * 4 * 320.0 + 39 * 128 * 8 * 320.0);
+  CHECK(m.mtp_layers == 1);
+  // Query heads unlike num_attention_heads in the sliding layers are refused by name.
+  json j = mimo_v2_flash();
+  j["swa_num_attention_heads"] = 32;
+  CHECK(error_of(j).find("workload.model.swa_num_attention_heads: unsupported") == 0);
+  j = mimo_v2_flash();
+  j["hybrid_layer_pattern"][3] = 2;
+  CHECK(error_of(j).find("workload.model.hybrid_layer_pattern[3]: expected 0 or 1") == 0);
+  // transformers' MiMoV2FlashConfig spelling: layer_types, mlp_layer_types, sliding layers with
+  // twice num_key_value_heads when no swa_* key says otherwise.
+  j = mimo_v2_flash();
+  j["layer_types"] = json::array();
+  j["mlp_layer_types"] = json::array();
+  for (int i = 0; i < 48; ++i) {
+    j["layer_types"].push_back(j["hybrid_layer_pattern"][i] == 1 ? "sliding_attention" : "full_attention");
+    j["mlp_layer_types"].push_back(i == 0 ? "dense" : "sparse");
+  }
+  for (const char* k : {"hybrid_layer_pattern", "moe_layer_freq", "swa_num_key_value_heads", "swa_num_attention_heads",
+                        "swa_head_dim", "swa_v_head_dim"})
+    j.erase(k);
+  const ModelConfig t = import_hf_config(j, "workload.model", "inline");
+  CHECK(t.sliding_layer_count() == 39);
+  CHECK(t.moe_layer_count() == 47);
+  CHECK(t.layer_specs[1].attn == swa);
+  CHECK(count_parameters(t).total == c.total);
+  j = mimo_v2_flash();
+  j["sliding_window"] = 256;
+  CHECK(contains(error_of(j), "workload.model.sliding_window: disagrees with sliding_window_size (128)"));
+}
+
+TEST_CASE("Solar Open: Llama attention and GLM-4.5's MoE in every layer", "[model]") {
+  auto m = bundled("Solar-Open-100B");
+  CHECK(m.model_type == "solar_open");
+  CHECK(m.moe_layer_count() == 48);
+  CHECK(m.experts == 128);
+  CHECK(m.shared_experts == 1);
+  CHECK(m.router_bias);
+  CHECK(!m.qk_norm);
+  CHECK(!m.per_layer_attention());
+  auto c = count_parameters(m);
+  // Upstage's model card: 102B parameters, 12B active (with the embedding).
+  CHECK(matches_published(c.total, 102e9, 1e9));
+  CHECK(matches_published(c.active + c.embedding, 12e9, 1e9));
+}
+
+TEST_CASE("MiniMax-M2: full attention with q/k norms over all heads; lightning attention refused", "[model]") {
+  auto m = bundled("MiniMax-M2.5");
+  CHECK(m.model_type == "minimax_m2");
+  CHECK(m.moe_layer_count() == 62);
+  CHECK(m.experts == 256);
+  CHECK(m.moe_intermediate == 1536);
+  CHECK(m.router_bias);
+  CHECK((m.qk_norm && m.qk_norm_full_width));
+  CHECK(m.mtp_layers == 3);
+  // q_norm over 48 x 128 and k_norm over 8 x 128 elements, besides the two hidden-size norms.
+  CHECK(norm_params(m, 0) == 2 * 3072.0 + (48 + 8) * 128.0);
+  auto c = count_parameters(m);
+  // MiniMax's model card: 230B total parameters, 10B activated.
+  CHECK(matches_published(c.total, 230e9, 1e9));
+  CHECK(matches_published(c.active, 10e9, 1e9));
+  json j = config_of("MiniMax-M2.5");
+  j["attn_type_list"][3] = 0;
+  CHECK(error_of(j).find("workload.model.attn_type_list[3]: unsupported: 0 (MiniMax lightning attention") == 0);
+  j = config_of("MiniMax-M2.5");
+  j["model_type"] = "minimax_m3_text";
+  CHECK(contains(error_of(j), "MiniMax-M3's sparse (indexed top-k) attention is not modeled"));
+  j["model_type"] = "minimax_m2";
+  j["sparse_attention_config"] = {{"sparse_block_size", 128}};
+  CHECK(error_of(j).find("workload.model.sparse_attention_config: unsupported") == 0);
+}
+
+TEST_CASE("Granite 4.0 (granitemoehybrid): Mamba2 layers refused by index, attention-only configs priced", "[model]") {
+  // granite-4.0-micro's published shape: 40 attention layers, hidden 2560, 40 heads over 8 K/V
+  // heads, the shared MLP of 8192, no routed experts, a tied 100352-token embedding.
+  json j = {{"model_type", "granitemoehybrid"}, {"architectures", {"GraniteMoeHybridForCausalLM"}},
+            {"hidden_size", 2560}, {"num_hidden_layers", 40}, {"num_attention_heads", 40}, {"num_key_value_heads", 8},
+            {"intermediate_size", 8192}, {"shared_intermediate_size", 8192}, {"num_local_experts", 0},
+            {"num_experts_per_tok", 0}, {"vocab_size", 100352}, {"tie_word_embeddings", true},
+            {"position_embedding_type", "rope"}, {"embedding_multiplier", 12}, {"logits_scaling", 10},
+            {"residual_multiplier", 0.22}, {"attention_multiplier", 0.015625}, {"mamba_d_state", 256},
+            {"mamba_n_heads", 128}, {"normalization_function", "rmsnorm"}};
+  j["layer_types"] = json::array();
+  for (int i = 0; i < 40; ++i) j["layer_types"].push_back("attention");
+  const ModelConfig m = import_hf_config(j, "workload.model", "inline");
+  CHECK(m.mixer_layer_count(Mixer::full_attention) == 40);
+  CHECK(!m.is_moe());
+  for (const auto& w : m.warnings) CHECK(!contains(w, "unknown field"));
+  const double d = 2560;
+  const auto c = count_parameters(m);
+  CHECK(c.total == 40 * (gqa_weights(d, 40, 8, 64, 64, false, false) + 3 * d * 8192 + 2 * d) + d + 100352 * d);
+  // IBM: granite-4.0-micro, 3B parameters.
+  CHECK(matches_published(c.total, 3e9, 1e9));
+  j["layer_types"][5] = "mamba";
+  CHECK(error_of(j).find("workload.model.layer_types[5]: unsupported layer type 'mamba': Mamba2") == 0);
+}
+
 }  // namespace unit_model_families
+

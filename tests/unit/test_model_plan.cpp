@@ -130,9 +130,12 @@ TEST_CASE("plan: the weights per chip add up to the model's parameter count", "[
   // Summed over layers and ranks, the plan's per-chip weights are the model's parameters
   // (when nothing is padded or replicated): the plan prices every weight the count has.
   for (const std::string name : {"Llama-4-Maverick-17B-128E-Instruct", "Qwen3-Next-80B-A3B-Instruct", "GLM-4.5-Air",
-                                 "Trinity-Mini", "Qwen3.5-27B", "gpt-oss-120b", "DeepSeek-V3"}) {
+                                 "Trinity-Mini", "Qwen3.5-27B", "gpt-oss-120b", "DeepSeek-V3", "Solar-Open-100B",
+                                 "MiniMax-M2.5", "gemma4", "mimo_v2_flash"}) {
     INFO(name);
-    const ModelConfig m = bundled(name);
+    const ModelConfig m = name == "gemma4"          ? import_hf_config(test_model::gemma4_31b(), "m", name)
+                          : name == "mimo_v2_flash" ? import_hf_config(test_model::mimo_v2_flash(), "m", name)
+                                                    : bundled(name);
     const int tp = name == "Qwen3-Next-80B-A3B-Instruct" ? 2 : 1;
     const plan::Context c = context(m, tp);
     double sum = 0;
@@ -226,4 +229,48 @@ TEST_CASE("every model of issue 15 runs on a Trn2 and a Trn3 UltraServer", "[mod
   }
 }
 
+TEST_CASE("plan: each attention layer is priced at its own KV heads and head dims", "[model]") {
+  // Gemma 4 31B at TP8: sliding layers (16 K/V heads of 256, split 2 per chip) and global
+  // layers (4 K = V heads of 512, replicated to 1 per chip, one cached tensor).
+  const ModelConfig m = import_hf_config(test_model::gemma4_31b(), "m", "gemma4");
+  const plan::Context c = context(m, 8);
+  const double d = 5376, kvb = 2;
+  plan::Pass dec;
+  dec.seqs = 4;
+  dec.new_tokens = 1;
+  dec.decode = true;
+  dec.ctx_full = dec.pairs_full = 3000;
+  dec.ctx_sliding = dec.pairs_sliding = 1024;
+  const auto swa = plan::layer_ops(c, dec, m.layer_specs[0]);
+  const auto global = plan::layer_ops(c, dec, m.layer_specs[5]);
+  // Projections: q of 4 heads, then k and v of the chip's K/V heads (no v when K = V).
+  CHECK(op_named(swa, "attn.qkv_proj").flops == 2 * 4 * d * (4 * 256 + 2 * 256 + 2 * 256));
+  CHECK(op_named(global, "attn.qkv_proj").flops == 2 * 4 * d * (4 * 512 + 1 * 512));
+  CHECK(op_named(global, "attn.o_proj").flops == 2 * 4 * (4 * 512 * d));
+  // Decode reads the cache: every sequence's keys, K and V (sliding) or the one K = V tensor.
+  const plan::Operator& cs = op_named(swa, "attn.core");
+  const plan::Operator& cg = op_named(global, "attn.core");
+  CHECK(cs.flops == 2 * 4 * 1024 * 4 * (256 + 256));
+  CHECK(cg.flops == 2 * 4 * 3000 * 4 * (512 + 512));
+  const double act_s = 4 * (4 * 256 + 2 * 256 + 2 * 256 + 4 * 256) * 2.0, act_g = 4 * (4 * 512 + 512 + 4 * 512) * 2.0;
+  CHECK(cs.hbm_bytes == act_s + 4 * 1024 * (2 * 2 * 256) * kvb + 4 * (2 * 2 * 256) * kvb);
+  CHECK(cg.hbm_bytes == act_g + 4 * 3000 * 512 * kvb + 4 * 512 * kvb);
+  CHECK((cg.head_dim == 512 && cg.kv_heads == 4 * 1));
+  // MiMo-V2-Flash: scores over the 192-wide Q/K heads, the sum over 128-wide V heads.
+  const ModelConfig mm = import_hf_config(test_model::mimo_v2_flash(), "m", "mimo");
+  const plan::Context cm = context(mm, 8);
+  plan::Pass pre;
+  pre.seqs = 1;
+  pre.new_tokens = 100;
+  pre.pairs_full = pre.pairs_sliding = 100 * 101 / 2.0;
+  const plan::Operator& core = op_named(plan::layer_ops(cm, pre, mm.layer_specs[1]), "attn.core");
+  CHECK(core.flops == 2 * pre.pairs_sliding * 8 * (192 + 128));
+  CHECK((core.head_dim == 192 && core.value_dim == 128));
+  // Memory: each layer holds its own cache (bf16, batch 2 at 4096 + 64 tokens).
+  const plan::Layout L = plan::make_layout(m, 1);
+  const plan::InferencePlan P = plan::plan_inference(c, L, 2, 4096, 64);
+  CHECK(memory_item(P.memory, "kv_cache") == 2 * (50 * 1024 * (2 * 2 * 256) + 10 * 4160 * 512) * kvb);
+}
+
 }  // namespace unit_model_plan
+

@@ -55,19 +55,21 @@ StepPricer::StepPricer(const workload::Spec& spec, const hw::System& system, int
       ctx_(pricing_->ctx),
       layout_(pricing_->layout),
       pricer_(std::move(pricing_->pricer)) {
-  kv_token_bytes_ = ctx_.pl.kv_cache_elems_chip * ctx_.dt.kvb;
   state_bytes_ = ctx_.pl.linear_state_elems_chip * plan::linear_state_bytes_per_element(ctx_);
   // The layers of the stage holding the most KV at the reference context, one representative
-  // layer per token mixer (what a layer holds depends only on its mixer).
+  // layer per token mixer and attention shape (what a layer holds depends only on them).
   const double ref_context = double(input_tokens) + output_tokens;
   double most = -1;
   for (int s = 0; s < ctx_.pl.pp; ++s) {
     std::vector<KvLayers> stage;
     for (int i = 0; i < model_->layers; ++i) {
       if (layout_.layer_stage[i] != s) continue;
-      const model::Mixer mixer = model_->layer_specs[i].mixer;
-      auto it = std::find_if(stage.begin(), stage.end(), [&](const KvLayers& k) { return k.mixer == mixer; });
-      if (it == stage.end()) stage.push_back({mixer, i, 1});
+      const model::LayerSpec& spec = model_->layer_specs[i];
+      auto it = std::find_if(stage.begin(), stage.end(), [&](const KvLayers& k) {
+        return k.mixer == spec.mixer && model_->layer_specs[k.layer].attn == spec.attn;
+      });
+      if (it == stage.end())
+        stage.push_back({spec.mixer, i, 1, plan::attention_chip(*model_, ctx_.pl, spec).kv_cache_elems * ctx_.dt.kvb});
       else ++it->count;
     }
     const double bytes = kv_bytes_of(stage, ref_context);
@@ -80,7 +82,7 @@ double StepPricer::kv_bytes_of(const std::vector<KvLayers>& layers, double conte
   for (const auto& l : layers)
     bytes += l.count * (l.mixer == model::Mixer::linear_attention
                             ? state_bytes_
-                            : model::kv_tokens_held(*model_, l.layer, context) * kv_token_bytes_);
+                            : model::kv_tokens_held(*model_, l.layer, context) * l.token_bytes);
   return bytes;
 }
 
@@ -179,7 +181,7 @@ std::vector<plan::Operator> StepPricer::chunk_layer_ops(int type, double new_tok
     const double read = model::attention_keys_at(*model_, mixer, cached) - 1;
     for (auto& o : ops)
       if (o.kind == plan::OpKind::attention) {
-        o.hbm_bytes += read * ctx_.pl.kv_cache_elems_chip * ctx_.dt.kvb;
+        o.hbm_bytes += read * plan::attention_chip(*model_, ctx_.pl, layout_.type_spec[type]).kv_cache_elems * ctx_.dt.kvb;
         o.seq_kv = new_tokens + read;
       }
   }

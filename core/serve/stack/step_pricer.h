@@ -103,12 +103,12 @@ class StepPricer {
   // What a sequence holds
   struct KvLayers {
     model::Mixer mixer;
-    int layer = 0;  // a layer of that mixer (what it holds depends only on the mixer)
-    int count = 0;  // layers of that mixer on the heaviest stage
+    int layer = 0;  // a layer of that mixer and attention shape (what it holds depends only on them)
+    int count = 0;  // layers of that mixer and shape on the heaviest stage
+    double token_bytes = 0;  // KV bytes per token it holds, on one chip
   };
   double kv_bytes_of(const std::vector<KvLayers>& layers, double context) const;
   std::vector<KvLayers> kv_layers_;
-  double kv_token_bytes_ = 0;  // per token per softmax layer, on one chip
   double state_bytes_ = 0;     // per sequence per linear-attention layer, on one chip
   // Priced shapes
   mutable std::unordered_map<unsigned long long, Cost> tokens_, rows_, decode_, chunk_;
