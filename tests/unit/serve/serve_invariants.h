@@ -27,8 +27,9 @@ namespace serve_invariants {
 
 using namespace trnsim;
 
-// A small, fast serving scenario on `stack`: Llama-3.1-8B on one Trainium2 chip, 8 batch
-// slots, compiled for 1024-token sequences (the Neuron stacks), prompts of ~256 tokens and
+// A small, fast serving scenario on `stack`: Llama-3.1-8B on one Trainium2 chip (one H100 for a
+// GPU server stack), 8 batch slots, compiled for 1024-token sequences (the Neuron stacks), prompts
+// of ~256 tokens and
 // outputs of ~64 varying per request, the prefix cache on where the stack keeps one. `serve`
 // overrides serve.* fields (merged).
 inline Scenario small_scenario(const std::string& stack, const json& serve = json::object(),
@@ -48,7 +49,9 @@ inline Scenario small_scenario(const std::string& stack, const json& serve = jso
             {"input_tokens", {{"distribution", "uniform"}, {"mean", 256}, {"spread", 192}}},
             {"output_tokens", {{"distribution", "uniform"}, {"mean", 64}, {"spread", 56}}}};
   v.merge_patch(serve);
-  return scenario_from_json({{"system", "trn2-48xlarge"}, {"compare_system", ""}, {"workload", w}, {"serve", v}});
+  // A GPU server stack runs on GPUs (a Neuron chip refuses it): one node of H100s.
+  const char* system = price::load_stack(stack).server ? "dgx-h100" : "trn2-48xlarge";
+  return scenario_from_json({{"system", system}, {"compare_system", ""}, {"workload", w}, {"serve", v}});
 }
 
 // A serving run: the report and the simulator's own result (every call's record).
