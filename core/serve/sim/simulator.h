@@ -59,6 +59,9 @@ struct SimConfig {
   double duration_s = 0;               // > 0: the run stops at this time; calls unfinished then are not recorded
   std::size_t series_bins = 64;
   std::size_t position_bins = 32;
+  // Visit every running sequence at every step (the reference the lazy decode is tested against:
+  // the same results, slower).
+  bool exact_steps = false;
   // Called with the number of calls finished so far, after each one (progress bars); empty: none.
   std::function<void(std::size_t calls_done)> on_call_done;
 };

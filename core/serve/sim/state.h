@@ -22,6 +22,7 @@ struct alignas(64) Seq {
   int alloc = 0;       // tokens allocated (a multiple of the block)
   int emitted = 0;
   int target = 0;      // output tokens to generate
+  int sync = 0;        // lazy decode: the replica's tick its progress fields were last brought up to
   bool measured = true, session = false;
   bool output_blocks = false;  // its output's blocks have prefix-cache keys (Call::output_ns: a later call re-sends them)
   double credit = 0;   // speculative decoding: the fraction of a token carried to the next step
@@ -42,13 +43,27 @@ struct alignas(64) Seq {
 // A sequence's work in the step being run.
 struct Item {
   int seq = 0, tokens = 0;
+  int index = 0;        // its place in Replica::running (stable while the step runs)
+  int lazy_before = 0;  // lazy decodes just before it in running order (their tokens come first)
   bool decode = false;
 };
+
+// Replica::due of a sequence visited every step (not lazy).
+constexpr int kVisitEveryStep = -2147483647 - 1;
 
 struct Replica {
   // Queues
   std::deque<int> waiting;
   std::vector<int> running;
+  // Lazy decode (simulator.cpp), beside `running`: the tick at which each sequence must be
+  // visited again (kVisitEveryStep: every step), and a lazy one's computed tokens less its sync
+  // tick (its context at tick T is key + T + 1).
+  std::vector<int> due, key;
+  int tick = 0;          // steps in which the running sequences decoded (lazy ones gain a token at each)
+  double tick_s = 0;     // when the last of them ended (every lazy sequence's last token)
+  bool loop_ran = false; // the step being run went over the running sequences
+  int loop_items = 0;    // items of that pass (the first ones), and lazy decodes after its last
+  int lazy_tail = 0, lazy_count = 0;
   int routed = 0;  // calls routed here still in their host-overhead window (not yet waiting)
   // KV memory
   PrefixCache cache;
