@@ -265,15 +265,13 @@ class Simulator final : private StepBuilder {
     s.queue_s += now_ - s.queue_since;
     if (s.cached_at_admission < 0) s.cached_at_admission = s.shared;
     r.running.push_back(id);
-    r.due.push_back(kVisitEveryStep);
-    r.key.push_back(0);
+    r.lazy.push_back({kVisitEveryStep, 0, 0, 0, 0});
   }
 
   void erase_running(Replica& r, std::size_t index) {
     const auto at = static_cast<std::ptrdiff_t>(index);
     r.running.erase(r.running.begin() + at);
-    r.due.erase(r.due.begin() + at);
-    r.key.erase(r.key.begin() + at);
+    r.lazy.erase(r.lazy.begin() + at);
   }
 
   // ---- lazy decode ----------------------------------------------------------------------
@@ -281,29 +279,35 @@ class Simulator final : private StepBuilder {
   // allocate, no sampled position, not its last token -- is not visited until the step that
   // needs it (Replica::due): each step (a tick of its replica) it gains a token implicitly, and
   // the step's books take the lazy ones at once (their count and longest context for the
-  // step model, their equal token gaps in running order). Bringing its fields up to date:
+  // step model, their equal token gaps in running order). A KV block or a sampled position is
+  // taken from its LazyEntry in running order without touching the sequence; only its last
+  // token (or memory running out) brings it back. Bringing its fields up to date:
   void materialize(Replica& r, std::size_t index) noexcept {
-    if (r.due[index] == kVisitEveryStep) return;
+    LazyEntry& l = r.lazy[index];
+    if (l.due == kVisitEveryStep) return;
     Seq& s = seqs_[static_cast<std::size_t>(r.running[index])];
-    const int d = r.tick - s.sync;
-    if (d > 0) {
-      s.computed += d;
-      s.emitted += d;
-      s.last_token_s = r.tick_s;
-    }
-    r.due[index] = kVisitEveryStep;
+    s.computed = l.c + r.tick;
+    s.emitted = l.e + r.tick;
+    s.alloc = l.alloc;
+    if (r.tick > s.sync) s.last_token_s = r.tick_s;
+    l = LazyEntry{kVisitEveryStep, 0, 0, 0, 0};
+  }
+
+  // The first tick from `from` at which a lazy entry needs looking at: a token past its
+  // allocated blocks, its last token, or a sampled position.
+  static int next_due(const LazyEntry& l, int from) noexcept {
+    int due = std::min(l.alloc - l.c, l.target - 1 - l.e);
+    return std::min(due, from + ((kPositionSample - ((l.e + from) & (kPositionSample - 1))) & (kPositionSample - 1)));
   }
 
   // After tick `S` (s emitted its token at it, as every lazy sequence did): lazy until the
   // first tick needing a visit, if that is not the next one.
   void make_lazy(Replica& r, std::size_t index, Seq& s, int S) noexcept {
-    const int c = s.computed, e = s.emitted;
-    int due = s.alloc - c + S;                        // a token past its allocated blocks
-    due = std::min(due, s.target - 1 - e + S);        // its last token
-    due = std::min(due, S + ((kPositionSample - (e & (kPositionSample - 1))) & (kPositionSample - 1)));  // a sampled position
+    const LazyEntry l{0, s.computed - S, s.emitted - S, s.alloc, s.target};
+    const int due = next_due(l, S);
     if (due <= S) return;
-    r.due[index] = due;
-    r.key[index] = c - S;
+    r.lazy[index] = l;
+    r.lazy[index].due = due;
     s.sync = S;
   }
 
@@ -334,15 +338,42 @@ class Simulator final : private StepBuilder {
     int run = 0, lazy = 0, longest = INT_MIN;
     for (std::size_t i = 0; i < r.running.size() && budget > 0;) {
       // (with lazy sequences skipped, the ones visited are further apart: fetched further ahead)
-      if (i + prefetch_ahead_ < r.running.size() && r.due[i + prefetch_ahead_] <= tick)
+      if (i + prefetch_ahead_ < r.running.size() && r.lazy[i + prefetch_ahead_].due <= tick &&
+          r.lazy[i + prefetch_ahead_].e + tick + 1 >= r.lazy[i + prefetch_ahead_].target)  // (its last token)
         prefetch(r.running[i + prefetch_ahead_]);
-      if (r.due[i] > tick) {  // lazy: its decode token, nothing else to do this step
+      LazyEntry& l = r.lazy[i];
+      bool ok = true;
+      if (l.due > tick) {  // lazy: its decode token, nothing else to do this step
         --budget;
         ++run;
         ++lazy;
-        longest = std::max(longest, r.key[i]);
+        longest = std::max(longest, l.c);
         ++i;
         continue;
+      }
+      if (l.due != kVisitEveryStep && l.e + tick + 1 < l.target) {  // lazy, due, not its last token:
+        ok = kv_.reserve(r, l.c + tick, l.alloc, 1);                // its block (if one) and sample here
+        if (ok) {
+          --budget;
+          ++lazy;
+          longest = std::max(longest, l.c);
+          const int emitted = l.e + tick;
+          if ((emitted & (kPositionSample - 1)) == 0) {
+            Item& it = r.items.emplace_back();
+            it.seq = r.running[i];
+            it.tokens = emitted;
+            it.index = static_cast<int>(i);
+            it.lazy_before = run;
+            it.decode = it.light = true;
+            run = 0;
+            ++r.light;
+          } else {
+            ++run;
+          }
+          l.due = next_due(l, tick + 1);
+          ++i;
+          continue;
+        }
       }
       materialize(r, i);
       Seq& s = seqs_[static_cast<std::size_t>(r.running[i])];
@@ -356,7 +387,7 @@ class Simulator final : private StepBuilder {
         continue;
       }
       const int n = decode ? 1 : std::min(s.prompt_len - s.computed, budget);
-      bool ok = reserve(r, s, n);
+      if (ok) ok = reserve(r, s, n);  // (false: a lazy one's block did not fit)
       while (!ok && r.running.size() - 1 > i) {
         preempt(r, r.running.size() - 1);
         preempted = true;
@@ -422,7 +453,7 @@ class Simulator final : private StepBuilder {
     r.items.clear();
     r.batch.clear();
     r.loop_ran = false;
-    r.loop_items = r.lazy_tail = r.lazy_count = 0;
+    r.loop_items = r.lazy_tail = r.lazy_count = r.light = 0;
     building_ = &r;
     step_budget_ = budget_tokens();
     step_prefills_ = 0;
@@ -498,7 +529,7 @@ class Simulator final : private StepBuilder {
     res_.steps++;
     res_.busy_s += t - r.step_start;
     res_.step_split += st.split;
-    const double batch = double(r.items.size()) + double(r.lazy_count);
+    const double batch = double(r.items.size()) - double(r.light) + double(r.lazy_count);
     const double per_sequence = st.tokens_per_sequence;  // (a local: the loop's stores could alias st)
     // The lazy sequences' token gaps, where they stand in running order.
     const double lazy_gap = t - r.tick_s;
@@ -511,7 +542,13 @@ class Simulator final : private StepBuilder {
       const Item& it = r.items[k];
       if (k == loop_items) gaps(lazy_gap, r.lazy_tail);
       gaps(lazy_gap, it.lazy_before);
-      if (k + kPrefetch < r.items.size()) prefetch(r.items[k + kPrefetch].seq);
+      if (it.light) {  // a lazy sequence's sampled position (emit's, with the lazy gap)
+        gaps(lazy_gap, 1);
+        const double v[3] = {lazy_gap, 1, batch};
+        res_.positions.add_point(double(it.tokens), v);
+        continue;
+      }
+      if (k + kPrefetch < r.items.size() && !r.items[k + kPrefetch].light) prefetch(r.items[k + kPrefetch].seq);
       Seq& s = seqs_[static_cast<std::size_t>(it.seq)];
       bool finished = false;
       if (!it.decode) {
@@ -538,6 +575,7 @@ class Simulator final : private StepBuilder {
     }
     if (loop_items >= r.items.size()) gaps(lazy_gap, r.lazy_tail);
     step_tokens_ += r.lazy_count;
+    res_.lazy_tokens += r.lazy_count;
     if (tick) {
       r.tick = S;
       r.tick_s = t;

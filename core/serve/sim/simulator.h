@@ -110,6 +110,9 @@ struct SimResult {
   // still held when the run ended (every replica; 0 once the run has drained).
   double peak_kv_used_bytes = 0, kv_held_at_end_bytes = 0;
   std::uint64_t cache_evictions = 0;
+  // Decode tokens the lazy decode emitted without visiting their sequence (0: every step
+  // visited every one, SimConfig::exact_steps); for the tests, not the report.
+  std::int64_t lazy_tokens = 0;
   // Over time (every replica together): columns running, waiting, KV held by sequences and
   // KV of unreferenced cached blocks (fractions of the budget), output tokens.
   AdaptiveBins series{64, 1e-3, 5};

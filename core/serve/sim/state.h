@@ -46,24 +46,27 @@ struct Item {
   int index = 0;        // its place in Replica::running (stable while the step runs)
   int lazy_before = 0;  // lazy decodes just before it in running order (their tokens come first)
   bool decode = false;
+  bool light = false;   // a lazy sequence at a sampled position (`tokens`: the tokens it has emitted)
 };
 
-// Replica::due of a sequence visited every step (not lazy).
+// Lazy decode (simulator.cpp): a running sequence's entry beside Replica::running. A lazy one's
+// progress lives here, relative to its replica's tick T: computed tokens c + T, emitted e + T.
+struct LazyEntry {
+  int due = 0;  // the tick at which it must be looked at (kVisitEveryStep: not lazy, every step)
+  int c = 0, e = 0, alloc = 0, target = 0;
+};
 constexpr int kVisitEveryStep = -2147483647 - 1;
 
 struct Replica {
   // Queues
   std::deque<int> waiting;
   std::vector<int> running;
-  // Lazy decode (simulator.cpp), beside `running`: the tick at which each sequence must be
-  // visited again (kVisitEveryStep: every step), and a lazy one's computed tokens less its sync
-  // tick (its context at tick T is key + T + 1).
-  std::vector<int> due, key;
+  std::vector<LazyEntry> lazy;  // beside `running` (lazy decode)
   int tick = 0;          // steps in which the running sequences decoded (lazy ones gain a token at each)
   double tick_s = 0;     // when the last of them ended (every lazy sequence's last token)
   bool loop_ran = false; // the step being run went over the running sequences
   int loop_items = 0;    // items of that pass (the first ones), and lazy decodes after its last
-  int lazy_tail = 0, lazy_count = 0;
+  int lazy_tail = 0, lazy_count = 0, light = 0;  // (light: items that are lazy sequences)
   int routed = 0;  // calls routed here still in their host-overhead window (not yet waiting)
   // KV memory
   PrefixCache cache;
