@@ -15,6 +15,11 @@
 //    (Limits::batch_policy: serve.scheduler or the stack's) through views.h's StepBuilder,
 //    within the stack's Limits (batch slots, token budget, prefills per step).
 //
+// Lazy decode (docs/serving.md, Speed): on a step model that prices decodes by their count and
+// longest context, a decoding sequence whose next steps are one token each is not visited until
+// a step needs it (a KV block, a sampled position, its last token); every result is the same
+// as visiting every sequence at every step (SimConfig::exact_steps), to the bit.
+//
 // Rules the loop keeps whatever the policies:
 //  - memory: an allocation that does not fit evicts unreferenced cached blocks, then preempts
 //    the most recently admitted running sequence (recompute: it returns to the head of the
