@@ -23,6 +23,7 @@ enum class Ev : std::uint8_t { call_arrive, dispatch, step_end, release_held };
 constexpr int kPositionSample = 16;  // the position series samples every 16th token (a power of 2)
 constexpr std::size_t kPrefetch = 8;  // sequences ahead a step's loops fetch (Simulator::prefetch)
 constexpr std::size_t kPrefetchLazy = 48;  // the same in running order when most are lazy (about 1 in 8 visited)
+constexpr std::size_t kMaxReservedCalls = std::size_t(1) << 22;  // records reserved up front at most (SimConfig::expected_calls)
 
 struct Event {
   double t = 0;
@@ -59,6 +60,7 @@ class Simulator final : private StepBuilder {
     res_.series = AdaptiveBins(cfg.series_bins, 1e-3, 5);
     res_.positions = AdaptiveBins(cfg.position_bins, 16, 3);
     res_.source = source.describe();
+    res_.calls.reserve(std::min<std::size_t>(cfg.expected_calls, kMaxReservedCalls));
   }
 
   SimResult run() {
@@ -529,6 +531,9 @@ class Simulator final : private StepBuilder {
     res_.steps++;
     res_.busy_s += t - r.step_start;
     res_.step_split += st.split;
+    // The head of the queue is admitted next when a sequence finishes: fetched while the step's
+    // tokens are counted (a trip to memory once per request otherwise).
+    if (!r.waiting.empty()) prefetch(r.waiting.front());
     const double batch = double(r.items.size()) - double(r.light) + double(r.lazy_count);
     const double per_sequence = st.tokens_per_sequence;  // (a local: the loop's stores could alias st)
     // The lazy sequences' token gaps, where they stand in running order.
@@ -580,6 +585,7 @@ class Simulator final : private StepBuilder {
       r.tick = S;
       r.tick_s = t;
     }
+    if (!done.empty() && !r.waiting.empty()) prefetch_call(r.waiting.front());
     for (int id : done) finish(r, id, t);
     res_.output_tokens += step_tokens_;
     const double tokens[5] = {0, 0, 0, 0, step_tokens_};
@@ -652,6 +658,17 @@ class Simulator final : private StepBuilder {
   void prefetch(int id) const noexcept {
 #if defined(__GNUC__) || defined(__clang__)
     __builtin_prefetch(&seqs_[static_cast<std::size_t>(id)]);
+#else
+    (void)id;
+#endif
+  }
+
+  // The same for a sequence's call (what admitting it reads: its prefix-cache segments).
+  void prefetch_call(int id) const noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+    const Call* c = seqs_[static_cast<std::size_t>(id)].c;
+    __builtin_prefetch(c);
+    if (!c->segments.empty()) __builtin_prefetch(c->segments.data());
 #else
     (void)id;
 #endif

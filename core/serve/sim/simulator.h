@@ -67,6 +67,8 @@ struct SimConfig {
   // Visit every running sequence at every step (the reference the lazy decode is tested against:
   // the same results, slower).
   bool exact_steps = false;
+  // The calls the run is expected to record, if known (0: not): their records are reserved.
+  std::size_t expected_calls = 0;
   // Called with the number of calls finished so far, after each one (progress bars); empty: none.
   std::function<void(std::size_t calls_done)> on_call_done;
 };
