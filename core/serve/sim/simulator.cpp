@@ -55,7 +55,6 @@ class Simulator final : private StepBuilder {
     loads_.resize(replicas_.size());
     router_reads_loads_ = router_->reads_loads();
     lazy_ = !cfg.exact_steps && model.prices_decodes_by_longest_context() && limits_.max_batched_tokens <= 0;
-    prefetch_ahead_ = lazy_ ? kPrefetchLazy : kPrefetch;
     res_.kv_budget_bytes = budget_;
     res_.series = AdaptiveBins(cfg.series_bins, 1e-3, 5);
     res_.positions = AdaptiveBins(cfg.position_bins, 16, 3);
@@ -267,13 +266,13 @@ class Simulator final : private StepBuilder {
     s.queue_s += now_ - s.queue_since;
     if (s.cached_at_admission < 0) s.cached_at_admission = s.shared;
     r.running.push_back(id);
-    r.lazy.push_back({kVisitEveryStep, 0, 0, 0, 0});
+    if (lazy_) r.lazy.push_back({kVisitEveryStep, 0, 0, 0, 0});
   }
 
   void erase_running(Replica& r, std::size_t index) {
     const auto at = static_cast<std::ptrdiff_t>(index);
     r.running.erase(r.running.begin() + at);
-    r.lazy.erase(r.lazy.begin() + at);
+    if (lazy_) r.lazy.erase(r.lazy.begin() + at);
   }
 
   // ---- lazy decode ----------------------------------------------------------------------
@@ -285,6 +284,7 @@ class Simulator final : private StepBuilder {
   // taken from its LazyEntry in running order without touching the sequence; only its last
   // token (or memory running out) brings it back. Bringing its fields up to date:
   void materialize(Replica& r, std::size_t index) noexcept {
+    if (!lazy_) return;
     LazyEntry& l = r.lazy[index];
     if (l.due == kVisitEveryStep) return;
     Seq& s = seqs_[static_cast<std::size_t>(r.running[index])];
@@ -329,6 +329,47 @@ class Simulator final : private StepBuilder {
   // Running sequences in admission order: a decode token each, or the next prompt chunk;
   // memory for each, preempting from the back. Returns false if anything was preempted.
   bool schedule_running(Replica& r, int& step_budget, int& step_prefills, bool decodes_only) {
+    if (lazy_) return schedule_running_lazy(r, step_budget, step_prefills, decodes_only);
+    // Counted in locals, written back at the end (the batch's int vectors written in the loop
+    // could alias the references: the compiler would reload them for every sequence).
+    int budget = step_budget, prefills = step_prefills;
+    bool preempted = false;
+    for (std::size_t i = 0; i < r.running.size() && budget > 0;) {
+      if (i + kPrefetch < r.running.size()) prefetch(r.running[i + kPrefetch]);
+      Seq& s = seqs_[static_cast<std::size_t>(r.running[i])];
+      const bool decode = s.computed >= s.prompt_len;
+      if (decodes_only && !decode) {
+        ++i;
+        continue;
+      }
+      if (!decode && !prefill_slot(prefills)) {
+        ++i;
+        continue;
+      }
+      const int n = decode ? 1 : std::min(s.prompt_len - s.computed, budget);
+      bool ok = reserve(r, s, n);
+      while (!ok && r.running.size() - 1 > i) {
+        preempt(r, r.running.size() - 1);
+        preempted = true;
+        ok = reserve(r, s, n);
+      }
+      if (!ok) {
+        preempt(r, i);
+        preempted = true;
+        break;
+      }
+      add_item(r, s, r.running[i], i, n, decode);
+      budget -= n;
+      if (!decode) ++prefills;
+      ++i;
+    }
+    step_budget = budget;
+    step_prefills = prefills;
+    return !preempted;
+  }
+
+  // The same pass with lazy sequences (their entries walked, the sequences visited when due).
+  bool schedule_running_lazy(Replica& r, int& step_budget, int& step_prefills, bool decodes_only) {
     // Counted in locals, written back at the end (the batch's int vectors written in the loop
     // could alias the references: the compiler would reload them for every sequence).
     int budget = step_budget, prefills = step_prefills;
@@ -340,9 +381,9 @@ class Simulator final : private StepBuilder {
     int run = 0, lazy = 0, longest = INT_MIN;
     for (std::size_t i = 0; i < r.running.size() && budget > 0;) {
       // (with lazy sequences skipped, the ones visited are further apart: fetched further ahead)
-      if (i + prefetch_ahead_ < r.running.size() && r.lazy[i + prefetch_ahead_].due <= tick &&
-          r.lazy[i + prefetch_ahead_].e + tick + 1 >= r.lazy[i + prefetch_ahead_].target)  // (its last token)
-        prefetch(r.running[i + prefetch_ahead_]);
+      if (i + kPrefetchLazy < r.running.size() && r.lazy[i + kPrefetchLazy].due <= tick &&
+          r.lazy[i + kPrefetchLazy].e + tick + 1 >= r.lazy[i + kPrefetchLazy].target)  // (its last token)
+        prefetch(r.running[i + kPrefetchLazy]);
       LazyEntry& l = r.lazy[i];
       bool ok = true;
       if (l.due > tick) {  // lazy: its decode token, nothing else to do this step
@@ -699,7 +740,6 @@ class Simulator final : private StepBuilder {
   std::unique_ptr<Router> router_;
   std::vector<ReplicaLoad> loads_;  // the replicas as the router sees them (route())
   bool router_reads_loads_ = true;
-  std::size_t prefetch_ahead_ = kPrefetch;
   bool lazy_ = false;  // lazy decode (a step model pricing decodes by their longest context, no token budget)
   std::unique_ptr<BatchPolicy> batch_policy_;
   // The step a batch policy is filling (schedule())
