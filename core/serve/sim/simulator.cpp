@@ -566,35 +566,26 @@ class Simulator final : private StepBuilder {
     return s.emitted >= target;
   }
 
-  void end_step(int ri, double t) {
-    Replica& r = replicas_[static_cast<std::size_t>(ri)];
-    const StepTime& st = r.step;
-    res_.steps++;
-    res_.busy_s += t - r.step_start;
-    res_.step_split += st.split;
-    // The head of the queue is admitted next when a sequence finishes: fetched while the step's
-    // tokens are counted (a trip to memory once per request otherwise).
-    if (!r.waiting.empty()) prefetch(r.waiting.front());
-    const double batch = double(r.items.size()) - double(r.light) + double(r.lazy_count);
-    const double per_sequence = st.tokens_per_sequence;  // (a local: the loop's stores could alias st)
-    // The lazy sequences' token gaps, where they stand in running order.
-    const double lazy_gap = t - r.tick_s;
-    const bool tick = lazy_ && r.loop_ran;
-    const int S = r.tick + 1;
-    const std::size_t loop_items = static_cast<std::size_t>(r.loop_items);
-    std::vector<int>& done = done_;
-    done.clear();
+  // end_step's pass over the step's items (kLazy: with the lazy decode's books, see above).
+  template <bool kLazy>
+  void end_items(Replica& r, double t, double batch, double per_sequence, double lazy_gap, bool tick, int S,
+                 std::size_t loop_items, std::vector<int>& done) {
+    (void)lazy_gap, (void)tick, (void)S, (void)loop_items;  // (the lazy pass's)
     for (std::size_t k = 0; k < r.items.size(); ++k) {
       const Item& it = r.items[k];
-      if (k == loop_items) gaps(lazy_gap, r.lazy_tail);
-      gaps(lazy_gap, it.lazy_before);
-      if (it.light) {  // a lazy sequence's sampled position (emit's, with the lazy gap)
-        gaps(lazy_gap, 1);
-        const double v[3] = {lazy_gap, 1, batch};
-        res_.positions.add_point(double(it.tokens), v);
-        continue;
+      if constexpr (kLazy) {
+        if (k == loop_items) gaps(lazy_gap, r.lazy_tail);
+        gaps(lazy_gap, it.lazy_before);
+        if (it.light) {  // a lazy sequence's sampled position (emit's, with the lazy gap)
+          gaps(lazy_gap, 1);
+          const double v[3] = {lazy_gap, 1, batch};
+          res_.positions.add_point(double(it.tokens), v);
+          continue;
+        }
+        if (k + kPrefetch < r.items.size() && !r.items[k + kPrefetch].light) prefetch(r.items[k + kPrefetch].seq);
+      } else {
+        if (k + kPrefetch < r.items.size()) prefetch(r.items[k + kPrefetch].seq);
       }
-      if (k + kPrefetch < r.items.size() && !r.items[k + kPrefetch].light) prefetch(r.items[k + kPrefetch].seq);
       Seq& s = seqs_[static_cast<std::size_t>(it.seq)];
       bool finished = false;
       if (!it.decode) {
@@ -615,10 +606,32 @@ class Simulator final : private StepBuilder {
         if (!finished && s.output_blocks) insert_blocks(r, s);  // (not s.c->output_ns: a cache miss per token)
       }
       if (finished) done.push_back(it.seq);
-      else if (tick && per_sequence == 1 && s.last_token_s == t && s.computed >= s.prompt_len && s.measured &&
+      else if (kLazy && tick && per_sequence == 1 && s.last_token_s == t && s.computed >= s.prompt_len && s.measured &&
                !s.output_blocks)
         make_lazy(r, static_cast<std::size_t>(it.index), s, S);
     }
+  }
+
+  void end_step(int ri, double t) {
+    Replica& r = replicas_[static_cast<std::size_t>(ri)];
+    const StepTime& st = r.step;
+    res_.steps++;
+    res_.busy_s += t - r.step_start;
+    res_.step_split += st.split;
+    // The head of the queue is admitted next when a sequence finishes: fetched while the step's
+    // tokens are counted (a trip to memory once per request otherwise).
+    if (!r.waiting.empty()) prefetch(r.waiting.front());
+    const double batch = double(r.items.size()) - double(r.light) + double(r.lazy_count);
+    const double per_sequence = st.tokens_per_sequence;  // (a local: the loop's stores could alias st)
+    // The lazy sequences' token gaps, where they stand in running order.
+    const double lazy_gap = t - r.tick_s;
+    const bool tick = lazy_ && r.loop_ran;
+    const int S = r.tick + 1;
+    const std::size_t loop_items = static_cast<std::size_t>(r.loop_items);
+    std::vector<int>& done = done_;
+    done.clear();
+    if (lazy_) end_items<true>(r, t, batch, per_sequence, lazy_gap, tick, S, loop_items, done);
+    else end_items<false>(r, t, batch, per_sequence, lazy_gap, tick, S, loop_items, done);
     if (loop_items >= r.items.size()) gaps(lazy_gap, r.lazy_tail);
     step_tokens_ += r.lazy_count;
     res_.lazy_tokens += r.lazy_count;
