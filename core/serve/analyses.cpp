@@ -34,6 +34,7 @@ Runner::Runner(const hw::System& system, const workload::Spec& workload, const S
   cfg_.prefix_cache_max_tokens = v.prefix_cache.max_tokens ? *v.prefix_cache.max_tokens : 0;
   cfg_.warmup = v.arrivals == "trace" || v.arrivals == "sessions" ? 0 : v.warmup_requests;
   cfg_.duration_s = v.duration_s;
+  cfg_.exact_steps = o.exact_steps;
   cfg_.max_in_flight = v.arrivals == "closed" ? 0 : v.max_concurrency;
 }
 

@@ -89,10 +89,11 @@ Result run(const hw::System& system, const workload::Spec& w, const Spec& v, con
   R.batch_slots = run.model().limits().max_batch;
 
   SimConfig main_cfg = run.config();
+  // Unknown up front: a trace, agentic sessions, or a run its duration may end first.
+  const std::size_t total =
+      v.arrivals == "trace" || v.arrivals == "sessions" || v.duration_s > 0 ? 0 : static_cast<std::size_t>(v.requests);
+  main_cfg.expected_calls = total;
   if (o.progress) {
-    // Unknown up front: a trace, agentic sessions, or a run its duration may end first.
-    const std::size_t total =
-        v.arrivals == "trace" || v.arrivals == "sessions" || v.duration_s > 0 ? 0 : static_cast<std::size_t>(v.requests);
     main_cfg.on_call_done = [&o, total](std::size_t done) { o.progress(done, total); };
   }
   const SimResult sim = run.simulate_spec(v, main_cfg);

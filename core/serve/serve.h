@@ -56,6 +56,9 @@ struct Options {
   // Called with the main simulation's own result (every call's record, the KV it held), before
   // the report condenses it: what the invariant tests (tests/unit/serve/) check. Empty: none.
   std::function<void(const SimResult&)> observe;
+  // Every simulation of the run visits every running sequence at every step (SimConfig::
+  // exact_steps): the reference the tests hold the lazy decode to. The same report, slower.
+  bool exact_steps = false;
 };
 
 struct SeriesPoint {

@@ -40,11 +40,13 @@ class KvManager {
   int round_up(int tokens) const { return (tokens + block_ - 1) / block_ * block_; }
 
   // Allocates KV for `n` more tokens of `s`, evicting unreferenced cached blocks if needed.
-  bool reserve(Replica& r, Seq& s, int n) {
-    if (s.computed + n <= s.alloc) return true;
-    const int want = round_up(s.computed + n);
-    if (want <= s.alloc) return true;
-    const double need = kv(want) - kv(s.alloc);
+  bool reserve(Replica& r, Seq& s, int n) { return reserve(r, s.computed, s.alloc, n); }
+  // The same for a sequence's computed and allocated tokens held elsewhere (a lazy one's).
+  bool reserve(Replica& r, int computed, int& alloc, int n) {
+    if (computed + n <= alloc) return true;
+    const int want = round_up(computed + n);
+    if (want <= alloc) return true;
+    const double need = kv(want) - kv(alloc);
     double free = budget_ - r.used();
     if (free < need) {
       r.cache.evict(need - free);
@@ -53,7 +55,7 @@ class KvManager {
     if (free < need - 1e-9 * budget_) return false;
     r.private_bytes += need;
     if (r.used() > peak_used_) peak_used_ = r.used();
-    s.alloc = want;
+    alloc = want;
     return true;
   }
 

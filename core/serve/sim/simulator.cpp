@@ -22,6 +22,8 @@ enum class Ev : std::uint8_t { call_arrive, dispatch, step_end, release_held };
 
 constexpr int kPositionSample = 16;  // the position series samples every 16th token (a power of 2)
 constexpr std::size_t kPrefetch = 8;  // sequences ahead a step's loops fetch (Simulator::prefetch)
+constexpr std::size_t kPrefetchLazy = 48;  // the same in running order when most are lazy (about 1 in 8 visited)
+constexpr std::size_t kMaxReservedCalls = std::size_t(1) << 22;  // records reserved up front at most (SimConfig::expected_calls)
 
 struct Event {
   double t = 0;
@@ -52,10 +54,12 @@ class Simulator final : private StepBuilder {
     for (int i = 0; i < cfg.replicas; ++i) replicas_.emplace_back(cache_cap);
     loads_.resize(replicas_.size());
     router_reads_loads_ = router_->reads_loads();
+    lazy_ = !cfg.exact_steps && model.prices_decodes_by_longest_context() && limits_.max_batched_tokens <= 0;
     res_.kv_budget_bytes = budget_;
     res_.series = AdaptiveBins(cfg.series_bins, 1e-3, 5);
     res_.positions = AdaptiveBins(cfg.position_bins, 16, 3);
     res_.source = source.describe();
+    res_.calls.reserve(std::min<std::size_t>(cfg.expected_calls, kMaxReservedCalls));
   }
 
   SimResult run() {
@@ -210,13 +214,14 @@ class Simulator final : private StepBuilder {
   void insert_blocks(Replica& r, Seq& s, bool all = false) { kv_.insert_blocks(r, s, all); }
 
   void preempt(Replica& r, std::size_t index) {
+    materialize(r, index);
     const int id = r.running[index];
     Seq& s = seqs_[static_cast<std::size_t>(id)];
     insert_blocks(r, s, true);
     release_all(r, s);
     ++s.preemptions;
     ++res_.preemptions;
-    r.running.erase(r.running.begin() + static_cast<std::ptrdiff_t>(index));
+    erase_running(r, index);
     const int recompute = s.c->input_tokens + s.emitted;  // recompute the prompt and what it generated
     if (limits_.max_prompt > 0 && recompute > limits_.max_prompt) {
       drop(id, "a preempted request's recompute of " + std::to_string(recompute) +
@@ -261,7 +266,61 @@ class Simulator final : private StepBuilder {
     s.queue_s += now_ - s.queue_since;
     if (s.cached_at_admission < 0) s.cached_at_admission = s.shared;
     r.running.push_back(id);
+    if (lazy_) r.lazy.push_back({kVisitEveryStep, 0, 0, 0, 0});
   }
+
+  void erase_running(Replica& r, std::size_t index) {
+    const auto at = static_cast<std::ptrdiff_t>(index);
+    r.running.erase(r.running.begin() + at);
+    if (lazy_) r.lazy.erase(r.lazy.begin() + at);
+  }
+
+  // ---- lazy decode ----------------------------------------------------------------------
+  // A decoding sequence whose next steps are each one token and nothing else -- no KV block to
+  // allocate, no sampled position, not its last token -- is not visited until the step that
+  // needs it (Replica::due): each step (a tick of its replica) it gains a token implicitly, and
+  // the step's books take the lazy ones at once (their count and longest context for the
+  // step model, their equal token gaps in running order). A KV block or a sampled position is
+  // taken from its LazyEntry in running order without touching the sequence; only its last
+  // token (or memory running out) brings it back. Bringing its fields up to date:
+  void materialize(Replica& r, std::size_t index) noexcept {
+    if (!lazy_) return;
+    LazyEntry& l = r.lazy[index];
+    if (l.due == kVisitEveryStep) return;
+    Seq& s = seqs_[static_cast<std::size_t>(r.running[index])];
+    s.computed = l.c + r.tick;
+    s.emitted = l.e + r.tick;
+    s.alloc = l.alloc;
+    if (r.tick > s.sync) s.last_token_s = r.tick_s;
+    l = LazyEntry{kVisitEveryStep, 0, 0, 0, 0};
+  }
+
+  // The first tick from `from` at which a lazy entry needs looking at: a token past its
+  // allocated blocks, its last token, or a sampled position.
+  static int next_due(const LazyEntry& l, int from) noexcept {
+    int due = std::min(l.alloc - l.c, l.target - 1 - l.e);
+    return std::min(due, from + ((kPositionSample - ((l.e + from) & (kPositionSample - 1))) & (kPositionSample - 1)));
+  }
+
+  // After tick `S` (s emitted its token at it, as every lazy sequence did): lazy until the
+  // first tick needing a visit, if that is not the next one.
+  void make_lazy(Replica& r, std::size_t index, Seq& s, int S) noexcept {
+    const LazyEntry l{0, s.computed - S, s.emitted - S, s.alloc, s.target};
+    const int due = next_due(l, S);
+    if (due <= S) return;
+    r.lazy[index] = l;
+    r.lazy[index].due = due;
+    s.sync = S;
+  }
+
+  // Adds `n` token gaps of `g` (lazy sequences are measured), as n gap() calls would.
+  void gaps(double g, int n) noexcept {
+    if (n <= 0) return;
+    auto& v = res_.token_gaps;
+    if (!v.empty() && v.back().first == g) v.back().second += static_cast<std::uint32_t>(n);
+    else v.push_back({g, static_cast<std::uint32_t>(n)});
+  }
+
 
   // ---- scheduling -----------------------------------------------------------------------
   int budget_tokens() const { return limits_.max_batched_tokens > 0 ? limits_.max_batched_tokens : INT_MAX; }
@@ -270,6 +329,7 @@ class Simulator final : private StepBuilder {
   // Running sequences in admission order: a decode token each, or the next prompt chunk;
   // memory for each, preempting from the back. Returns false if anything was preempted.
   bool schedule_running(Replica& r, int& step_budget, int& step_prefills, bool decodes_only) {
+    if (lazy_) return schedule_running_lazy(r, step_budget, step_prefills, decodes_only);
     // Counted in locals, written back at the end (the batch's int vectors written in the loop
     // could alias the references: the compiler would reload them for every sequence).
     int budget = step_budget, prefills = step_prefills;
@@ -298,13 +358,104 @@ class Simulator final : private StepBuilder {
         preempted = true;
         break;
       }
-      add_item(r, s, r.running[i], n, decode);
+      add_item(r, s, r.running[i], i, n, decode);
       budget -= n;
       if (!decode) ++prefills;
       ++i;
     }
     step_budget = budget;
     step_prefills = prefills;
+    return !preempted;
+  }
+
+  // The same pass with lazy sequences (their entries walked, the sequences visited when due).
+  bool schedule_running_lazy(Replica& r, int& step_budget, int& step_prefills, bool decodes_only) {
+    // Counted in locals, written back at the end (the batch's int vectors written in the loop
+    // could alias the references: the compiler would reload them for every sequence).
+    int budget = step_budget, prefills = step_prefills;
+    bool preempted = false;
+    const int tick = r.tick;
+    // Lazy sequences passed over: since the last item, in all, and the longest context's key.
+    // (Preemption takes from the back, which the pass has not reached; without a token budget
+    // the pass goes over every one left.)
+    int run = 0, lazy = 0, longest = INT_MIN;
+    for (std::size_t i = 0; i < r.running.size() && budget > 0;) {
+      // (with lazy sequences skipped, the ones visited are further apart: fetched further ahead)
+      if (i + kPrefetchLazy < r.running.size() && r.lazy[i + kPrefetchLazy].due <= tick &&
+          r.lazy[i + kPrefetchLazy].e + tick + 1 >= r.lazy[i + kPrefetchLazy].target)  // (its last token)
+        prefetch(r.running[i + kPrefetchLazy]);
+      LazyEntry& l = r.lazy[i];
+      bool ok = true;
+      if (l.due > tick) {  // lazy: its decode token, nothing else to do this step
+        --budget;
+        ++run;
+        ++lazy;
+        longest = std::max(longest, l.c);
+        ++i;
+        continue;
+      }
+      if (l.due != kVisitEveryStep && l.e + tick + 1 < l.target) {  // lazy, due, not its last token:
+        ok = kv_.reserve(r, l.c + tick, l.alloc, 1);                // its block (if one) and sample here
+        if (ok) {
+          --budget;
+          ++lazy;
+          longest = std::max(longest, l.c);
+          const int emitted = l.e + tick;
+          if ((emitted & (kPositionSample - 1)) == 0) {
+            Item& it = r.items.emplace_back();
+            it.seq = r.running[i];
+            it.tokens = emitted;
+            it.index = static_cast<int>(i);
+            it.lazy_before = run;
+            it.decode = it.light = true;
+            run = 0;
+            ++r.light;
+          } else {
+            ++run;
+          }
+          l.due = next_due(l, tick + 1);
+          ++i;
+          continue;
+        }
+      }
+      materialize(r, i);
+      Seq& s = seqs_[static_cast<std::size_t>(r.running[i])];
+      const bool decode = s.computed >= s.prompt_len;
+      if (decodes_only && !decode) {
+        ++i;
+        continue;
+      }
+      if (!decode && !prefill_slot(prefills)) {
+        ++i;
+        continue;
+      }
+      const int n = decode ? 1 : std::min(s.prompt_len - s.computed, budget);
+      if (ok) ok = reserve(r, s, n);  // (false: a lazy one's block did not fit)
+      while (!ok && r.running.size() - 1 > i) {
+        preempt(r, r.running.size() - 1);
+        preempted = true;
+        ok = reserve(r, s, n);
+      }
+      if (!ok) {
+        preempt(r, i);
+        preempted = true;
+        break;
+      }
+      add_item(r, s, r.running[i], i, n, decode);
+      r.items.back().lazy_before = run;
+      run = 0;
+      budget -= n;
+      if (!decode) ++prefills;
+      ++i;
+    }
+    step_budget = budget;
+    step_prefills = prefills;
+    r.lazy_tail = run;
+    r.lazy_count = lazy;
+    if (lazy > 0) {
+      r.batch.more_decodes = lazy;
+      r.batch.more_decodes_longest_context = longest + tick + 1;
+    }
     return !preempted;
   }
 
@@ -323,17 +474,18 @@ class Simulator final : private StepBuilder {
       return false;
     }
     admit(r, id);
-    add_item(r, s, id, n, false);
+    add_item(r, s, id, r.running.size() - 1, n, false);
     budget -= n;
     ++prefills;
     return true;
   }
 
   // The step's work item and its shape for the step model.
-  void add_item(Replica& r, const Seq& s, int id, int n, bool decode) {
+  void add_item(Replica& r, const Seq& s, int id, std::size_t index, int n, bool decode) {
     Item& it = r.items.emplace_back();  // field by field: no temporary through the stack
     it.seq = id;
     it.tokens = n;
+    it.index = static_cast<int>(index);
     it.decode = decode;
     if (decode) r.batch.decode_contexts.push_back(s.computed + 1);
     else r.batch.prefills.push_back({n, s.computed, s.computed + n == s.prompt_len});
@@ -343,6 +495,8 @@ class Simulator final : private StepBuilder {
   void schedule(Replica& r) {
     r.items.clear();
     r.batch.clear();
+    r.loop_ran = false;
+    r.loop_items = r.lazy_tail = r.lazy_count = r.light = 0;
     building_ = &r;
     step_budget_ = budget_tokens();
     step_prefills_ = 0;
@@ -352,8 +506,13 @@ class Simulator final : private StepBuilder {
 
   // ---- what the batch policy sees (StepBuilder) -------------------------------------------
   bool continue_running(bool decodes_only) override {
-    return schedule_running(*building_, step_budget_, step_prefills_, decodes_only);
+    Replica& r = *building_;
+    const bool ok = schedule_running(r, step_budget_, step_prefills_, decodes_only);
+    r.loop_ran = true;
+    r.loop_items = static_cast<int>(r.items.size());
+    return ok;
   }
+
   bool admit_waiting(bool whole_prompt) override {
     return admit_head(*building_, step_budget_, step_prefills_, whole_prompt);
   }
@@ -362,7 +521,7 @@ class Simulator final : private StepBuilder {
   void start_step(int ri, double t) {
     Replica& r = replicas_[static_cast<std::size_t>(ri)];
     schedule(r);
-    if (r.items.empty()) {
+    if (r.items.empty() && r.lazy_count == 0) {
       r.busy = false;
       return;
     }
@@ -407,19 +566,26 @@ class Simulator final : private StepBuilder {
     return s.emitted >= target;
   }
 
-  void end_step(int ri, double t) {
-    Replica& r = replicas_[static_cast<std::size_t>(ri)];
-    const StepTime& st = r.step;
-    res_.steps++;
-    res_.busy_s += t - r.step_start;
-    res_.step_split += st.split;
-    const double batch = double(r.items.size());
-    const double per_sequence = st.tokens_per_sequence;  // (a local: the loop's stores could alias st)
-    std::vector<int>& done = done_;
-    done.clear();
+  // end_step's pass over the step's items (kLazy: with the lazy decode's books, see above).
+  template <bool kLazy>
+  void end_items(Replica& r, double t, double batch, double per_sequence, double lazy_gap, bool tick, int S,
+                 std::size_t loop_items, std::vector<int>& done) {
+    (void)lazy_gap, (void)tick, (void)S, (void)loop_items;  // (the lazy pass's)
     for (std::size_t k = 0; k < r.items.size(); ++k) {
       const Item& it = r.items[k];
-      if (k + kPrefetch < r.items.size()) prefetch(r.items[k + kPrefetch].seq);
+      if constexpr (kLazy) {
+        if (k == loop_items) gaps(lazy_gap, r.lazy_tail);
+        gaps(lazy_gap, it.lazy_before);
+        if (it.light) {  // a lazy sequence's sampled position (emit's, with the lazy gap)
+          gaps(lazy_gap, 1);
+          const double v[3] = {lazy_gap, 1, batch};
+          res_.positions.add_point(double(it.tokens), v);
+          continue;
+        }
+        if (k + kPrefetch < r.items.size() && !r.items[k + kPrefetch].light) prefetch(r.items[k + kPrefetch].seq);
+      } else {
+        if (k + kPrefetch < r.items.size()) prefetch(r.items[k + kPrefetch].seq);
+      }
       Seq& s = seqs_[static_cast<std::size_t>(it.seq)];
       bool finished = false;
       if (!it.decode) {
@@ -440,7 +606,40 @@ class Simulator final : private StepBuilder {
         if (!finished && s.output_blocks) insert_blocks(r, s);  // (not s.c->output_ns: a cache miss per token)
       }
       if (finished) done.push_back(it.seq);
+      else if (kLazy && tick && per_sequence == 1 && s.last_token_s == t && s.computed >= s.prompt_len && s.measured &&
+               !s.output_blocks)
+        make_lazy(r, static_cast<std::size_t>(it.index), s, S);
     }
+  }
+
+  void end_step(int ri, double t) {
+    Replica& r = replicas_[static_cast<std::size_t>(ri)];
+    const StepTime& st = r.step;
+    res_.steps++;
+    res_.busy_s += t - r.step_start;
+    res_.step_split += st.split;
+    // The head of the queue is admitted next when a sequence finishes: fetched while the step's
+    // tokens are counted (a trip to memory once per request otherwise).
+    if (!r.waiting.empty()) prefetch(r.waiting.front());
+    const double batch = double(r.items.size()) - double(r.light) + double(r.lazy_count);
+    const double per_sequence = st.tokens_per_sequence;  // (a local: the loop's stores could alias st)
+    // The lazy sequences' token gaps, where they stand in running order.
+    const double lazy_gap = t - r.tick_s;
+    const bool tick = lazy_ && r.loop_ran;
+    const int S = r.tick + 1;
+    const std::size_t loop_items = static_cast<std::size_t>(r.loop_items);
+    std::vector<int>& done = done_;
+    done.clear();
+    if (lazy_) end_items<true>(r, t, batch, per_sequence, lazy_gap, tick, S, loop_items, done);
+    else end_items<false>(r, t, batch, per_sequence, lazy_gap, tick, S, loop_items, done);
+    if (loop_items >= r.items.size()) gaps(lazy_gap, r.lazy_tail);
+    step_tokens_ += r.lazy_count;
+    res_.lazy_tokens += r.lazy_count;
+    if (tick) {
+      r.tick = S;
+      r.tick_s = t;
+    }
+    if (!done.empty() && !r.waiting.empty()) prefetch_call(r.waiting.front());
     for (int id : done) finish(r, id, t);
     res_.output_tokens += step_tokens_;
     const double tokens[5] = {0, 0, 0, 0, step_tokens_};
@@ -451,7 +650,7 @@ class Simulator final : private StepBuilder {
 
   void finish(Replica& r, int id, double t) {
     Seq& s = seqs_[static_cast<std::size_t>(id)];
-    r.running.erase(std::find(r.running.begin(), r.running.end(), id));
+    erase_running(r, static_cast<std::size_t>(std::find(r.running.begin(), r.running.end(), id) - r.running.begin()));
     const double e2e = t - s.arrival_s;
     res_.e2e_s_all += e2e;
     res_.queue_s_all += s.queue_s;
@@ -518,6 +717,17 @@ class Simulator final : private StepBuilder {
 #endif
   }
 
+  // The same for a sequence's call (what admitting it reads: its prefix-cache segments).
+  void prefetch_call(int id) const noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+    const Call* c = seqs_[static_cast<std::size_t>(id)].c;
+    __builtin_prefetch(c);
+    if (!c->segments.empty()) __builtin_prefetch(c->segments.data());
+#else
+    (void)id;
+#endif
+  }
+
   int new_seq() {
     if (!free_.empty()) {
       const int id = free_.back();
@@ -543,6 +753,7 @@ class Simulator final : private StepBuilder {
   std::unique_ptr<Router> router_;
   std::vector<ReplicaLoad> loads_;  // the replicas as the router sees them (route())
   bool router_reads_loads_ = true;
+  bool lazy_ = false;  // lazy decode (a step model pricing decodes by their longest context, no token budget)
   std::unique_ptr<BatchPolicy> batch_policy_;
   // The step a batch policy is filling (schedule())
   Replica* building_ = nullptr;

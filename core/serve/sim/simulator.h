@@ -15,6 +15,11 @@
 //    (Limits::batch_policy: serve.scheduler or the stack's) through views.h's StepBuilder,
 //    within the stack's Limits (batch slots, token budget, prefills per step).
 //
+// Lazy decode (docs/serving.md, Speed): on a step model that prices decodes by their count and
+// longest context, a decoding sequence whose next steps are one token each is not visited until
+// a step needs it (a KV block, a sampled position, its last token); every result is the same
+// as visiting every sequence at every step (SimConfig::exact_steps), to the bit.
+//
 // Rules the loop keeps whatever the policies:
 //  - memory: an allocation that does not fit evicts unreferenced cached blocks, then preempts
 //    the most recently admitted running sequence (recompute: it returns to the head of the
@@ -59,6 +64,11 @@ struct SimConfig {
   double duration_s = 0;               // > 0: the run stops at this time; calls unfinished then are not recorded
   std::size_t series_bins = 64;
   std::size_t position_bins = 32;
+  // Visit every running sequence at every step (the reference the lazy decode is tested against:
+  // the same results, slower).
+  bool exact_steps = false;
+  // The calls the run is expected to record, if known (0: not): their records are reserved.
+  std::size_t expected_calls = 0;
   // Called with the number of calls finished so far, after each one (progress bars); empty: none.
   std::function<void(std::size_t calls_done)> on_call_done;
 };
@@ -107,6 +117,9 @@ struct SimResult {
   // still held when the run ended (every replica; 0 once the run has drained).
   double peak_kv_used_bytes = 0, kv_held_at_end_bytes = 0;
   std::uint64_t cache_evictions = 0;
+  // Decode tokens the lazy decode emitted without visiting their sequence (0: every step
+  // visited every one, SimConfig::exact_steps); for the tests, not the report.
+  std::int64_t lazy_tokens = 0;
   // Over time (every replica together): columns running, waiting, KV held by sequences and
   // KV of unreferenced cached blocks (fractions of the budget), output tokens.
   AdaptiveBins series{64, 1e-3, 5};

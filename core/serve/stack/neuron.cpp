@@ -173,10 +173,12 @@ StepTime NeuronStepModel::price_prefill_graph(const PrefillChunk& padded) const 
 StepTime NeuronStepModel::step(const Batch& batch) const {
   StepTime total;
   int graphs = 0;
-  if (!batch.decode_contexts.empty()) {
-    if (static_cast<int>(batch.decode_contexts.size()) > shapes_.batch)
-      throw std::logic_error("the simulator scheduled more decodes than the compiled batch");
-    add(total, decode_graph(*std::max_element(batch.decode_contexts.begin(), batch.decode_contexts.end())));
+  const int decodes = batch.decodes();
+  if (decodes > 0) {
+    if (decodes > shapes_.batch) throw std::logic_error("the simulator scheduled more decodes than the compiled batch");
+    int longest = batch.more_decodes > 0 ? batch.more_decodes_longest_context : 0;
+    for (int c : batch.decode_contexts) longest = std::max(longest, c);
+    add(total, decode_graph(longest));
     total.padded_batch = shapes_.batch;
     total.tokens_per_sequence = tokens_per_step_;
     ++graphs;
@@ -190,7 +192,7 @@ StepTime NeuronStepModel::step(const Batch& batch) const {
   const double runtime = graphs * rt.graph_launch_s + rt.step_host_s + rt.step_extra_s;
   total.time_s += runtime;
   total.split.overhead_s += runtime;
-  if (batch.decode_contexts.empty()) total.padded_batch = static_cast<int>(batch.prefills.size());
+  if (decodes == 0) total.padded_batch = static_cast<int>(batch.prefills.size());
   return total;
 }
 

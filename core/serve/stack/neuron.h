@@ -59,6 +59,8 @@ class NeuronStepModel : public StepModel {
   double kv_bytes(double context_tokens) const override { return pricer_.kv_bytes(context_tokens); }
   double request_overhead_s() const override { return stack_.runtime.request_host_s; }
   const Reference* reference() const override { return &pricer_.reference(); }
+  // A decode graph runs every compiled slot at the bucket of the longest context.
+  bool prices_decodes_by_longest_context() const override { return tokens_per_step_ == 1; }
   const CompiledShapes& shapes() const { return shapes_; }
   // Prompt tokens the context-encoding graph computes for a prompt chunk (padding included),
   // and the cached tokens it attends to as compiled.

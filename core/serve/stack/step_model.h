@@ -42,9 +42,14 @@ struct Batch {
   // Per decoding sequence: the KV tokens its new token attends to, the new token included
   // (a request with S prompt tokens decodes its i-th token after the first at context S + i).
   std::vector<int> decode_contexts;
+  // Further decoding sequences given by their count and longest context only (the simulator's
+  // lazy decode: only for a StepModel whose prices_decodes_by_longest_context() is true).
+  int more_decodes = 0, more_decodes_longest_context = 0;
   std::vector<PrefillChunk> prefills;
+  int decodes() const { return static_cast<int>(decode_contexts.size()) + more_decodes; }
   void clear() {
     decode_contexts.clear();
+    more_decodes = more_decodes_longest_context = 0;
     prefills.clear();
   }
 };
@@ -125,6 +130,9 @@ class StepModel {
   virtual double request_overhead_s() const = 0;
   // The zero-load reference the model was built with; null when it has none (a test's model).
   virtual const Reference* reference() const { return nullptr; }
+  // True when a step's decodes cost what their count and longest context say (and each gains
+  // one token per step): the simulator may then hand them over as Batch::more_decodes.
+  virtual bool prices_decodes_by_longest_context() const { return false; }
 };
 
 // The stack named by workload.stack on `system` with the workload's placement (one replica =

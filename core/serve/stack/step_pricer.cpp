@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include "model/mixer_cost.h"
 #include "schedule/schedule.h"
@@ -244,6 +245,7 @@ int StepPricer::layers() const {
 }
 
 StepTime StepPricer::price(const Batch& batch) const {
+  if (batch.more_decodes > 0) throw std::logic_error("the step pricer needs every decode's context");
   const int seqs = static_cast<int>(batch.decode_contexts.size());
   long long tokens = seqs, rows = seqs;
   for (const auto& ch : batch.prefills) {
