@@ -32,8 +32,11 @@ console.log(`# trnsim.wasm: ${(wasm.length / 1e6).toFixed(2)} MB, ${(gz / 1e6).t
 // validation rows took it to 3.82 / 1.03; embedding the data files without indentation won
 // back 86 kB of it (3.74 / 1.02). 4.0 MB and 1.10 MB gzipped: FLUX.1-dev and Qwen-Image (models,
 // importer, examples), the 108 H1 validation figures (91 kB of data, a whole scenario each) and
-// the serve economics took it to 3.91 / 1.047. The first frame is measured by scripts/bench.sh.
-check(wasm.length <= 4.0e6, `trnsim.wasm is at most 4.0 MB (${wasm.length} bytes)`);
+// the serve economics took it to 3.91 / 1.047. 4.1 MB: per-layer attention shapes and five model
+// families with two bundled configs, the MoE decode kernel and torch-blockwise stacks, the
+// decomposed attention path and the lazy decode took it to 4.007 / 1.068 (gzipped still within
+// 1.10). The first frame is measured by scripts/bench.sh.
+check(wasm.length <= 4.1e6, `trnsim.wasm is at most 4.1 MB (${wasm.length} bytes)`);
 check(gz <= 1.10e6, `trnsim.wasm is at most 1.10 MB gzipped (${gz} bytes)`);
 
 await withPage(async ({ page, base, outside, consoleErrors }) => {
