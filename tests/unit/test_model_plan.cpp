@@ -263,7 +263,8 @@ TEST_CASE("plan: each attention layer is priced at its own KV heads and head dim
   pre.seqs = 1;
   pre.new_tokens = 100;
   pre.pairs_full = pre.pairs_sliding = 100 * 101 / 2.0;
-  const plan::Operator& core = op_named(plan::layer_ops(cm, pre, mm.layer_specs[1]), "attn.core");
+  const auto mimo_ops = plan::layer_ops(cm, pre, mm.layer_specs[1]);
+  const plan::Operator& core = op_named(mimo_ops, "attn.core");
   CHECK(core.flops == 2 * pre.pairs_sliding * 8 * (192 + 128));
   CHECK((core.head_dim == 192 && core.value_dim == 128));
   // Memory: each layer holds its own cache (bf16, batch 2 at 4096 + 64 tokens).
