@@ -347,17 +347,7 @@ class Simulator final : private StepBuilder {
         continue;
       }
       const int n = decode ? 1 : std::min(s.prompt_len - s.computed, budget);
-      bool ok = reserve(r, s, n);
-      while (!ok && r.running.size() - 1 > i) {
-        preempt(r, r.running.size() - 1);
-        preempted = true;
-        ok = reserve(r, s, n);
-      }
-      if (!ok) {
-        preempt(r, i);
-        preempted = true;
-        break;
-      }
+      if (!make_room(r, s, i, n, true, preempted)) break;
       add_item(r, s, r.running[i], i, n, decode);
       budget -= n;
       if (!decode) ++prefills;
@@ -366,6 +356,22 @@ class Simulator final : private StepBuilder {
     step_budget = budget;
     step_prefills = prefills;
     return !preempted;
+  }
+
+  // Memory for n more tokens of s (running[i]), preempting from the back of the running list
+  // until they fit, else s itself; `fits` false skips the first try. False when s was preempted.
+  bool make_room(Replica& r, Seq& s, std::size_t i, int n, bool fits, bool& preempted) {
+    bool ok = fits && reserve(r, s, n);
+    while (!ok && r.running.size() - 1 > i) {
+      preempt(r, r.running.size() - 1);
+      preempted = true;
+      ok = reserve(r, s, n);
+    }
+    if (!ok) {
+      preempt(r, i);
+      preempted = true;
+    }
+    return ok;
   }
 
   // The same pass with lazy sequences (their entries walked, the sequences visited when due).
@@ -430,17 +436,7 @@ class Simulator final : private StepBuilder {
         continue;
       }
       const int n = decode ? 1 : std::min(s.prompt_len - s.computed, budget);
-      if (ok) ok = reserve(r, s, n);  // (false: a lazy one's block did not fit)
-      while (!ok && r.running.size() - 1 > i) {
-        preempt(r, r.running.size() - 1);
-        preempted = true;
-        ok = reserve(r, s, n);
-      }
-      if (!ok) {
-        preempt(r, i);
-        preempted = true;
-        break;
-      }
+      if (!make_room(r, s, i, n, ok, preempted)) break;  // (ok false: a lazy one's block did not fit)
       add_item(r, s, r.running[i], i, n, decode);
       r.items.back().lazy_before = run;
       run = 0;
