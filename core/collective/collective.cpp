@@ -97,7 +97,7 @@ namespace {
 // (G15). Each protocol adds its fixed latency, a latency per step, and carries payload_fraction
 // data bytes per wire byte at link_efficiency of the link rate; the in-switch algorithm runs
 // the Simple protocol only (NCCL) at its own efficiency and latency.
-Result run_library(const hw::System& system, const Request& req, const Backend& backend) {
+Result run_library(const hw::System& system, const Request& req, const fabric::Topology& topo, const Backend& backend) {
   const hw::FabricSpec& f = system.fabric_spec;
   std::vector<std::string> algos;
   if (req.algo == "auto") {
@@ -120,7 +120,6 @@ Result run_library(const hw::System& system, const Request& req, const Backend& 
       throw InputError("protocol", "unknown protocol '" + req.protocol + "' for " + system.name + "; one of: auto, " + list);
     }
   }
-  fabric::Topology topo(system);
   Result best;
   bool have = false;
   for (const std::string& algo : algos) {
@@ -177,22 +176,17 @@ Result run_library(const hw::System& system, const Request& req, const Backend& 
   return best;
 }
 
-}  // namespace
-
-Result run(const hw::System& system, const Request& req) {
-  // Validate names first so a typo is reported before anything else.
-  std::unique_ptr<Backend> backend = make_backend(req.backend);
-  if (!system.fabric_spec.protocols.empty()) return run_library(system, req, *backend);
+Result run_on(const hw::System& system, const Request& req, const fabric::Topology& topo, const Backend& backend) {
+  if (!system.fabric_spec.protocols.empty()) return run_library(system, req, topo, backend);
   if (!req.protocol.empty() && req.protocol != "auto")
     throw InputError("protocol", system.name + "'s collective software has no protocols to choose from "
                                  "(collective_software.protocols); only auto");
   const Planned plan = plan_request(system, req);
-  fabric::Topology topo(system);
   const long ranks = plan.ranks, stride = plan.stride, L = plan.ranks_per_chip;
   const Layout& layout = plan.layout;
   const Schedule& sched = plan.schedule;
   Result r;
-  r.backend = backend->name();
+  r.backend = backend.name();
   r.algorithm = sched.algorithm;
   r.ranks_per_chip = static_cast<int>(L);
   if (ranks < 2) {
@@ -220,7 +214,7 @@ Result run(const hw::System& system, const Request& req) {
   double t = f.launch_overhead_s;
   r.overhead_s = f.launch_overhead_s;
   for (const Step& s : sched.steps) {
-    StepTime st = backend->time_step(s, map);
+    StepTime st = backend.time_step(s, map);
     StepCost c = nc ? dma_cost(s, ranks, dma) : StepCost{};
     double reduce = f.reduce_bytes_per_s > 0 ? s.reduce_bytes / f.reduce_bytes_per_s : 0.0;
     double reps = static_cast<double>(s.repeat);
@@ -236,6 +230,23 @@ Result run(const hw::System& system, const Request& req) {
   r.algbw_bytes_per_s = req.bytes / t;
   r.busbw_bytes_per_s = r.algbw_bytes_per_s * busbw_factor(req.op, ranks);
   return r;
+}
+
+}  // namespace
+
+Runner::Runner(const hw::System& system) : system_(system), topology_(std::make_unique<fabric::Topology>(system)) {}
+Runner::~Runner() = default;
+
+Result Runner::run(const Request& req) const {
+  // Validate names first so a typo is reported before anything else.
+  auto it = backends_.find(req.backend);
+  if (it == backends_.end()) it = backends_.emplace(req.backend, make_backend(req.backend)).first;
+  return run_on(system_, req, *topology_, *it->second);
+}
+
+Result run(const hw::System& system, const Request& req) {
+  make_backend(req.backend);  // a typo is reported before the topology is built
+  return Runner(system).run(req);
 }
 
 }  // namespace trnsim::collective

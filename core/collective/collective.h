@@ -23,6 +23,7 @@
 // other traffic on the fabric or the DMA engines (compute shares them, N4).
 #pragma once
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -78,6 +79,26 @@ const std::vector<std::string>& backend_names();
 // times its ranks per chip (the CLI and the Python module report this number).
 long request_ranks(const hw::System& system, const Request& request);
 Result run(const hw::System& system, const Request& request);
+
+class Backend;
+// run() for one system, many requests: the topology is built once, and each backend keeps the
+// routed flows of every step shape it has timed (the analytic backend; analytic.cpp), so a
+// caller pricing the same collective at many sizes -- the serving step pricer, one size per
+// batch token count -- routes each shape once. Every result is run()'s, to the bit. The system
+// must outlive the runner.
+class Runner {
+ public:
+  explicit Runner(const hw::System& system);
+  ~Runner();
+  Runner(const Runner&) = delete;
+  Runner& operator=(const Runner&) = delete;
+  Result run(const Request& request) const;
+
+ private:
+  const hw::System& system_;
+  std::unique_ptr<fabric::Topology> topology_;
+  mutable std::map<std::string, std::unique_ptr<Backend>> backends_;
+};
 
 // ---- per-link traffic (traffic.cpp): what the Fabric view draws -------------------------
 // The bytes every directed link of one scale-up domain carries during the collective: the

@@ -88,7 +88,10 @@ PricedOp Pricer::price_collective(const plan::Operator& o) const {
   const collective::Request& q = o.collective;
   auto key = std::make_tuple(q.op, q.bytes, q.ranks, q.stride, q.ranks_per_chip);
   auto it = collectives_.find(key);
-  if (it == collectives_.end()) it = collectives_.emplace(key, collective::run(system_, q)).first;
+  if (it == collectives_.end()) {
+    if (!collective_runner_) collective_runner_ = std::make_unique<collective::Runner>(system_);
+    it = collectives_.emplace(key, collective_runner_->run(q)).first;
+  }
   const collective::Result& c = it->second;
   PricedOp r = record_of(o);
   r.collective = q;

@@ -83,6 +83,7 @@ class Pricer {
   const hw::System& system_;
   Settings settings_;
   mutable std::map<std::tuple<std::string, double, int, int, int>, collective::Result> collectives_;
+  mutable std::unique_ptr<collective::Runner> collective_runner_;  // made at the first collective
 };
 
 // Time of a tensor-engine burst that would take full_rate_s at full rate, with the warm-up

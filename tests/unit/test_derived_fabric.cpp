@@ -23,6 +23,8 @@
 //    second-level switches puts 1 / l of its bytes on each switch's links): both backends'
 //    step latency and transfer time on every built-in system and named alternative (the PCIe
 //    view's separate lanes included) and on fabrics whose second level is the bottleneck.
+//  - the analytic backend's kept routes: whatever it timed before, a step time equals routing
+//    every flow afresh, to the bit, and a collective::Runner gives run()'s results.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -33,6 +35,7 @@
 #include <map>
 #include <string>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 #include "collective/algorithms.h"
@@ -793,4 +796,121 @@ TEST_CASE("every link's load is derived from the routes: both backends, every sy
   CHECK(sprayed_systems >= 4);
   CHECK(lanes_systems >= 1);  // +pcie-switch-view
 }
+}  // namespace unit_derived_fabric
+
+namespace unit_derived_fabric {
+
+namespace {
+
+// The analytic step time as routing every selected flow afresh gives it: each hop adds
+// bytes x count x share to its link's load in flow order (a translation-symmetric step folds
+// links onto UltraServer 0's), the transfer is the busiest link's load / bandwidth, the latency
+// the longest path's.
+trnsim::collective::StepTime routed_afresh(const trnsim::collective::Step& step, const trnsim::collective::RankMap& map) {
+  using namespace trnsim::collective;
+  const trnsim::fabric::Topology& topo = *map.topology;
+  const Selection sel = select_flows(step, map, true);
+  StepTime t;
+  std::unordered_map<trnsim::fabric::LinkId, double> load;
+  std::vector<trnsim::fabric::Hop> hops;
+  const bool fold = sel.mode == Symmetry::translation;
+  if (sel.mode == Symmetry::one_group) {
+    bool found = false;
+    for_each_flow_in_group(step, map.ranks, 0, [&](long src, long dst) {
+      if (found) return;
+      found = true;
+      t.latency_s = topo.route(map.chip(src), map.chip(dst), hops);
+    });
+    const double degree = double(max_flows_per_rank(step, map.ranks)) * double(sel.group_end);
+    for (const auto& h : hops) t.transfer_s = std::max(t.transfer_s, degree * step.bytes * h.share / topo.bandwidth(h.link));
+    return t;
+  }
+  for_each_selected_flow(step, map, sel, [&](long src, long dst, double count) {
+    if (map.same_chip(src, dst)) return;
+    hops.clear();
+    t.latency_s = std::max(t.latency_s, topo.route(map.chip(src), map.chip(dst), hops));
+    for (const auto& h : hops) {
+      const trnsim::fabric::LinkId key = fold ? topo.to_domain0(h.link) : h.link;
+      load[key] += step.bytes * count * h.share;
+      t.transfer_s = std::max(t.transfer_s, load[key] / topo.bandwidth(key));
+    }
+  });
+  return t;
+}
+
+}  // namespace
+
+// The analytic backend routes a step shape once and replays its links at every size
+// (analytic.cpp): whatever sizes and shapes it timed before, each step time must be the one
+// routing afresh gives, to the bit -- on every built-in system, for rings, shifts, exchanges and
+// all-pairs, whole and in subgroups, at stride 2 and with several ranks per chip, per
+// UltraServer and translation-folded on clusters, one group across UltraServers, and a group
+// too large for its links to be kept. And a runner gives run()'s results, whatever it ran before.
+TEST_CASE("the analytic backend's replayed links give the step time routing afresh gives, to the bit", "[derived]") {
+  using namespace trnsim::collective;
+  std::vector<double> sizes = {3e6, 1e9};
+  int compared = 0;
+  auto check = [&](const System& s, long ranks, long stride, long per_chip, const std::string& what, bool all_pairs_only = false) {
+    const trnsim::fabric::Topology topo(s);
+    RankMap map;
+    map.topology = &topo;
+    map.ranks = ranks, map.stride = stride, map.ranks_per_chip = per_chip;
+    const long per_domain = s.chips_per_domain % stride == 0 ? s.chips_per_domain / stride * per_chip : 0;
+    map.ranks_per_domain = s.domains > 1 ? per_domain : 0;
+    std::vector<Step> steps;
+    auto add = [&](Pattern p, long param, long group, long member_stride) {
+      Step st;
+      st.pattern = p, st.param = param, st.group_size = group, st.member_stride = member_stride;
+      if (all_pairs_only && (p != Pattern::all_pairs || group != 0)) return;
+      if (group == 0 || (ranks % (group * member_stride) == 0 && group <= ranks)) steps.push_back(st);
+    };
+    add(Pattern::shift, 1, 0, 1);
+    add(Pattern::shift_both, 1, 0, 1);
+    add(Pattern::shift, 3, 0, 1);
+    add(Pattern::xor_, 2, 0, 1);
+    add(Pattern::all_pairs, 0, 0, 1);
+    add(Pattern::all_pairs, 0, 4, 1);
+    add(Pattern::all_pairs, 0, 2, ranks / 2);
+    const auto backend = make_backend("analytic");
+    for (int pass = 0; pass < 2; ++pass)
+      for (Step st : steps)
+        for (std::size_t i = 0; i < sizes.size(); ++i) {
+          st.bytes = sizes[pass == 0 ? i : sizes.size() - 1 - i];
+          INFO(s.name << ", " << what << ", pattern " << int(st.pattern) << " param " << st.param << " group "
+                      << st.group_size << " x" << st.member_stride << ", " << st.bytes << " B");
+          const StepTime got = backend->time_step(st, map), want = routed_afresh(st, map);
+          CHECK(got.latency_s == want.latency_s);
+          CHECK(got.transfer_s == want.transfer_s);
+          CHECK(got.time_s == got.latency_s + got.transfer_s);
+          ++compared;
+        }
+  };
+  for (const std::string& name : fabric_systems()) {
+    const System s = load_system(name);
+    check(s, s.chips, 1, 1, "every chip");
+    if (s.chips >= 8) check(s, s.chips / 2, 2, 1, "every other chip");
+    if (s.chip.cores() >= 4 && s.chips >= 4) check(s, 16, 1, 4, "16 ranks, 4 a chip");
+  }
+  CHECK(compared > 1000);
+  // 300 of 576 chips do not fill whole UltraServers, so every one of an all-pairs step's 89,700
+  // flows is enumerated: more than the backend keeps (routed again at each size).
+  check(load_system("trn3-gen2-ultracluster:4"), 300, 1, 1, "300 chips of 4 UltraServers", true);
+
+  // The runner: run()'s result in every field, for each op at sizes up and down (on both sides
+  // of the automatic choice's switches at 1 MiB and 56 MiB).
+  sizes = {65536, 3e6, 57 * MiB, 1e9};
+  const System s = load_system("trn3-gen2-ultracluster:2");
+  Runner runner(s);
+  for (int pass = 0; pass < 2; ++pass)
+    for (const char* op : {"all-reduce", "all-gather", "all-to-all"})
+      for (std::size_t i = 0; i < sizes.size(); ++i) {
+        Request r;
+        r.op = op, r.bytes = sizes[pass == 0 ? i : sizes.size() - 1 - i];
+        const Result a = runner.run(r), b = run(s, r);
+        INFO(op << " " << r.bytes);
+        CHECK((a.time_s == b.time_s && a.algorithm == b.algorithm && a.steps == b.steps && a.latency_s == b.latency_s &&
+               a.link_s == b.link_s && a.dma_s == b.dma_s && a.overhead_s == b.overhead_s && a.flows_timed == b.flows_timed));
+      }
+}
+
 }  // namespace unit_derived_fabric
