@@ -143,7 +143,7 @@ if [[ -n $vidur ]] && ((!smoke)) && [[ -z $only || vidur =~ ^($only)$ ]]; then
   [[ $vreps =~ ^[1-9][0-9]*$ ]] || { echo "bench: vidur: TRNSIM_BENCH_VIDUR_REPETITIONS=$vreps is not a positive integer" >&2; exit 1; }
   vdir=$(cd "$vidur" && pwd) vwork="$(cd "$out" && pwd)/vidur"
   vcache=${TRNSIM_BENCH_VIDUR_CACHE:-$(cd "$out" && pwd)/vidur-cache}
-  vcommit=$(git -C "$vdir" log -1 --format='%h (%cs)' 2>/dev/null || echo '(not a git checkout)')
+  vcommit=$(git -C "$vdir" log -1 --format='commit %h of %cs' 2>/dev/null || echo '(not a git checkout)')
   vshimlist=$( [[ -n $vshims ]] && ls "$vshims" | grep -vE '\.(txt|md)$|^make_|^__' | sed 's/\.py$//' | sort | paste -sd' ' - || true)
   mkdir -p "$vwork"
   echo "bench: vidur ($vdir at $vcommit, $vn requests at $vrate/s, $vreps repetitions)" >&2

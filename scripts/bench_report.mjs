@@ -124,7 +124,8 @@ const families = [
       "Llama-2-70B (trnsim: Llama-3.1-70B, the same layers with a larger vocabulary) at tp 4 x 2 replicas on an H100 DGX, " +
       "round robin, chunked prefill of 512 tokens a step, 128 sequences a batch, 1500 tokens in and 250 out; " +
       "each prices steps its own way (Vidur its profiled tables and random forests, trnsim its own pricer), so this compares " +
-      "simulator speed, not predictions",
+      "simulator speed, not predictions. Repeat it: TRNSIM_BENCH_ONLY=vidur TRNSIM_BENCH_VIDUR=<a vidur checkout> bash scripts/bench.sh " +
+      "(its other settings atop scripts/bench.sh)",
     ratioLabel: "Vidur", metric: "requests_per_s", unit: "requests/s",
     rows: (names) => names.filter((n) => /^BM_TrnsimServeCli\//.test(n)).map((n) => [n, n.replace(/^BM_TrnsimServeCli/, "vidur")]),
   },
@@ -333,8 +334,8 @@ const headlines = [
   ["serving-before", /^BM_ServeRun\/100000$/, "trnsim serve of 100,000 requests (vs the build before, same run)", ">= 2x"],
   ["serving-before", /^BM_ServeAtLoadOnce\//, "trnsim serve of the Trn3 serving-at-load example, 4,000 requests (vs the build before, same run)", ">= 2x"],
   ["vidur", /^BM_TrnsimServeCli\//, (r) => `trnsim serve of ${count(Number(r.name.split("/")[1]))} Poisson requests, the whole command, ` +
-    `against Vidur simulating the same requests in the same run (${r.native?.label || "?"}; ` +
-    "Llama-70B layers, tp 4 x 2 on an H100 DGX; each with its own step pricing: simulator speed, not predictions)", ""],
+    `vs Vidur simulating the same requests in the same run at ${si(r.native?.baseline, "requests/s")} (${r.native?.label || "?"}; ` +
+    "Llama-70B layers, tp 4 x 2 on an H100 DGX; each prices steps its own way: simulator speed, not predictions)", ""],
   ["page", /^BM_PageFirstFrame$/, "the playground page: first frame with the default report, headless Chromium, empty cache (WebAssembly column; vs a static page)", "< 1 s"],
   ["serve-search", /^BM_ServeFindRate\//, "rate search: highest rate meeting the targets, Trn3 serving-at-load example (vs one run of it)", "< 10 s"],
   ["capacity", /^BM_CapacityPlan\/2\//, (r) => `capacity plan of the gpt-oss-120b example: ${count(r.native?.counters?.configurations)} configurations ` +
