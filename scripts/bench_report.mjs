@@ -124,7 +124,8 @@ const families = [
       "Llama-2-70B (trnsim: Llama-3.1-70B, the same layers with a larger vocabulary) at tp 4 x 2 replicas on an H100 DGX, " +
       "round robin, chunked prefill of 512 tokens a step, 128 sequences a batch, 1500 tokens in and 250 out; " +
       "each prices steps its own way (Vidur its profiled tables and random forests, trnsim its own pricer), so this compares " +
-      "simulator speed, not predictions. Repeat it: TRNSIM_BENCH_ONLY=vidur TRNSIM_BENCH_VIDUR=<a vidur checkout> bash scripts/bench.sh " +
+      "simulator speed, not predictions. Vidur's random forests are fitted before the timed runs (once, then cached) at one point of its " +
+      "default grid with 2 folds; its runs look step times up in tables predicted from them either way. Repeat it: TRNSIM_BENCH_ONLY=vidur TRNSIM_BENCH_VIDUR=<a vidur checkout> bash scripts/bench.sh " +
       "(its other settings atop scripts/bench.sh)",
     ratioLabel: "Vidur", metric: "requests_per_s", unit: "requests/s",
     // the most requests first (the README's row); a small count shows the start-up each pays
