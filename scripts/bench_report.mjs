@@ -118,6 +118,21 @@ const families = [
     rows: () => ["BM_ServeRun/100000", "BM_ServeAtLoadOnce/iterations:3"].map((n) => [n, "before/" + n]),
   },
   {
+    id: "vidur", title: "trnsim serve beside Vidur (same run)",
+    baseline: "Vidur (microsoft/vidur, a Python serving simulator; TRNSIM_BENCH_VIDUR) simulating the same number of Poisson requests, " +
+      "each a whole command-line process (start-up, the simulation, the metrics written) timed by bash's time (CPU: user + system, children included), one after the other: " +
+      "Llama-2-70B (trnsim: Llama-3.1-70B, the same layers with a larger vocabulary) at tp 4 x 2 replicas on an H100 DGX, " +
+      "round robin, chunked prefill of 512 tokens a step, 128 sequences a batch, 1500 tokens in and 250 out; " +
+      "each prices steps its own way (Vidur its profiled tables and random forests, trnsim its own pricer), so this compares " +
+      "simulator speed, not predictions. Vidur's random forests are fitted before the timed runs (once, then cached) at one point of its " +
+      "default grid with 2 folds; its runs look step times up in tables predicted from them either way. Repeat it: TRNSIM_BENCH_ONLY=vidur TRNSIM_BENCH_VIDUR=<a vidur checkout> bash scripts/bench.sh " +
+      "(its other settings atop scripts/bench.sh)",
+    ratioLabel: "Vidur", metric: "requests_per_s", unit: "requests/s",
+    // the most requests first (the README's row); a small count shows the start-up each pays
+    rows: (names) => names.filter((n) => /^BM_TrnsimServeCli\//.test(n))
+      .sort((a, b) => Number(b.split("/")[1]) - Number(a.split("/")[1])).map((n) => [n, n.replace(/^BM_TrnsimServeCli/, "vidur")]),
+  },
+  {
     id: "page", title: "The playground page: ready in the browser",
     baseline: "a static page of the same site (about.html) to its first animation frame, in the same headless Chromium, empty cache (scripts/bench_page.mjs; wall time, median of the loads)",
     ratioLabel: "static page", metric: "per_s", unit: "/s",
@@ -321,6 +336,9 @@ const headlines = [
   ["serving", /^BM_ServeRun\/10000$/, "the same with 10,000 requests (what the page runs; WebAssembly column)", "< 100 ms in the page"],
   ["serving-before", /^BM_ServeRun\/100000$/, "trnsim serve of 100,000 requests (vs the build before, same run)", ">= 2x"],
   ["serving-before", /^BM_ServeAtLoadOnce\//, "trnsim serve of the Trn3 serving-at-load example, 4,000 requests (vs the build before, same run)", ">= 2x"],
+  ["vidur", /^BM_TrnsimServeCli\//, (r, fam) => `trnsim serve of ${count(Number(r.name.split("/")[1]))} Poisson requests, the whole command, ` +
+    `vs Vidur simulating the same requests in the same run at ${si(r.native?.baseline, "requests/s")} (${r.native?.label || "?"}; ` +
+    "Llama-70B layers, tp 4 x 2 on an H100 DGX; each prices steps its own way: simulator speed, not predictions" + startup(fam) + ")", ""],
   ["page", /^BM_PageFirstFrame$/, "the playground page: first frame with the default report, headless Chromium, empty cache (WebAssembly column; vs a static page)", "< 1 s"],
   ["serve-search", /^BM_ServeFindRate\//, "rate search: highest rate meeting the targets, Trn3 serving-at-load example (vs one run of it)", "< 10 s"],
   ["capacity", /^BM_CapacityPlan\/2\//, (r) => `capacity plan of the gpt-oss-120b example: ${count(r.native?.counters?.configurations)} configurations ` +
@@ -331,6 +349,12 @@ const headlines = [
 ];
 
 const count = (x) => (x == null ? "?" : Math.round(x).toLocaleString("en-US"));
+// The vidur family's smallest run (a few requests): the CPU time each command pays to start.
+function startup(fam) {
+  const r = fam.rows[fam.rows.length - 1], n = Number(r?.name.split("/")[1]);
+  if (fam.rows.length < 2 || !r.native?.value || !r.native?.baseline) return "";
+  return `; the same with ${n} requests, mostly start-up: Vidur ${timeText(n / r.native.baseline)}, trnsim ${timeText(n / r.native.value)} of CPU`;
+}
 
 function readmeTable(res) {
   const L = ["<!-- bench: begin -->",
@@ -344,7 +368,7 @@ function readmeTable(res) {
     const r = fam?.rows.find((x) => re.test(x.name));
     if (!r) continue;
     const val = (s) => (!s ? "—" : fam.unit === "/s" ? timeText(1 / s.value) : si(s.value, fam.unit));
-    if (typeof what === "function") what = what(r);
+    if (typeof what === "function") what = what(r, fam);
     L.push(`| ${what}${fam.note ? ` (measured apart: ${fam.note})` : ""} | ${val(r.native)} | ${relative(r.native?.ratio, fam.ratio_label)} | ${val(r.wasm)} | ${slowdown(r.wasm_vs_native)} | ${target || "—"} |`);
   }
   const g = res.gemm_kinds;
