@@ -363,6 +363,9 @@ void mla_attention(const Context& c, const Pass& p, double pairs, double ctx, st
   core.heads = p.seqs * hc;
   core.kv_heads = decode ? p.seqs : core.heads;  // absorbed decode: every head reads the sequence's one latent
   core.causal = !decode;
+  // A port's unfused decode: its operators beyond the four projections all priced as the core's
+  // launches (its traffic and FLOPs are the core's, whichever operators carry them).
+  if (decode && c.mla_decode_kernels > 5) core.kernels = c.mla_decode_kernels - 4;
   ops.push_back(core);
   ops.push_back(matmul_op(c, "attn.o_proj", T, hc * v, d, hc * v * d, c.dt.awb, dt));
 }

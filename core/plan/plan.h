@@ -219,6 +219,11 @@ struct Context {
   Dtypes dt;
   Placement pl;
   MoeExecution moe = {};
+  // Kernels one MLA layer's decode attention runs, projections to output projection (the
+  // collective apart): 0 -- the model's five (q, kv_a, kv_b, the attention core, o); more where
+  // a port runs its absorbed attention as separate XLA operators (stack data), the core's
+  // scores, softmax, absorptions and cache writes each a kernel with its launch overhead.
+  double mla_decode_kernels = 0;
 };
 
 // (query, key) pairs of causal attention over S tokens; window W (0 = full).

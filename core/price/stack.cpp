@@ -130,6 +130,13 @@ Stack parse_stack(const json& j, const std::string& origin) {
       throw InputError("moe.kernel_max_hidden.value", "must be at least moe.kernel_min_hidden");
     m.finish();
   }
+  if (r.has("attention")) {
+    ObjectReader a(r.raw("attention"), "attention");
+    s.mla_decode_kernels = rd.integer(a, "mla_decode_kernels",
+                                      at_least(5, "an MLA layer's decode runs at least its five operators"),
+                                      size_cap(1024));
+    a.finish();
+  }
   {
     ObjectReader b(r.raw("batching"), "batching");
     s.context_encoding_batch = rd.integer(

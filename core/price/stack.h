@@ -66,6 +66,9 @@ struct Stack {
   // ---- plan / pricing ----
   int logical_nc_config = 0;  // physical cores per rank (LNC); 0: ranks are whole chips
   plan::MoeExecution moe;
+  // Kernels an MLA layer's token-generation attention runs where the port leaves it to XLA as
+  // separate operators (stack "attention.mla_decode_kernels"; 0: the model's own five, plan.h).
+  double mla_decode_kernels = 0;
   // ---- serving ----
   int context_encoding_batch = 1;  // sequences per prefill graph
   bool prefill_alone = true;       // a prefill step runs without the decodes (else decode, then prefill)

@@ -218,6 +218,15 @@ Value Evaluator::eval(const json& e, const std::string& path) {
   if (r.has("collective")) return collective_value(r);
   if (r.has("system")) return system_value(r);
   if (r.has("best")) return best_value(r, path);
+  if (r.has("given")) {  // a count the source publishes beside the figure (a harness's own token count)
+    ObjectReader g(r.raw("given"), r.path("given"));
+    const double v = g.number("value", 1e-12, 1e15);
+    const std::string what = g.string("what");
+    if (what.empty()) throw InputError(g.path("what"), "say what the given count is and where the source states it");
+    g.finish();
+    r.finish();
+    return {v, ""};
+  }
   if (r.has("repeat")) {  // the same computation N times one after another (a harness's loop)
     ObjectReader q(r.raw("repeat"), r.path("repeat"));
     const double n = q.number("count", 1, 4096);
@@ -241,7 +250,7 @@ Value Evaluator::eval(const json& e, const std::string& path) {
     r.finish();
     return out;
   }
-  throw InputError(path, "expected one of: scenario, serve, collective, system, best, repeat, ratio, divide, sum, max, not_modeled");
+  throw InputError(path, "expected one of: scenario, serve, collective, system, best, given, repeat, ratio, divide, sum, max, not_modeled");
 }
 
 // "{a}" and "{b}" in a note: the placements of a ratio of best points.

@@ -14,6 +14,9 @@
 //                                                    the best point of a small grid (its placement goes in the note as {a}/{b})
 //   {"ratio": [E, E]}, {"divide": [E, E]}, {"sum": [E...]}, {"max": [E...]}
 //   {"repeat": {"count": N, "of": E}}                N x E: the same pass N times one after another
+//   {"given": {"value": V, "what": "..."}}          a count the source publishes beside the figure, as an
+//                                                    operand (LLMPerf's own count of the tokens it received);
+//                                                    never the figure itself
 //   {"not_modeled": "why"}
 // S is a scenario object or the path of a bundled example ("examples/x.json"). `trnsim
 // validate`, the playground's Validation panel and the README's table show the same rows.

@@ -294,7 +294,7 @@ std::unique_ptr<Pricing> make_pricing(const Spec& spec, const hw::System& system
   if (!P.pad_heads) check_unpadded_heads(m, P.tp, per_chip);
   std::vector<std::string> warnings;
   plan::Dtypes dt = resolve_dtypes(system.chip, spec.precision, warnings);
-  auto pr = std::unique_ptr<Pricing>(new Pricing{model, plan::Context{m, dt, plan::make_placement(m, P.tp, P.pp, P.dp, P.ep, per_chip), stack.moe},
+  auto pr = std::unique_ptr<Pricing>(new Pricing{model, plan::Context{m, dt, plan::make_placement(m, P.tp, P.pp, P.dp, P.ep, per_chip), stack.moe, stack.mla_decode_kernels},
                                                  plan::make_layout(m, P.pp),
                                                  price::make_pricer(spec.pricer, system, pricing(detail::effective_efficiency(spec, system, dt.matmul).value)), &stack,
                                                  std::move(warnings)});

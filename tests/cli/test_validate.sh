@@ -172,6 +172,11 @@ const cal = [...new Set(rows.filter((r) => r.calibration).map((r) => r.id))].sor
 if (cal !== "1,12,15,2,20,21,3,5,6,7,8,H1,H3,H6,H6r,V1,V2") fail(`calibration rows ${cal}`);
 // Row 17's generation ratio is its two steps' quotient (each checked above against `trnsim run`).
 expect("17 ratio", row("17", "Trn3 / Trn2"), row("17", "same on one Trainium2") / row("17", "one Trainium3"));
+// Row 25's LLMPerf throughput: its own count of the output (the data's given operand) over the
+// end to end latency the row above it checks against `trnsim serve`.
+const r25 = JSON.parse(fs.readFileSync(path.join(data, "60-trainium3-moe-length.json"), "utf8")).rows
+  .find((r) => r.id === "25" && r.compute.divide);
+expect("25 tok/s", row("25", "output tok/s"), r25.compute.divide[0].given.value / row("25", "end to end p99"));
 process.exit(bad ? 1 : 0);
 EOF
 

@@ -72,8 +72,9 @@ TEST_CASE("serving stacks load from data with a source on every value", "[stack]
     const price::Stack& s = price::load_stack(n);
     INFO(n);
     CHECK(s.name == n);
-    // every value of the format carries its source (a GPU server's "server" block adds five)
-    CHECK(s.sources.size() == (s.server ? 38u : 33u));
+    // every value of the format carries its source (a GPU server's "server" block adds five, an
+    // "attention" block its one count)
+    CHECK(s.sources.size() == (s.server ? 38u : 33u) + (s.mla_decode_kernels > 0 ? 1u : 0u));
     CHECK(!s.sdk_release.empty());
     for (const auto& [path, source] : s.sources) CHECK(!source.empty());
   }
@@ -259,6 +260,49 @@ TEST_CASE("the context-encoding kernel path is stack data: blocks by path", "[st
   none.kernel = plan::MoeKernel::none;
   CHECK(!none.blockwise_kernel_accepts(4096, 128));
   CHECK(hidden.blockwise_kernel_accepts(4096, 128));
+}
+
+TEST_CASE("a port's unfused MLA decode runs its operators as kernels, each with its launch", "[stack]") {
+  // GLM-4.7-Flash's port runs token generation's absorbed attention as XLA operators (its NKI MLA
+  // kernel off): stack data counts them a layer; the attention core carries those beyond the four
+  // projections. Prefill and the stacks without the count keep the model's five kernels.
+  const price::Stack& glm = price::load_stack("nxdi-sdk2.29.1-shard-on-block");
+  REQUIRE(glm.mla_decode_kernels >= 5);
+  CHECK(price::load_stack("nxdi").mla_decode_kernels == 0);
+  const auto m = workload::spec_model(spec_of({{"model", "GLM-4.7-Flash"}}));
+  auto core = [&](double kernels, bool decode) {
+    plan::Context c{*m, plan::Dtypes{"bf16", "bf16", "bf16", "bf16"}, plan::make_placement(*m, 1, 1, 1, 1, 4), glm.moe,
+                    kernels};
+    plan::Pass p;
+    p.seqs = decode ? 4 : 1;
+    p.new_tokens = decode ? 1 : 128;
+    p.ctx_full = decode ? 4096 : 0;
+    p.pairs_full = decode ? 4096 : 128 * 129 / 2.0;
+    p.decode = decode;
+    model::LayerSpec layer;
+    const auto ops = plan::layer_ops(c, p, layer);
+    double launches = 0;
+    for (const char* n : {"attn.q_proj", "attn.kv_a_proj", "attn.kv_b_proj", "attn.core", "attn.o_proj"})
+      launches += op_named(ops, n).kernels;
+    return std::pair{op_named(ops, "attn.core"), launches};
+  };
+  const auto [fused, fused_launches] = core(0, true);
+  const auto [unfused, unfused_launches] = core(glm.mla_decode_kernels, true);
+  CHECK(fused_launches == 5);
+  CHECK(unfused_launches == glm.mla_decode_kernels);
+  CHECK(unfused.hbm_bytes == fused.hbm_bytes);  // the same traffic, more launches
+  CHECK(unfused.flops == fused.flops);
+  CHECK(core(glm.mla_decode_kernels, false).second == 5);  // prefill: the model's five
+  // Bad data names the field.
+  const auto path = std::filesystem::temp_directory_path() / ("trnsim-stack-mla-" + std::to_string(::getpid()) + ".json");
+  std::string t = *find_embedded("data/serving/nxdi-sdk2.29.1-shard-on-block.json");
+  const std::string from = "\"value\": " + std::to_string(static_cast<int>(glm.mla_decode_kernels));
+  REQUIRE(t.find(from) != std::string::npos);
+  t.replace(t.find(from), from.size(), "\"value\": 3");
+  t.replace(t.find("\"name\": \"nxdi-sdk2.29.1-shard-on-block\""), 39, "\"name\": \"mla-bad\"");
+  std::ofstream(path) << t;
+  CHECK(contains(error_of([&] { price::load_stack(path.string()); }), "attention.mla_decode_kernels.value"));
+  std::filesystem::remove(path);
 }
 
 TEST_CASE("a stack file names its kernel path and SDK release", "[stack]") {

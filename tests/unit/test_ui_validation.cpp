@@ -157,3 +157,23 @@ TEST_CASE("the panel evaluates the rows a few at a time, to validate::rows' valu
 }
 
 }  // namespace unit_ui_validation
+
+namespace unit_ui_validation {
+
+// A count the source publishes beside a figure (LLMPerf's own token count) is an operand of a
+// computation, never a figure: it needs its value and a statement of what it is.
+TEST_CASE("a given count is an operand of a validation computation and says what it is") {
+  validate::Computer compute;
+  const json given = json::parse(R"({"divide": [{"given": {"value": 558, "what": "a harness's count"}},
+                                                 {"given": {"value": 6, "what": "seconds, for the test"}}]})");
+  CHECK(compute(given, "tok/s", "t").first == Approx(93.0));
+  CHECK_THROWS_WITH(compute(json::parse(R"({"given": {"value": 558}})"), "tok/s", "t"), Catch::Contains("t.given.what"));
+  CHECK_THROWS_WITH(compute(json::parse(R"({"given": {"value": 0, "what": "x"}})"), "tok/s", "t"),
+                    Catch::Contains("t.given.value"));
+  CHECK_THROWS_WITH(compute(json::parse(R"({"given": {"value": 1, "what": ""}})"), "tok/s", "t"),
+                    Catch::Contains("t.given.what"));
+  CHECK_THROWS_WITH(compute(json::parse(R"({"given": {"value": 1, "what": "x", "unit": "s"}})"), "tok/s", "t"),
+                    Catch::Contains("unit"));
+}
+
+}  // namespace unit_ui_validation
