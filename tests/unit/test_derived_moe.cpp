@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "test_derived_reference.h"
+#include "test_support.h"
 
 // A namespace per file: the unit tests build in unity batches (tests/CMakeLists.txt).
 namespace unit_derived_moe {
