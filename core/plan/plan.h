@@ -83,7 +83,8 @@ struct Operator {
   double kernels = 1;    // kernel launches per occurrence
   double fixed_s = 0;    // fixed time per occurrence beyond its kernels' (the MoE kernel's per-block time)
   // The share of its dtype's matmul rate the kernel reaches: below 1 for a weight-only quantized
-  // matmul that dequantizes its weights in the kernel (Dtypes::weight_only_rate), else 1.
+  // matmul that dequantizes its weights in the kernel (Dtypes::weight_only_rate), else 1. The
+  // roofline pricer applies it; the engine pricer times the GEMM's tiles as they are.
   double rate_scale = 1;
   collective::Request collective;  // kind == collective: op, per-rank bytes, ranks, stride
   // The GEMM shape behind a matmul (gemms independent GEMMs of m x k -> n) and the
