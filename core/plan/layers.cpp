@@ -226,6 +226,11 @@ const std::vector<std::string>& moe_decode_kernel_names() {
   return names;
 }
 
+const std::vector<std::string>& moe_dispatch_names() {
+  static const std::vector<std::string> names = {"all-to-all", "allgather-reducescatter"};
+  return names;
+}
+
 double moe_blocks(const MoeExecution& x, double local, double k, double E, double tokens) {
   const double B = x.block_size, assignments = tokens * k;
   const double worst = std::min(std::ceil((assignments - (local - 1)) / B) + local - 1, assignments);
@@ -499,9 +504,14 @@ void moe_mlp(const Context& c, const Pass& p, std::vector<Operator>& ops) {
   const std::string& dt = c.dt.matmul;
   const int rpc = pl.ranks_per_chip;
   ops.push_back(matmul_op(c, "moe.router", T, d, E, model::router_params_per_layer(m), c.dt.awb, dt));
+  // The tokens the EP group's experts see: the replica's, times the replicas of an EP group that
+  // spans several (attention data parallelism, each replica a batch of the same size).
   const double group_tokens = T * std::max(1.0, double(pl.ep) / pl.tp);
-  if (pl.ep > 1)
+  const bool gather = c.moe.dispatch == MoeDispatch::allgather_reducescatter;
+  if (pl.ep > 1 && !gather)
     ops.push_back(collective_op("moe.dispatch", "all-to-all", (T / pl.tp) * k * d * c.dt.ab / rpc, pl.ep * rpc, 1, rpc));
+  if (pl.ep > pl.tp && gather)  // every rank gathers the group's tokens (nccl-tests size: the gathered buffer)
+    ops.push_back(collective_op("moe.dispatch", "all-gather", group_tokens * d * c.dt.ab, pl.ep * rpc, 1, rpc));
   {
     const double local = E / pl.ep, expert = model::routed_expert_params(m) / pl.etp;
     const bool kernel_accepts = c.moe.blockwise_kernel_accepts(d, fe / (pl.etp * rpc));
@@ -514,6 +524,7 @@ void moe_mlp(const Context& c, const Pass& p, std::vector<Operator>& ops) {
     x.dtype = dt;
     x.kernels = w.kernels;
     x.fixed_s = w.fixed_s;
+    x.rate_scale = c.dt.weight_only_rate;
     x.flops = 2.0 * w.products * expert;
     x.hbm_bytes = w.weight_reads * expert * c.dt.wb + w.products * (2 * d + 2 * fe / pl.etp) * c.dt.ab;
     x.gemms = w.gemms;
@@ -531,8 +542,11 @@ void moe_mlp(const Context& c, const Pass& p, std::vector<Operator>& ops) {
     double sw = model::shared_expert_params_per_layer(m) / pl.tp;
     double sf = sw / (3 * d);
     ops.push_back(matmul_op(c, "moe.shared_experts", T, d, 3 * sf, sw, c.dt.wb, dt));
+    ops.back().rate_scale = c.dt.weight_only_rate;
   }
-  if (pl.ep > 1) {
+  if (pl.ep > pl.tp && gather) {  // each rank's tokens back, summed over the ranks whose experts ran them
+    ops.push_back(collective_op("moe.combine", "reduce-scatter", group_tokens * d * kHiddenBytes, pl.ep * rpc, 1, rpc));
+  } else if (pl.ep > 1 && !gather) {
     ops.push_back(collective_op("moe.combine", "all-to-all", (T / pl.tp) * k * d * kHiddenBytes / rpc, pl.ep * rpc, 1, rpc));
     if (pl.tp_ranks() > 1) ops.push_back(tp_collective_op(c, "moe.all_gather", "all-gather", T * d * kHiddenBytes));
   } else if (pl.tp_ranks() > 1) {
@@ -569,7 +583,9 @@ std::vector<Operator> layer_ops(const Context& c, const Pass& p, const LayerSpec
   }
   const double f = double(layer.dense_intermediate) / tp;
   ops.push_back(matmul_op(c, "mlp.gate_up_proj", T, d, 2 * f, d * 2 * f, c.dt.wb, c.dt.matmul));
+  ops.back().rate_scale = c.dt.weight_only_rate;
   ops.push_back(matmul_op(c, "mlp.down_proj", T, f, d, f * d, c.dt.wb, c.dt.matmul));
+  ops.back().rate_scale = c.dt.weight_only_rate;
   if (c.pl.tp_ranks() > 1) ops.push_back(tp_collective_op(c, "mlp.all_reduce", "all-reduce", T * d * kHiddenBytes));
   return ops;
 }

@@ -23,9 +23,13 @@
 //    its own width.
 //  - MoE: experts split over ep ranks. ep <= tp: expert parallelism inside a replica, each expert
 //    further split over etp = tp/ep ranks. ep > tp: EP spans ep/tp replicas (DP attention + EP
-//    MoE, DeepSeek's serving layout), etp = 1. Tokens are dispatched and combined with two
-//    all-to-alls over the ep ranks, then re-replicated over tp with an all-gather; without EP
-//    the experts are TP-sharded and the layer ends with a TP all-reduce like a dense MLP.
+//    MoE, DeepSeek's serving layout; TensorRT-LLM's DEP n is tp 1, dp n, ep n), etp = 1: every
+//    replica of the EP group is taken to run a batch of the same size in the same step (each
+//    GPU's own sequences and their KV cache; the experts see the group's tokens). Tokens are
+//    dispatched and combined as the stack says (MoeExecution::dispatch): two all-to-alls over
+//    the ep ranks, then re-replicated over tp with an all-gather; or an all-gather of the
+//    group's tokens and a reduce-scatter of the expert outputs. Without EP the experts are
+//    TP-sharded and the layer ends with a TP all-reduce like a dense MLP.
 //  - Logical NeuronCores: each chip runs ranks_per_chip TP ranks (cores / LNC; 4 on Trn2/Trn3
 //    at LNC=2, N5), so a TP group of tp chips has tp * ranks_per_chip ranks: the TP
 //    collectives run among those ranks (intra-chip stages included, even at tp = 1) and the
@@ -78,6 +82,10 @@ struct Operator {
   double hbm_bytes = 0;  // bytes read + written, per occurrence
   double kernels = 1;    // kernel launches per occurrence
   double fixed_s = 0;    // fixed time per occurrence beyond its kernels' (the MoE kernel's per-block time)
+  // The share of its dtype's matmul rate the kernel reaches: below 1 for a weight-only quantized
+  // matmul that dequantizes its weights in the kernel (Dtypes::weight_only_rate), else 1. The
+  // roofline pricer applies it; the engine pricer times the GEMM's tiles as they are.
+  double rate_scale = 1;
   collective::Request collective;  // kind == collective: op, per-rank bytes, ranks, stride
   // The GEMM shape behind a matmul (gemms independent GEMMs of m x k -> n) and the
   // attention shape behind an attention kernel, for the engine-level pricer.
@@ -110,6 +118,11 @@ Layout make_layout(const model::ModelConfig& m, int pp);
 struct Dtypes {
   std::string matmul, weights, attention_weights, kv_cache;
   double wb = 2, awb = 2, ab = 2, kvb = 2;  // bytes/element: MLP weights, attention weights, activations, KV
+  // Weight-only quantization (the stack's weight_only block): the MLP weights are stored as
+  // `weights` (a format the chip has no peak for) and computed as `matmul` after the kernel
+  // dequantizes them; their matmuls reach weight_only_rate of the matmul dtype's rate.
+  bool weight_only = false;
+  double weight_only_rate = 1;
 };
 
 struct Placement {
@@ -146,6 +159,14 @@ enum class MoeStrategy { uniform, neuron };
 enum class MoeKernel { none, shard_on_hidden, shard_on_block };
 // The token-generation expert path of the neuron strategy (moe_decode_kernel_names() spells them).
 enum class MoeDecodeKernel { none, fused_tkg };
+// How tokens reach the experts of other ranks (moe_dispatch_names() spells them): "all-to-all" --
+// each rank sends each token to the ranks of its top-k experts and gets them back (dispatch and
+// combine all-to-alls, then a TP all-gather); "allgather-reducescatter" -- TensorRT-LLM's
+// AllGatherReduceScatter on Hopper: with attention data parallelism (ep > tp, tp 1) every rank
+// gathers every rank's tokens, runs its local experts on those routed to them and reduce-scatters
+// the partial outputs back; without it (ep <= tp) the tokens are already on every TP rank and the
+// layer ends with the TP all-reduce, no dispatch.
+enum class MoeDispatch { all_to_all, allgather_reducescatter };
 
 struct MoeExecution {
   MoeStrategy strategy = MoeStrategy::uniform;
@@ -184,11 +205,13 @@ struct MoeExecution {
   MoeDecodeKernel decode_kernel = MoeDecodeKernel::none;
   // neuron, fused-tkg: a pass's fixed time beyond its roofline (calibrated, stack data).
   double decode_pass_s = 0;
+  MoeDispatch dispatch = MoeDispatch::all_to_all;
   bool blockwise_kernel_accepts(double hidden, double intermediate_per_rank) const;
 };
 const std::vector<std::string>& moe_strategy_names();  // in MoeStrategy's order
 const std::vector<std::string>& moe_kernel_names();    // in MoeKernel's order
 const std::vector<std::string>& moe_decode_kernel_names();  // in MoeDecodeKernel's order
+const std::vector<std::string>& moe_dispatch_names();       // in MoeDispatch's order
 // Blocks NxD's blockwise path runs for T tokens x top-k over `local` experts of E: the static
 // worst case ceil((T k - (local - 1)) / B) + local - 1, at most T k (N1 forward_blockwise); on the
 // shard-on-block kernel the occupied blocks only (at least its static ceil(T k / B), at most N).

@@ -113,6 +113,7 @@ double Pricer::roofline_kernel(const plan::Operator& o, PricedOp& r) const {
   cost.hbm_bytes = o.hbm_bytes;
   hw::RooflineEfficiency eff;
   eff.compute = o.kind == plan::OpKind::attention ? settings_.attention_efficiency : settings_.compute_efficiency;
+  eff.compute *= o.rate_scale;  // a weight-only kernel's in-kernel dequantization (plan::Operator::rate_scale)
   eff.hbm = settings_.hbm_efficiency;
   hw::RooflineTime t = hw::roofline(system_.chip, cost, eff);
   // An efficiency is any share of the peak above 0 (the field table's (0, 1]), but one near

@@ -8,6 +8,7 @@
 #include <memory>
 #include <mutex>
 
+#include "common/dtype.h"
 #include "embedded.h"
 #include "hw/sources.h"
 
@@ -126,6 +127,9 @@ Stack parse_stack(const json& j, const std::string& origin) {
     s.moe.decode_kernel = static_cast<plan::MoeDecodeKernel>(
         name_index(rd.choice(m, "decode_kernel", plan::moe_decode_kernel_names()), plan::moe_decode_kernel_names()));
     s.moe.decode_pass_s = rd.seconds(m, "decode_pass_time");
+    if (m.has("dispatch"))  // optional: the all-to-all when not given
+      s.moe.dispatch = static_cast<plan::MoeDispatch>(name_index(rd.choice(m, "dispatch", plan::moe_dispatch_names()),
+                                                                 plan::moe_dispatch_names()));
     if (s.moe.kernel_max_hidden < s.moe.kernel_min_hidden)
       throw InputError("moe.kernel_max_hidden.value", "must be at least moe.kernel_min_hidden");
     m.finish();
@@ -136,6 +140,21 @@ Stack parse_stack(const json& j, const std::string& origin) {
                                       at_least(5, "an MLA layer's decode runs at least its five operators"),
                                       size_cap(1024));
     a.finish();
+  }
+  if (r.has("weight_only")) {
+    ObjectReader w(r.raw("weight_only"), "weight_only");
+    const std::string path = w.path("dtypes") + ".value";
+    const json& v = rd.entry(w, "dtypes");
+    if (!v.is_array() || v.empty()) throw InputError(path, "must be a non-empty list of weight formats");
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      const std::string at = path + "[" + std::to_string(i) + "]";
+      const std::string name = checked_string(v[i], at);
+      dtype::get(name, at);  // a known format, or InputError naming it
+      s.weight_only_dtypes.push_back(name);
+    }
+    s.weight_only_rate = rd.number(w, "matmul_rate", above(0, "a kernel runs at some share of the matmul rate", 0.01),
+                                   at_most(1, "a dequantizing kernel is not faster than the matmul dtype's rate"));
+    w.finish();
   }
   {
     ObjectReader b(r.raw("batching"), "batching");

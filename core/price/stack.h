@@ -2,7 +2,8 @@
 // (core/data/serving/NAME.json, format "trnsim-serving-stack-1", every value with a source
 // or marked calibrated). Two layers read it:
 //  - the plan / pricing layer (`trnsim run` too): logical NeuronCores per chip (the ranks of
-//    TP collectives, KV-head replication) and the MoE expert-execution strategy;
+//    TP collectives, KV-head replication), the MoE expert-execution strategy and dispatch, and
+//    the weight formats the stack's kernels dequantize in the kernel (weight-only);
 //  - the neuron StepModel (core/serve/stack/neuron.h): compiled batch, context-encoding
 //    and token-generation buckets with padding, how prefill and decode share a step, and
 //    the per-step and per-request runtime and host costs.
@@ -69,6 +70,13 @@ struct Stack {
   // Kernels an MLA layer's token-generation attention runs where the port leaves it to XLA as
   // separate operators (stack "attention.mla_decode_kernels"; 0: the model's own five, plan.h).
   double mla_decode_kernels = 0;
+  // Weight-only quantization (the optional "weight_only" block): weight formats the stack's
+  // kernels keep in storage and dequantize in the kernel to the activations' dtype when the chip
+  // has no peak for them (TensorRT-LLM's Triton W4A16 MXFP4 MoE on Hopper), and the share of the
+  // activations' matmul rate those kernels reach. Without the block a format the chip lacks
+  // falls back (dtype.h) in storage too, as Neuron dequantizes MXFP4 experts at load.
+  std::vector<std::string> weight_only_dtypes;
+  double weight_only_rate = 1;
   // ---- serving ----
   int context_encoding_batch = 1;  // sequences per prefill graph
   bool prefill_alone = true;       // a prefill step runs without the decodes (else decode, then prefill)

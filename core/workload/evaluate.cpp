@@ -85,11 +85,31 @@ std::string resolve_dtype(const hw::Chip& chip, const std::string& want, const s
   throw std::runtime_error("chip " + chip.name + " has no bf16 peak in its data");
 }
 
-plan::Dtypes resolve_dtypes(const hw::Chip& chip, const Precision& p, std::vector<std::string>& warnings) {
+// `stack` null: no weight-only path (every format the chip lacks falls back in storage too).
+plan::Dtypes resolve_dtypes(const hw::Chip& chip, const Precision& p, std::vector<std::string>& warnings,
+                            const price::Stack* stack = nullptr) {
   plan::Dtypes d;
   const std::string P = "workload.precision.";
   d.matmul = resolve_dtype(chip, p.activations, P + "activations", warnings);
-  d.weights = resolve_dtype(chip, p.weights, P + "weights", warnings);
+  // Weight-only: the stack's kernels keep a format the chip has no peak for in storage and
+  // dequantize it in the kernel to the activations' dtype, when that is the narrower storage.
+  const bool weight_only =
+      stack && !chip_supports(chip, p.weights) &&
+      std::find(stack->weight_only_dtypes.begin(), stack->weight_only_dtypes.end(), p.weights) !=
+          stack->weight_only_dtypes.end() &&
+      bytes_per_element(p.weights) < bytes_per_element(d.matmul);
+  if (weight_only) {
+    d.weights = p.weights;
+    d.weight_only = true;
+    d.weight_only_rate = stack->weight_only_rate;
+    warnings.push_back(P + "weights: " + p.weights + " is not computed by " + chip.display_name + "; stored as " +
+                       p.weights + " (" + fmt::general(8 * bytes_per_element(p.weights), 3) +
+                       " bits) and computed as " + d.matmul + " after the " + stack->name +
+                       " stack's kernels dequantize it (weight-only, at " + fmt::general(stack->weight_only_rate, 3) +
+                       " of the " + d.matmul + " matmul rate)");
+  } else {
+    d.weights = resolve_dtype(chip, p.weights, P + "weights", warnings);
+  }
   d.attention_weights = resolve_dtype(chip, p.attention_weights, P + "attention_weights", warnings);
   d.kv_cache = p.kv_cache;  // storage only: the attention kernel converts on load
   d.wb = bytes_per_element(d.weights);
@@ -292,8 +312,16 @@ std::unique_ptr<Pricing> make_pricing(const Spec& spec, const hw::System& system
   }
   const int per_chip = price::ranks_per_chip(stack, system.chip);
   if (!P.pad_heads) check_unpadded_heads(m, P.tp, per_chip);
+  // Gathering the EP group's tokens (TensorRT-LLM's attention data parallelism) runs each
+  // replica's attention on one GPU: an EP group spanning replicas of several chips is not it.
+  if (m.is_moe() && P.ep > P.tp && P.tp > 1 && stack.moe.dispatch == plan::MoeDispatch::allgather_reducescatter)
+    throw InputError("workload.parallelism.tp",
+                     "the " + stack.name + " stack's attention data parallelism (ep " + std::to_string(P.ep) +
+                         " > tp) runs each replica's attention at tp 1 (every GPU its own batch, as "
+                         "enable_attention_dp does), got tp " + std::to_string(P.tp) +
+                         "; use tp 1 with dp and ep the GPUs of the group, or ep at most tp");
   std::vector<std::string> warnings;
-  plan::Dtypes dt = resolve_dtypes(system.chip, spec.precision, warnings);
+  plan::Dtypes dt = resolve_dtypes(system.chip, spec.precision, warnings, &stack);
   auto pr = std::unique_ptr<Pricing>(new Pricing{model, plan::Context{m, dt, plan::make_placement(m, P.tp, P.pp, P.dp, P.ep, per_chip), stack.moe, stack.mla_decode_kernels},
                                                  plan::make_layout(m, P.pp),
                                                  price::make_pricer(spec.pricer, system, pricing(detail::effective_efficiency(spec, system, dt.matmul).value)), &stack,

@@ -87,4 +87,42 @@ node -e 'const s = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"
 grep -q "MLP/expert weights nvfp4" "$tmp/nvfp4.txt" || fail "B200 does not run nvfp4 weights"
 grep -q "workload.precision.weights: nvfp4 is not supported by H100 SXM; modeled as fp8" "$tmp/nvfp4.txt" ||
   fail "H100 does not say nvfp4 falls back to fp8"
+
+# DEP (TensorRT-LLM's attention data parallelism with expert-parallel MoE): tp 1, dp 4, ep 4 on
+# four H100s -- four one-GPU replicas, each holding a quarter of the experts (MXFP4, kept as the
+# stack's weight-only path) and its own sequences' KV cache; the MoE traffic an all-gather and
+# a reduce-scatter over the four. At tp 2 the trtllm stack refuses, naming the field.
+cat >"$tmp/dep.json" <<'EOF'
+{"system": "dgx-h100", "compare_system": "",
+ "workload": {"model": "gpt-oss-120b", "stack": "trtllm", "parallelism": {"tp": 1, "dp": 4, "ep": 4},
+  "precision": {"weights": "mxfp4", "attention_weights": "bf16", "activations": "bf16", "kv_cache": "bf16"},
+  "inference": {"batch": 8, "input_tokens": 128, "output_tokens": 16}},
+ "serve": {"arrivals": "burst", "requests": 32}}
+EOF
+"$TRNSIM" serve --json "$tmp/dep.json" >"$tmp/dep-serve.json" || fail "DEP serve exit $?"
+"$TRNSIM" run --json "$tmp/dep.json" >"$tmp/dep-run.json" || fail "DEP run exit $?"
+node - "$tmp/dep-serve.json" "$tmp/dep-run.json" <<'EOF' || fail "DEP figures"
+const fs = require("fs");
+const sv = JSON.parse(fs.readFileSync(process.argv[2], "utf8")), run = JSON.parse(fs.readFileSync(process.argv[3], "utf8"));
+const t = sv.serve.throughput, r = run.primary.result;
+const near = (a, b, tol = 1e-9) => Math.abs(a - b) <= tol * Math.abs(b);
+if (!near(t.output_tokens_per_s_per_chip * 4, t.output_tokens_per_s)) throw new Error(`per chip ${t.output_tokens_per_s_per_chip}`);
+if (r.precision.weights !== "mxfp4" || r.precision.matmul !== "bf16") throw new Error(`precision ${JSON.stringify(r.precision)}`);
+const dec = r.phases.find(p => p.name === "decode");
+const d = dec.ops.filter(o => o.name === "moe.dispatch"), c = dec.ops.filter(o => o.name === "moe.combine");
+if (!d.length || !d.every(o => o.detail.startsWith("all-gather, 4 chips"))) throw new Error("dispatch " + JSON.stringify(d.map(o => o.detail)));
+if (!c.length || !c.every(o => o.detail.startsWith("reduce-scatter, 4 chips"))) throw new Error("combine " + JSON.stringify(c.map(o => o.detail)));
+// The gathered buffer: the four GPUs' batch of 8 tokens, hidden size 2880, BF16.
+if (!d.every(o => o.fabric_bytes === 4 * 8 * 2880 * 2)) throw new Error("dispatch bytes " + d[0].fabric_bytes);
+// Each GPU's KV cache holds its own 8 sequences only: 8 x (18 full layers x 144 tokens + 18
+// sliding layers x 128, the window) x 8 KV heads x 64 x 2 (K, V) x 2 bytes.
+const kv = r.memory_per_chip.items.kv_cache, want = 8 * (18 * 144 + 18 * 128) * 8 * 64 * 2 * 2;
+if (!near(kv, want)) throw new Error(`kv ${kv} vs ${want}`);
+EOF
+sed 's/"tp": 1, "dp": 4, "ep": 4/"tp": 2, "dp": 2, "ep": 4/' "$tmp/dep.json" >"$tmp/dep-tp2.json"
+set +e
+"$TRNSIM" serve "$tmp/dep-tp2.json" >/dev/null 2>"$tmp/e4.txt"; rc4=$?
+set -e
+[ "$rc4" = 2 ] && grep -q "workload.parallelism.tp" "$tmp/e4.txt" && grep -q "attention data parallelism" "$tmp/e4.txt" ||
+  fail "DEP at tp 2: rc $rc4 $(cat "$tmp/e4.txt")"
 echo "test_gpu: ok"

@@ -167,9 +167,9 @@ expect("D5", row("D5"), c3.link_bandwidth_bytes_per_s / c2.link_bandwidth_bytes_
 const fab = load("describe-trn2-48xlarge:2.json");
 expect("row 14", row("14"), (fab.fabric.efa_latency_s + fab.per_chip.dma_transfer_fixed_s) * 1e6);
 // Calibration rows are the ones the docs name (docs/neuron-execution.md section 6, docs/video.md,
-// docs/hardware.md for the NVIDIA collective rows H6, H6r; docs/gpus.md for the H100 serving rows H3 and H1).
+// docs/hardware.md for the NVIDIA collective rows H6, H6r; docs/gpus.md for the H100 serving rows H3, H1 and H4).
 const cal = [...new Set(rows.filter((r) => r.calibration).map((r) => r.id))].sort().join(",");
-if (cal !== "1,12,15,2,20,21,3,5,6,7,8,H1,H3,H6,H6r,V1,V2") fail(`calibration rows ${cal}`);
+if (cal !== "1,12,15,2,20,21,3,5,6,7,8,H1,H3,H4,H6,H6r,V1,V2") fail(`calibration rows ${cal}`);
 // Row 17's generation ratio is its two steps' quotient (each checked above against `trnsim run`).
 expect("17 ratio", row("17", "Trn3 / Trn2"), row("17", "same on one Trainium2") / row("17", "one Trainium3"));
 // Row 25's LLMPerf throughput: its own count of the output (the data's given operand) over the

@@ -6,7 +6,11 @@
 // all-to-alls; on Trainium2 the MX formats fall back as the chip data says.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <fstream>
+
 #include "test_derived_reference.h"
+#include "test_support.h"
 
 // A namespace per file: the unit tests build in unity batches (tests/CMakeLists.txt).
 namespace unit_derived_moe {
@@ -93,6 +97,63 @@ TEST_CASE("expert parallelism inside a replica and across replicas: all-to-alls 
   Placement across = mx(2, 16, "mxfp4", "mxfp8");
   across.dp = 8;
   check_inference(a, across, {4, 500, 9}, "trn3-gen2-ultraserver");
+}
+
+// The plain stack with TensorRT-LLM's MoE traffic and a weight-only MXFP4 path, as a stack file.
+std::string gather_stack_file(double rate) {
+  json st = data_file("data/serving/plain.json");
+  st["name"] = "plain-gather";
+  st["moe"]["dispatch"] = {{"value", "allgather-reducescatter"}, {"source", "assumption: a test stack"}};
+  st["weight_only"] = {{"dtypes", {{"value", {"mxfp4"}}, {"source", "assumption: a test stack"}}},
+                       {"matmul_rate", {{"value", rate}, {"source", "assumption: a test stack"}}}};
+  const std::string path = (std::filesystem::temp_directory_path() / "trnsim-test-plain-gather.json").string();
+  std::ofstream(path) << st.dump(1);
+  return path;
+}
+
+TEST_CASE("attention data parallelism with gathered experts (DEP) and weight-only MXFP4: derived", "[derived]") {
+  Arch a = arch_of("gpt-oss-120b");
+  const double rate = 0.25;
+  const std::string stack = gather_stack_file(rate);
+  // DEP4 = tp 1, dp 4, ep 4: every chip its own 16 sequences (their KV cache only) and the
+  // attention weights whole, a quarter of the experts; each MoE layer gathers the 4 chips'
+  // tokens and reduce-scatters the experts' outputs. Trainium2 has no MXFP4 peak: the stack
+  // keeps the experts as MXFP4 and computes them at BF16 at `rate` of its matmul rate.
+  Placement dep = mx(1, 4, "mxfp4", "bf16");
+  dep.dp = 4;
+  dep.dispatch = "allgather-reducescatter";
+  dep.weight_only_rate = rate;
+  const Inference in{16, 1000, 33};
+  Run r = check_inference(a, dep, in, "trn2-ultraserver", &dep, stack);
+  const json& dec = phase(r.result, "decode");
+  for (const auto& type : {"moe/full", "moe/sliding"}) {
+    const json& g = op(dec, "moe.dispatch", type);
+    CHECK(detail_op(g) == "all-gather");
+    CHECK(g.at("fabric_bytes").get<double>() == exact(4 * in.batch * a.d * 2));  // 4 chips' tokens, BF16
+    CHECK(detail_op(op(dec, "moe.combine", type)) == "reduce-scatter");
+    CHECK(op(dec, "moe.experts", type).at("flops").get<double>() == exact(2 * (4 * in.batch * a.k / 4) * expert_params(a)));
+  }
+  CHECK_FALSE(has_op(dec, "moe.all_gather"));
+  CHECK_FALSE(has_op(dec, "moe.all_reduce"));
+  // Without the weight-only block (the plain stack) the experts fall back to BF16 storage: a
+  // quarter of the experts of every layer at 2 bytes instead of MXFP4's 4.25 bits.
+  Placement bf16 = dep;
+  bf16.weights = "bf16";
+  bf16.dispatch = "all-to-all";
+  bf16.weight_only_rate = 1;
+  Run plain = check_inference(a, dep, in, "trn2-ultraserver", &bf16, "plain");
+  CHECK(memory_item(plain.result, "weights") - memory_item(r.result, "weights") ==
+        Approx(a.layers * a.E / 4 * expert_params(a) * (2 - (0.5 + 1.0 / 32))).epsilon(1e-12));
+  // Gathering with attention at tp 2 is not what the stack runs: refused naming the field.
+  Placement tp2 = dep;
+  tp2.tp = 2;
+  tp2.ep = 4;
+  tp2.dp = 2;
+  json w = inference_workload(a.name, tp2, in);
+  w["stack"] = stack;
+  const std::string err = test_support::error_of([&] { evaluate(w, "trn2-ultraserver"); });
+  CHECK(err.find("workload.parallelism.tp") != std::string::npos);
+  CHECK(err.find("attention data parallelism") != std::string::npos);
 }
 
 TEST_CASE("uniform routing: a token reaches k experts, a batch E (1 - (1 - k/E)^T)", "[derived]") {

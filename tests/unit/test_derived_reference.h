@@ -210,6 +210,10 @@ struct Placement {
   double kernel_min_hidden = 0, kernel_max_hidden = 1e30, kernel_hidden_multiple = 1, kernel_intermediate_multiple = 1;
   double fallback_kernels_per_block = 6;
   double kernel_block_s = 0;  // the NKI kernel's fixed time per block
+  // How tokens reach other ranks' experts: "all-to-all", or "allgather-reducescatter" (TensorRT-LLM's
+  // attention data parallelism: gather the EP group's tokens, reduce-scatter the outputs back).
+  std::string dispatch = "all-to-all";
+  double weight_only_rate = 1;  // a weight-only stack's share of the matmul rate for the MLP weights' matmuls
   double tp_ranks() const { return tp * ranks_per_chip; }
 };
 
@@ -262,6 +266,7 @@ struct Op {
   double m = 0, k = 0, n = 0, gemms = 1;
   double seq_q = 0, seq_kv = 0, head_dim = 0, heads = 0, value_dim = 0;
   bool causal = false;
+  double rate = 1;  // share of the dtype's matmul rate (a weight-only kernel's)
 };
 
 inline Op matmul(const std::string& name, const Placement& p, double T, double in, double out, double w,
@@ -325,7 +330,9 @@ inline std::vector<Op> layer_ops(const Arch& a, const Placement& p, const Pass& 
   if (!moe) {
     const double fc = a.f / p.tp;
     ops.push_back(matmul("mlp.gate_up_proj", p, T, d, 2 * fc, d * 2 * fc, wb, dt));
+    ops.back().rate = p.weight_only_rate;
     ops.push_back(matmul("mlp.down_proj", p, T, fc, d, fc * d, wb, dt));
+    ops.back().rate = p.weight_only_rate;
     if (ranks > 1) ops.push_back(coll("mlp.all_reduce", "all-reduce", T * d * kResidualBytes, ranks, 1, R));
     return ops;
   }
@@ -333,8 +340,11 @@ inline std::vector<Op> layer_ops(const Arch& a, const Placement& p, const Pass& 
   ops.push_back(matmul("moe.router", p, T, d, E, router_params(a), awb, dt));  // replicated, attention precision
   // The ep ranks' tokens meet in the experts: a replica's T when ep <= tp, ep/tp replicas' otherwise.
   const double group = T * std::max(1.0, p.ep / p.tp);
+  const bool gather = p.dispatch == "allgather-reducescatter";
   // The all-to-alls run among the ep chips' ranks, each rank sending its share of the chip's.
-  if (p.ep > 1) ops.push_back(coll("moe.dispatch", "all-to-all", T / p.tp * k * d * ab / R, p.ep * R, 1, R));
+  if (p.ep > 1 && !gather) ops.push_back(coll("moe.dispatch", "all-to-all", T / p.tp * k * d * ab / R, p.ep * R, 1, R));
+  // Gathering: every rank receives the whole group's tokens (nccl-tests counts the gathered buffer).
+  if (p.ep > p.tp && gather) ops.push_back(coll("moe.dispatch", "all-gather", group * d * ab, p.ep * R, 1, R));
   {
     const double local = E / p.ep;
     // Expert weight slices read, token x expert products computed, GEMMs and tokens per GEMM.
@@ -358,6 +368,7 @@ inline std::vector<Op> layer_ops(const Arch& a, const Placement& p, const Pass& 
       else fixed = blocks * p.kernel_block_s;
     }
     Op x{"moe.experts", dt, 2 * products * expert_params(a) / etp, 0, kernels, fixed, "", 0, 0, 1};
+    x.rate = p.weight_only_rate;
     // Weights of each slice read once; per product read x (d), write h (fe), read h, write y (d).
     x.hbm = reads * expert_params(a) / etp * wb + products * (2 * d + 2 * a.fe / etp) * ab;
     x.gemms = gemms, x.m = m, x.k = d, x.n = 3 * a.fe / etp;
@@ -366,8 +377,11 @@ inline std::vector<Op> layer_ops(const Arch& a, const Placement& p, const Pass& 
   if (a.shared_f > 0) {
     const double sf = a.shared_f / p.tp;  // one fused kernel over the shared experts' three projections
     ops.push_back(matmul("moe.shared_experts", p, T, d, 3 * sf, 3 * d * sf, wb, dt));
+    ops.back().rate = p.weight_only_rate;
   }
-  if (p.ep > 1) {
+  if (p.ep > p.tp && gather) {  // the group's BF16 outputs summed back to the ranks whose tokens they are
+    ops.push_back(coll("moe.combine", "reduce-scatter", group * d * kResidualBytes, p.ep * R, 1, R));
+  } else if (p.ep > 1 && !gather) {
     ops.push_back(coll("moe.combine", "all-to-all", T / p.tp * k * d * kResidualBytes / R, p.ep * R, 1, R));
     if (ranks > 1) ops.push_back(coll("moe.all_gather", "all-gather", T * d * kResidualBytes, ranks, 1, R));
   } else if (ranks > 1) {
@@ -530,7 +544,7 @@ inline void check_op(const json& o, const Op& want, const trnsim::hw::System& sy
   if (want.flops > 0) {
     CHECK(o.at("detail").get<std::string>().rfind(want.dtype + " ", 0) == 0);
     const bool attention = want.name == "attn.core" || want.name.rfind("attn.core.", 0) == 0;
-    const double full = want.flops / (sys.chip.peak(want.dtype) * (attention ? eff.attention : eff.compute));
+    const double full = want.flops / (sys.chip.peak(want.dtype) * (attention ? eff.attention : eff.compute) * want.rate);
     const double kernels = std::max(1.0, want.kernels);
     compute = kernels * warmed(sys.chip.neuroncore->core.tensor, full / kernels);
   }

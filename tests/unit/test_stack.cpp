@@ -72,9 +72,10 @@ TEST_CASE("serving stacks load from data with a source on every value", "[stack]
     const price::Stack& s = price::load_stack(n);
     INFO(n);
     CHECK(s.name == n);
-    // every value of the format carries its source (a GPU server's "server" block adds five, an
-    // "attention" block its one count)
-    CHECK(s.sources.size() == (s.server ? 38u : 33u) + (s.mla_decode_kernels > 0 ? 1u : 0u));
+    // every value of the format carries its source (a GPU server's "server" block adds five, the
+    // optional moe.dispatch one, the optional weight_only block two, an "attention" block its one count)
+    CHECK(s.sources.size() == (s.server ? 38u : 33u) + s.sources.count("moe.dispatch") +
+                                  (s.weight_only_dtypes.empty() ? 0u : 2u) + (s.mla_decode_kernels > 0 ? 1u : 0u));
     CHECK(!s.sdk_release.empty());
     for (const auto& [path, source] : s.sources) CHECK(!source.empty());
   }
@@ -321,6 +322,34 @@ TEST_CASE("a stack file names its kernel path and SDK release", "[stack]") {
                  "moe.kernel.value"));
   CHECK(contains(load_with("\"sdk_release\"", "\"sdk_version\"", "k2"), "sdk_release"));
   CHECK(contains(load_with("\"value\": \"2.28\"", "\"value\": \"\"", "k3"), "sdk_release.value"));
+  std::filesystem::remove(path);
+}
+
+TEST_CASE("a stack's MoE dispatch and weight-only formats: TensorRT-LLM's, and bad ones named", "[stack]") {
+  const price::Stack& t = price::load_stack("trtllm");
+  CHECK(t.moe.dispatch == plan::MoeDispatch::allgather_reducescatter);
+  CHECK(t.weight_only_dtypes == std::vector<std::string>{"mxfp4"});
+  CHECK(t.weight_only_rate > 0);
+  CHECK(t.weight_only_rate < 1);
+  CHECK(std::find(t.calibrated.begin(), t.calibrated.end(), "weight_only.matmul_rate") != t.calibrated.end());
+  const price::Stack& n = price::load_stack("nxdi");  // no key: the all-to-alls, no weight-only path
+  CHECK(n.moe.dispatch == plan::MoeDispatch::all_to_all);
+  CHECK(n.weight_only_dtypes.empty());
+  const auto path = std::filesystem::temp_directory_path() / ("trnsim-stack-wo-" + std::to_string(::getpid()) + ".json");
+  const std::string text = *find_embedded("data/serving/trtllm.json");
+  auto load_with = [&](const std::string& from, const std::string& to, const std::string& name) {
+    std::string t = text;
+    const auto at = t.find(from);
+    REQUIRE(at != std::string::npos);
+    t.replace(at, from.size(), to);
+    t.replace(t.find("\"name\": \"trtllm\""), 16, "\"name\": \"" + name + "\"");
+    std::ofstream(path) << t;
+    return error_of([&] { price::load_stack(path.string()); });
+  };
+  CHECK(contains(load_with("\"value\": \"allgather-reducescatter\"", "\"value\": \"broadcast\"", "w1"), "moe.dispatch.value"));
+  CHECK(contains(load_with("\"value\": [\"mxfp4\"]", "\"value\": [\"mxfp3\"]", "w2"), "weight_only.dtypes.value[0]"));
+  CHECK(contains(load_with("\"value\": [\"mxfp4\"]", "\"value\": []", "w3"), "weight_only.dtypes.value"));
+  CHECK(contains(load_with("\"value\": 0.2,", "\"value\": 1.5,", "w4"), "weight_only.matmul_rate.value"));
   std::filesystem::remove(path);
 }
 

@@ -12,8 +12,10 @@
 //  - capacity: guaranteed_no_evict (TensorRT-LLM's default capacity scheduler) admits a request
 //    only when its whole length fits the KV cache: the batch is capped at the requests the KV
 //    budget holds at the mean input + output length, so nothing is preempted.
-// Does NOT model: overlap of the host scheduler with the GPU, speculative decoding, attention
-// data parallelism, disaggregated serving.
+// Attention data parallelism (TensorRT-LLM's DEP) is a placement, tp 1 with dp = ep: each
+// replica here is one GPU of the EP group, its MoE priced with the group's tokens (plan.h).
+// Does NOT model: overlap of the host scheduler with the GPU, speculative decoding, the DEP
+// ranks' steps in lock-step (each replica steps on its own), disaggregated serving.
 #include <algorithm>
 #include <cmath>
 
