@@ -14,10 +14,11 @@ using model::ModelConfig;
 namespace {
 
 // Weights, KV cache and recurrent state per chip on the heaviest stage, and the widest
-// layer's working set while one request is prefilled (no chunked prefill). Every stream
+// layer's working set while one request (or a prefill batch) is prefilled (no chunked prefill). Every stream
 // holds its KV cache at full length (sliding and chunked layers at most the window or chunk)
 // and, in Gated DeltaNet layers, one fixed-size recurrent state.
-std::vector<MemoryItem> inference_memory(const Context& c, const Layout& L, double B, double S, double O) {
+std::vector<MemoryItem> inference_memory(const Context& c, const Layout& L, double B, double S, double O,
+                                         double prefill_tokens) {
   const ModelConfig& m = c.m;
   const Placement& pl = c.pl;
   double weights = 0, kv = 0, state = 0;
@@ -36,7 +37,7 @@ std::vector<MemoryItem> inference_memory(const Context& c, const Layout& L, doub
     if (s == pl.pp - 1) ws += double(m.hidden) * kHiddenBytes;  // the final norm's weights (replicated)
     if (ws + ks + rs > weights + kv + state) weights = ws, kv = ks, state = rs;
   }
-  const double T = S, d = m.hidden;
+  const double T = prefill_tokens, d = m.hidden;
   double attn_w = m.attention == AttentionKind::mla
                       ? double(pl.heads_chip) * (2.0 * model::qk_head_dim(m) + 2.0 * m.v_head_dim)
                       : double(pl.heads_chip) * m.head_dim * 2 + 2.0 * pl.kvh_chip * m.head_dim;
@@ -62,7 +63,8 @@ std::vector<MemoryItem> inference_memory(const Context& c, const Layout& L, doub
 
 }  // namespace
 
-InferencePlan plan_inference(const Context& c, const Layout& L, int batch, int input_tokens, int output_tokens) {
+InferencePlan plan_inference(const Context& c, const Layout& L, int batch, int input_tokens, int output_tokens,
+                             int prefill_batch) {
   InferencePlan P;
   const double B = batch, S = input_tokens, O = output_tokens;
   const double W = c.m.sliding_window;
@@ -73,7 +75,8 @@ InferencePlan plan_inference(const Context& c, const Layout& L, int batch, int i
   P.micro_batch = B / P.micro_batches;
   P.steps = O - 1;
 
-  P.prefill_pass.seqs = 1;
+  P.prefill_batch = std::max(1, prefill_batch);
+  P.prefill_pass.seqs = P.prefill_batch;
   P.prefill_pass.new_tokens = S;
   P.prefill_pass.pairs_full = causal_pairs(S, 0);
   P.prefill_pass.pairs_sliding = causal_pairs(S, W);
@@ -93,7 +96,7 @@ InferencePlan plan_inference(const Context& c, const Layout& L, int batch, int i
     dec.decode = true;
     P.decode = pass_ops(c, L, dec);
   }
-  P.memory = inference_memory(c, L, B, S, O);
+  P.memory = inference_memory(c, L, B, S, O, S * P.prefill_batch);
   return P;
 }
 

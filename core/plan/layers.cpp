@@ -320,7 +320,8 @@ LayerWeights layer_weights(const Context& c, const LayerSpec& layer) {
   }
   w.norms += double(m.norms_per_layer) * d;
   if (layer.mlp == MlpKind::moe) {
-    w.experts = double(m.experts / pl.ep) * model::routed_expert_params(m) / pl.etp;
+    const int slots = pl.expert_slots > 0 ? pl.expert_slots : m.experts;
+    w.experts = double(slots / pl.ep) * model::routed_expert_params(m) / pl.etp;
     w.shared = model::shared_expert_params_per_layer(m) / pl.tp;
     w.router = model::router_params_per_layer(m);
   } else {
@@ -500,10 +501,12 @@ void moe_mlp(const Context& c, const Pass& p, std::vector<Operator>& ops) {
   const ModelConfig& m = c.m;
   const Placement& pl = c.pl;
   const double T = p.tokens(), d = m.hidden;
-  const double E = m.experts, k = m.experts_per_token, fe = m.moe_intermediate;
+  const double k = m.experts_per_token, fe = m.moe_intermediate;
+  // Expert slots (the model's experts plus redundant copies): tokens spread evenly over them.
+  const double E = pl.expert_slots > 0 ? pl.expert_slots : m.experts;
   const std::string& dt = c.dt.matmul;
   const int rpc = pl.ranks_per_chip;
-  ops.push_back(matmul_op(c, "moe.router", T, d, E, model::router_params_per_layer(m), c.dt.awb, dt));
+  ops.push_back(matmul_op(c, "moe.router", T, d, m.experts, model::router_params_per_layer(m), c.dt.awb, dt));
   // The tokens the EP group's experts see: the replica's, times the replicas of an EP group that
   // spans several (attention data parallelism, each replica a batch of the same size).
   const double group_tokens = T * std::max(1.0, double(pl.ep) / pl.tp);

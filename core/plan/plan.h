@@ -34,6 +34,11 @@
 //    at LNC=2, N5), so a TP group of tp chips has tp * ranks_per_chip ranks: the TP
 //    collectives run among those ranks (intra-chip stages included, even at tp = 1) and the
 //    heads shard over them (above). Gated DeltaNet heads shard over the chips (an extension).
+//  - Redundant experts (Placement::expert_slots > experts): E + R slots split over ep ranks, each
+//    chip holding (E + R) / ep experts' weights; the routed tokens spread evenly over the slots
+//    (an expert load balancer at perfect balance: EPLB), so a chip computes T k / ep assignments.
+//    An EP group may span scale-up domains (wide EP over a cluster): its all-to-alls then cross
+//    the scale-out network, priced by the collective model like any other group.
 //  - Expert execution (MoeExecution, the serving stack's choice): "uniform" -- a chip holding
 //    E/ep experts reads the expected number of distinct experts hit by the group's tokens,
 //    (E/ep) * (1 - (1 - k/E)^tokens), and computes the routed tokens only; "neuron" -- NxD's
@@ -127,6 +132,10 @@ struct Dtypes {
 
 struct Placement {
   int tp = 1, pp = 1, dp = 1, ep = 1, etp = 1;
+  // Routed-expert slots over the ep ranks: the model's experts plus redundant copies (an expert
+  // load balancer's replicas, e.g. SGLang's --ep-num-redundant-experts); 0 = the model's experts.
+  // Tokens are assumed spread evenly over the slots (the balancer's perfect balance).
+  int expert_slots = 0;
   int ranks_per_chip = 1;            // TP ranks (logical NeuronCores) on each chip
   int heads_chip = 1, kvh_chip = 1;  // per chip, after Neuron's padding and replication over the TP ranks
                                      // (the model's own shape; a layer of another shape: attention_chip)
@@ -294,6 +303,7 @@ struct MemoryItem {
 // decode once) and decode runs min(batch, pp) micro-batches through the pipeline.
 struct InferencePlan {
   double batch = 1, input_tokens = 1, output_tokens = 1;
+  double prefill_batch = 1;  // prompts per prefill pass
   double micro_batches = 1;  // decode micro-batches in flight
   double micro_batch = 1;    // sequences per decode micro-batch
   double steps = 0;          // decode steps after the first token
@@ -303,7 +313,9 @@ struct InferencePlan {
   // it depends on the chip's capacity).
   std::vector<MemoryItem> memory;
 };
-InferencePlan plan_inference(const Context& c, const Layout& L, int batch, int input_tokens, int output_tokens);
+// prefill_batch: prompts prefilled together in one pass (a prefill server's batch; 1 = alone).
+InferencePlan plan_inference(const Context& c, const Layout& L, int batch, int input_tokens, int output_tokens,
+                             int prefill_batch = 1);
 
 // ---- training -------------------------------------------------------------------------
 struct TrainingSizes {

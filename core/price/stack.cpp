@@ -166,6 +166,9 @@ Stack parse_stack(const json& j, const std::string& origin) {
         rd.number(b, "context_encoding_collective_overlap",
                   at_least(0, "a share of the collectives' time: not negative"),
                   at_most(1, "a share of the collectives' time: at most all of it"));
+    if (b.has("decode_collective_overlap"))
+      s.decode_overlap = rd.number(b, "decode_collective_overlap", at_least(0, "a share of the collectives' time: not negative"),
+                                   at_most(1, "a share of the collectives' time: at most all of it"));
     b.finish();
   }
   {

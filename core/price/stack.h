@@ -87,6 +87,12 @@ struct Stack {
   // (the CC cores run collectives asynchronously from the engines, N4; NxDI's sequence-
   // parallel context encoding gives them independent work); at most the compute time.
   double context_encoding_overlap = 0;
+  // Token generation: the same rule for a decode step (optional key
+  // batching.decode_collective_overlap, 0 when absent). Two-batch overlap (SGLang, DeepSeek's
+  // design) splits the batch in two and runs one half's dispatch and combine under the
+  // other's attention and experts: 1, each layer's all-to-alls priced as hidden up to the work
+  // before them (the layer costs about max(compute, communication), not their sum).
+  double decode_overlap = 0;
   Buckets buckets;
   RuntimeCosts runtime;
   // Fused speculation: speculation_length k runs k draft passes and one target pass over k

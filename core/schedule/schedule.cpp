@@ -169,7 +169,8 @@ InferenceTimes inference_times(const plan::InferencePlan& P, const PricedPass& p
     cycle = std::max(through, P.micro_batches * slowest);
   }
   r.tpot_s = cycle;
-  r.request_latency_s = P.batch * r.ttft_s + P.steps * cycle;
+  r.request_latency_s = P.batch / P.prefill_batch * r.ttft_s + P.steps * cycle;
+  r.prefill_tokens_per_s_per_replica = prefill > 0 ? P.prefill_batch * P.input_tokens / prefill : 0;
   r.decode_tokens_per_s_per_replica = cycle > 0 ? P.batch / cycle : 0;
   r.output_tokens_per_s_per_replica = P.batch * P.output_tokens / r.request_latency_s;
   return r;

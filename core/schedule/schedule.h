@@ -7,7 +7,8 @@
 // pipeline stage (its TTFT: the stages' times plus the boundary transfers); a decode cycle
 // moves min(batch, pp) micro-batches through the stages, max(one pass end to end,
 // micro-batches x slowest stage); a request's latency is batch x TTFT (its own prefill and
-// the other streams', each stalling decode once) + (output - 1) x cycle.
+// the other streams', each stalling decode once) + (output - 1) x cycle; with a prefill batch
+// of p prompts per pass, batch / p passes stall decode.
 // Training (1F1B, Megatron's non-interleaved schedule): every stage runs at the pace of the
 // slowest -- a forward slot is the slowest forward plus the activation transfer, a backward
 // slot the slowest backward plus the gradient transfer -- so the pipeline takes
@@ -78,6 +79,7 @@ double emit_op(Timeline& tl, int stage, const price::PricedOp& o, double t, cons
 struct InferenceTimes {
   double ttft_s = 0, tpot_s = 0, request_latency_s = 0;
   double decode_tokens_per_s_per_replica = 0, output_tokens_per_s_per_replica = 0;
+  double prefill_tokens_per_s_per_replica = 0;  // prefill_batch x input tokens / TTFT
 };
 InferenceTimes inference_times(const plan::InferencePlan& P, const PricedPass& prefill, const PricedPass* decode, int pp);
 // The prefill of one request, then the first decode steps of micro-batch 0 (at most three).

@@ -175,19 +175,33 @@ void check_heads_and_domain(const ModelConfig& m, const Parallelism& p, const hw
     throw InputError(P + "pp", "cannot exceed the model's " + std::to_string(m.layers) + " layers, got " + std::to_string(p.pp));
 }
 
-void check_experts(const ModelConfig& m, const Parallelism& p, int domain) {
+void check_experts(const ModelConfig& m, const Parallelism& p, int domain, long long chips, bool training) {
   const std::string P = "workload.parallelism.";
-  const int tp = p.tp, dp = p.dp, ep = p.ep;
+  const int tp = p.tp, dp = p.dp, ep = p.ep, r = p.redundant_experts;
   if (!m.is_moe() && ep != 1) throw InputError(P + "ep", "must be 1 for a dense model, got " + std::to_string(ep));
+  if (r != 0 && (!m.is_moe() || ep == 1 || training))
+    throw InputError(P + "redundant_experts", std::string("must be 0 ") +
+                                                  (!m.is_moe() ? "for a dense model"
+                                                   : training ? "for training (a serving load balancer's copies)"
+                                                              : "without expert parallelism (ep = 1)") +
+                                                  ", got " + std::to_string(r));
   if (!m.is_moe()) return;
-  if (m.experts % ep != 0)
-    throw InputError(P + "ep", "must divide the model's " + std::to_string(m.experts) + " experts, got " + std::to_string(ep));
+  const int slots = m.experts + r;
+  if (slots % ep != 0)
+    throw InputError(r == 0 ? P + "ep" : P + "redundant_experts",
+                     r == 0 ? "must divide the model's " + std::to_string(m.experts) + " experts, got " + std::to_string(ep)
+                            : "the model's " + std::to_string(m.experts) + " experts + " + std::to_string(r) +
+                                  " redundant = " + std::to_string(slots) + " slots must split evenly over ep = " +
+                                  std::to_string(ep));
   if (ep <= tp ? tp % ep != 0 : (ep % tp != 0 || (tp * dp) % ep != 0))
     throw InputError(P + "ep", "must divide tp (" + std::to_string(tp) + "), or be a multiple of tp that divides tp*dp (" +
                                    std::to_string(tp * dp) + "), got " + std::to_string(ep));
-  if (ep > domain)
+  // A wide EP group spans whole scale-up domains of a cluster (its all-to-alls cross the
+  // scale-out network); within one domain it must fit.
+  if (ep > domain && (ep % domain != 0 || ep > chips))
     throw InputError(P + "ep", "an expert-parallel group must fit in one scale-up domain of " + std::to_string(domain) +
-                                   " chips, got " + std::to_string(ep));
+                                   " chips or span whole domains of a cluster (a multiple of " + std::to_string(domain) +
+                                   ", at most its " + std::to_string(chips) + " chips), got " + std::to_string(ep));
 }
 
 void check_placement(const ModelConfig& m, const Spec& s, const hw::System& sys, bool training) {
@@ -195,11 +209,15 @@ void check_placement(const ModelConfig& m, const Spec& s, const hw::System& sys,
   const std::string P = "workload.parallelism.";
   check_heads_and_domain(m, p, sys, p.pad_heads);
   const int domain = sys.chips_per_domain > 0 ? sys.chips_per_domain : sys.chips;
-  check_experts(m, p, domain);
+  check_experts(m, p, domain, sys.chips, training);
   const long long used = static_cast<long long>(p.tp) * p.pp * p.dp;
-  if (p.ep > p.tp && used > domain && domain % p.ep != 0)
+  if (p.ep > p.tp && used > domain && domain % p.ep != 0 && p.ep % domain != 0)
     throw InputError(P + "ep", "an expert-parallel group spanning replicas must divide the scale-up domain of " +
-                                   std::to_string(domain) + " chips, got " + std::to_string(p.ep));
+                                   std::to_string(domain) + " chips or span whole domains, got " + std::to_string(p.ep));
+  if (!training && s.inference.prefill_batch > s.inference.batch)
+    throw InputError("workload.inference.prefill_batch", "must be at most the batch (" +
+                                                             std::to_string(s.inference.batch) + "), got " +
+                                                             std::to_string(s.inference.prefill_batch));
   if (used > sys.chips)
     throw InputError(P + "dp", "tp*pp*dp = " + std::to_string(used) + " chips, but " + sys.display_name + " has " +
                                    std::to_string(sys.chips) +
@@ -209,6 +227,12 @@ void check_placement(const ModelConfig& m, const Spec& s, const hw::System& sys,
                      "must be a multiple of dp * micro_batch (" +
                          std::to_string(static_cast<long long>(p.dp) * s.training.micro_batch) + "), got " +
                          std::to_string(s.training.global_batch));
+}
+
+plan::Placement placement_of(const ModelConfig& m, const Parallelism& P, int per_chip) {
+  plan::Placement pl = plan::make_placement(m, P.tp, P.pp, P.dp, P.ep, per_chip);
+  if (m.is_moe() && P.redundant_experts > 0) pl.expert_slots = m.experts + P.redundant_experts;
+  return pl;
 }
 
 price::Settings pricing(const Efficiency& e) {
@@ -322,7 +346,7 @@ std::unique_ptr<Pricing> make_pricing(const Spec& spec, const hw::System& system
                          "; use tp 1 with dp and ep the GPUs of the group, or ep at most tp");
   std::vector<std::string> warnings;
   plan::Dtypes dt = resolve_dtypes(system.chip, spec.precision, warnings, &stack);
-  auto pr = std::unique_ptr<Pricing>(new Pricing{model, plan::Context{m, dt, plan::make_placement(m, P.tp, P.pp, P.dp, P.ep, per_chip), stack.moe, stack.mla_decode_kernels},
+  auto pr = std::unique_ptr<Pricing>(new Pricing{model, plan::Context{m, dt, placement_of(m, P, per_chip), stack.moe, stack.mla_decode_kernels},
                                                  plan::make_layout(m, P.pp),
                                                  price::make_pricer(spec.pricer, system, pricing(detail::effective_efficiency(spec, system, dt.matmul).value)), &stack,
                                                  std::move(warnings)});

@@ -107,6 +107,15 @@ void add_placement_fields(std::vector<Field>& t) {
                        "Expert parallelism for MoE layers: experts spread over ep chips (all-to-all dispatch and "
                        "combine).",
                        kPlacement, "", true}));
+  t.push_back(Rows::integer("workload.parallelism.redundant_experts",
+                      [](Spec& s) -> int& { return s.parallelism.redundant_experts; }, 0,
+                      at_least(0, "no redundant experts: each expert held once"),
+                      limit(1 << 16, "trnsim's limit: 65536 extra expert slots, beyond every MoE model it imports"),
+                      {"experts", "redundant experts",
+                       "Extra routed-expert slots an expert load balancer fills with copies of the busiest experts "
+                       "(EPLB; SGLang's --ep-num-redundant-experts): experts + redundant slots are split over ep, and the "
+                       "routed tokens are assumed spread evenly over them (perfect balance). Inference with ep > 1 only.",
+                       kPlacement, "", true}));
   {
     Field f = Rows::make("workload.parallelism.pad_heads", FieldType::boolean, true, {}, {},
                    {"", "pad heads",
@@ -133,6 +142,15 @@ void add_inference_fields(std::vector<Field>& t) {
                       [](Spec& s) -> int& { return s.inference.output_tokens; }, 256,
                       at_least(1, "a request generates at least one token"), tokens_cap(),
                       {"tokens", "output tokens", "Generated tokens per request.", kInference, kWhenInference, true}));
+  t.push_back(Rows::integer("workload.inference.prefill_batch",
+                      [](Spec& s) -> int& { return s.inference.prefill_batch; }, 1,
+                      at_least(1, "a prefill pass holds at least one prompt"),
+                      limit(1 << 20, "trnsim's limit: 2^20 sequences"),
+                      {"sequences", "prefill batch",
+                       "Prompts prefilled together in one pass (their time to first token); 1: each request alone. "
+                       "A prefill server of a disaggregated deployment batches many (SGLang's large-EP prefill: "
+                       "16,384 tokens per GPU). At most the batch.",
+                       kInference, kWhenInference, true}));
 }
 
 // The training fields.

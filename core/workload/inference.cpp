@@ -23,6 +23,10 @@ void fill_throughput(const Evaluation& ev, const schedule::InferenceTimes& t, In
   x.output_tokens_per_s_per_chip = per_chip;
   x.output_tokens_per_s_per_server = per_chip * ev.system.chips_per_server;
   x.output_tokens_per_s_per_system = per_chip * ev.system.chips;
+  const double chips = double(pl.tp) * pl.pp;
+  x.prefill_tokens_per_s_per_replica = t.prefill_tokens_per_s_per_replica;
+  x.prefill_tokens_per_s_per_server = t.prefill_tokens_per_s_per_replica / chips * ev.system.chips_per_server;
+  x.decode_tokens_per_s_per_server = t.decode_tokens_per_s_per_replica / chips * ev.system.chips_per_server;
 }
 
 // One pass through every stage, end to end (no micro-batches in flight).
@@ -60,7 +64,7 @@ void speculate(const Evaluation& ev, const plan::InferencePlan& P, schedule::Inf
   const double steps = P.steps / tokens;  // speculative steps after the first token
   t.ttft_s += through(dpre, pp);
   t.tpot_s = cycle / tokens;
-  t.request_latency_s = P.batch * t.ttft_s + steps * cycle;
+  t.request_latency_s = P.batch / P.prefill_batch * t.ttft_s + steps * cycle;
   t.decode_tokens_per_s_per_replica = P.batch * tokens / cycle;
   t.output_tokens_per_s_per_replica = P.batch * P.output_tokens / t.request_latency_s;
   const std::string d = ev.spec.speculation.draft_model;
@@ -76,7 +80,7 @@ void speculate(const Evaluation& ev, const plan::InferencePlan& P, schedule::Inf
                                     "), all stages",
                                 schedule::pass_records(ev.layout, ver, pp)));
   const std::size_t n = R.phases.size();
-  weights.push_back({&R.phases[n - 3], P.batch});
+  weights.push_back({&R.phases[n - 3], P.batch / P.prefill_batch});
   weights.push_back({&R.phases[n - 2], steps * sp.length});
   weights.push_back({&R.phases[n - 1], steps});
   for (const auto& m : D.memory)
@@ -89,7 +93,8 @@ void evaluate_inference(const Evaluation& ev, Result& R, InferenceResult& x) {
   const InferenceParams& in = ev.spec.inference;
   const plan::Placement& pl = ev.ctx.pl;
   const plan::Layout& L = ev.layout;
-  const plan::InferencePlan P = plan::plan_inference(ev.ctx, L, in.batch, in.input_tokens, in.output_tokens);
+  const plan::InferencePlan P =
+      plan::plan_inference(ev.ctx, L, in.batch, in.input_tokens, in.output_tokens, in.prefill_batch);
   if (P.batch < pl.pp)
     R.warnings.push_back("batch " + fixed(P.batch, 0) + " < pp " + std::to_string(pl.pp) +
                          ": the pipeline is under-filled in decode");
@@ -97,12 +102,16 @@ void evaluate_inference(const Evaluation& ev, Result& R, InferenceResult& x) {
   // Context encoding runs part of its collectives under compute (the stack's overlap).
   const double overlap = ev.stack ? ev.stack->context_encoding_overlap : 0;
   const schedule::PricedPass pre = schedule::price_pass(*ev.pricer, P.prefill, L, pl.pp, overlap);
-  R.phases.push_back(make_phase("prefill", "prefill of one request (" + fixed(P.input_tokens, 0) + " tokens), all stages",
+  R.phases.push_back(make_phase("prefill",
+                                (P.prefill_batch > 1 ? "prefill of " + fixed(P.prefill_batch, 0) + " requests (" +
+                                                           fixed(P.input_tokens, 0) + " tokens each)"
+                                                     : "prefill of one request (" + fixed(P.input_tokens, 0) + " tokens)") +
+                                    ", all stages",
                                 schedule::pass_records(L, pre, pl.pp)));
   schedule::PricedPass dec;
   const bool decodes = P.steps > 0;
   if (decodes) {
-    dec = schedule::price_pass(*ev.pricer, P.decode, L, pl.pp);
+    dec = schedule::price_pass(*ev.pricer, P.decode, L, pl.pp, ev.stack ? ev.stack->decode_overlap : 0);
     const double b = P.micro_batch;
     R.phases.push_back(make_phase("decode",
                                   "one decode step of a micro-batch of " + fixed(b, b == std::floor(b) ? 0 : 2) +
@@ -114,9 +123,14 @@ void evaluate_inference(const Evaluation& ev, Result& R, InferenceResult& x) {
     R.phases[0].hidden_s = hidden;
     R.phases[0].hidden_by = ev.spec.stack;
   }
+  if (decodes)
+    if (const double hidden = schedule::hidden_collective_s(dec, L); hidden > 0) {
+      R.phases[1].hidden_s = hidden;
+      R.phases[1].hidden_by = ev.spec.stack;
+    }
 
   R.phases.reserve(R.phases.size() + 3);  // the weights below point into it
-  std::vector<std::pair<const Phase*, double>> w = {{&R.phases[0], P.batch}};
+  std::vector<std::pair<const Phase*, double>> w = {{&R.phases[0], P.batch / P.prefill_batch}};
   std::vector<MemoryItem> memory = P.memory;
   if (decodes && ev.spec.speculation.enabled()) speculate(ev, P, t, R, w, memory);  // the decode phase stays as the reference
   else if (R.phases.size() > 1) w.push_back({&R.phases[1], P.steps});

@@ -119,6 +119,16 @@ std::vector<MetricOf<Result>> build_metrics() {
   add("output_tokens_per_s_per_system", "output tokens/s per system", "tokens/s", Better::higher,
       "Per chip times every chip of the system, as if it ran replicas of this service.",
       "inference.output_tokens_per_s.per_system", of_kind(&InferenceResult::output_tokens_per_s_per_system));
+  add("prefill_tokens_per_s_per_server", "prefill tokens/s per server", "tokens/s", Better::higher,
+      "Prompt tokens per second of one server running back-to-back prefill passes of prefill_batch prompts each: "
+      "a disaggregated deployment's prefill pool.",
+      "inference.pools.prefill_tokens_per_s_per_server", of_kind(&InferenceResult::prefill_tokens_per_s_per_server),
+      false);
+  add("decode_tokens_per_s_per_server", "decode tokens/s per server", "tokens/s", Better::higher,
+      "Output tokens per second of one server running back-to-back decode steps of the batch at its mean context "
+      "(no prefills): a disaggregated deployment's decode pool.",
+      "inference.pools.decode_tokens_per_s_per_server", of_kind(&InferenceResult::decode_tokens_per_s_per_server),
+      false);
   add("step_time_s", "training step time", "s", Better::lower, "One optimizer step of the global batch.",
       "training.step_time_s", of_kind(&TrainingResult::step_time_s));
   add("training_tokens_per_s", "training tokens/s", "tokens/s", Better::higher,

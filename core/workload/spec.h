@@ -33,6 +33,7 @@ struct Precision {
 
 struct Parallelism {
   int tp = 0, pp = 0, dp = 0, ep = 0;
+  int redundant_experts = 0;  // extra routed-expert slots for a load balancer's replicas (EPLB)
   bool pad_heads = true;  // pad attention heads to a multiple of tp with zero heads, as Neuron does
 };
 
@@ -40,6 +41,7 @@ struct InferenceParams {
   int batch = 0;  // concurrent sequences per replica
   int input_tokens = 0;
   int output_tokens = 0;
+  int prefill_batch = 0;  // sequences prefilled together in one pass (their TTFT)
 };
 
 struct TrainingParams {

@@ -117,6 +117,12 @@ struct InferenceResult : LanguageModelResult {
   double ttft_s = 0, tpot_s = 0;
   double request_latency_s = 0;  // batch * ttft + (output - 1) * tpot: own prefill, decode, others' prefills
   double decode_tokens_per_s_per_replica = 0;
+  // A disaggregated deployment's pools: prompt tokens per second of back-to-back prefill passes
+  // (prefill_batch prompts each) and output tokens per second of back-to-back decode steps,
+  // per server (chips_per_server chips of such replicas).
+  double prefill_tokens_per_s_per_replica = 0;
+  double prefill_tokens_per_s_per_server = 0;
+  double decode_tokens_per_s_per_server = 0;
   double output_tokens_per_s_per_replica = 0;  // batch * output / request latency (prefills included)
   double output_tokens_per_s_per_chip = 0;
   double output_tokens_per_s_per_server = 0;

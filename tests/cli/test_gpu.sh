@@ -125,4 +125,32 @@ set +e
 set -e
 [ "$rc4" = 2 ] && grep -q "workload.parallelism.tp" "$tmp/e4.txt" && grep -q "attention data parallelism" "$tmp/e4.txt" ||
   fail "DEP at tp 2: rc $rc4 $(cat "$tmp/e4.txt")"
+
+# SGLang's large-EP decode pool: DeepSeek-V3 with DP attention over 72 H100s of 9 nodes, the
+# experts over all 72 (32 redundant slots), the all-to-alls over InfiniBand under two-batch
+# overlap. The pools' throughputs follow from the report's own TTFT and time per token; the
+# text says which stack hid collectives; a redundant count that does not split names the field.
+cat >"$tmp/sgl.json" <<'EOF2'
+{"system": "dgx-h100-cluster:9", "compare_system": "",
+ "workload": {"model": "DeepSeek-V3", "stack": "sglang",
+  "precision": {"weights": "fp8", "attention_weights": "fp8", "activations": "fp8", "kv_cache": "bf16"},
+  "parallelism": {"tp": 1, "dp": 72, "ep": 72, "redundant_experts": 32},
+  "inference": {"batch": 256, "prefill_batch": 4, "input_tokens": 1999, "output_tokens": 2}}}
+EOF2
+"$TRNSIM" run "$tmp/sgl.json" --json >"$tmp/sgl.out.json" || fail "sglang run exit $?"
+"$TRNSIM" run "$tmp/sgl.json" >"$tmp/sgl.txt" || fail "sglang run text exit $?"
+grep -q "of collectives run under compute: sglang stack" "$tmp/sgl.txt" || fail "no collectives hidden by the sglang stack"
+node - "$tmp/sgl.out.json" <<'EOF2' || fail "sglang pools"
+const r = JSON.parse(require("fs").readFileSync(process.argv[2], "utf8")).primary.result;
+const inf = r.inference, near = (a, b) => Math.abs(a - b) <= 1e-9 * Math.abs(b);
+const per_server = r.system.chips_per_server;  // tp 1: a replica is one GPU
+if (per_server !== 8) throw new Error(`chips per server ${per_server}`);
+if (!near(inf.pools.decode_tokens_per_s_per_server, 256 / inf.tpot_s * per_server)) throw new Error("decode pool");
+if (!near(inf.pools.prefill_tokens_per_s_per_server, 4 * 1999 / inf.ttft_s * per_server)) throw new Error("prefill pool");
+if (!r.phases.find((p) => p.name === "decode").ops.some((o) => o.name === "moe.dispatch" && /72 chips/.test(o.detail)))
+  throw new Error("no 72-GPU dispatch");
+EOF2
+sed 's/"redundant_experts": 32/"redundant_experts": 30/' "$tmp/sgl.json" >"$tmp/sgl-bad.json"
+rc=0; "$TRNSIM" run "$tmp/sgl-bad.json" >"$tmp/sgl-bad.txt" 2>&1 || rc=$?
+[ "$rc" = 2 ] && grep -q "workload.parallelism.redundant_experts" "$tmp/sgl-bad.txt" || fail "bad redundant_experts: rc $rc $(cat "$tmp/sgl-bad.txt")"
 echo "test_gpu: ok"

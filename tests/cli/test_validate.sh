@@ -132,7 +132,9 @@ for (const f of fs.readdirSync(data).sort()) {
     else if (c.phase) {
       const p = out.primary.result.phases.find((x) => x.name === c.phase);
       v = { time: p.time_s, "compute+overhead": p.compute_s + p.overhead_s, fabric: p.fabric_s, hbm: p.hbm_s }[c.part];
-    } else v = out.primary.result.video[c.metric];
+    } else if (c.metric in ((out.primary.result.inference || {}).pools || {}))
+      v = out.primary.result.inference.pools[c.metric];  // a disaggregated pool's throughput (the H5 rows)
+    else v = out.primary.result.video[c.metric];
     if (typeof v !== "number") { fail(`row ${r.id} '${r.figure}': the CLI printed no ${c.metric || c.part}`); return; }
     expect(`row ${r.id} '${r.figure}'`, row(r.id, r.figure), times * v * scale[unit]);
   });

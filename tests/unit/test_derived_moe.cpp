@@ -156,6 +156,58 @@ TEST_CASE("attention data parallelism with gathered experts (DEP) and weight-onl
   CHECK(err.find("attention data parallelism") != std::string::npos);
 }
 
+TEST_CASE("wide expert parallelism across nodes: redundant expert slots, prefill batches, two-batch overlap", "[derived]") {
+  // SGLang's large-EP layout on a cluster of 8-GPU nodes: DP attention (tp 1), the routed
+  // experts over 32 GPUs of 4 nodes with 32 redundant slots (288 / 32 = 9 per GPU), the
+  // all-to-alls crossing InfiniBand (check_op times them with the collective model on the
+  // cluster), a prefill pass of 4 prompts, and the sglang stack's overlaps from its data.
+  Arch a = arch_of("DeepSeek-V3");
+  Placement p = mx(1, 32, "fp8", "fp8");
+  p.attn_weights = "fp8";
+  p.dp = 32;
+  p.redundant = 32;
+  const json stack = data_file("data/serving/sglang.json");
+  const double f_prefill = stack.at("batching").at("context_encoding_collective_overlap").at("value").get<double>();
+  const double f_decode = stack.at("batching").at("decode_collective_overlap").at("value").get<double>();
+  // The H100 runs at its achieved FP8 matmul and HBM rates and its per-kernel cost (chip data).
+  const json chip = data_file("data/chips/h100-sxm.json");
+  const json& x = chip.at("execution");
+  Efficiency eff;
+  eff.compute = x.at("achieved_flops").at("fp8").at("value").get<double>() / chip.at("peak_flops").at("fp8").at("value").get<double>();
+  eff.hbm = x.at("achieved_hbm_bandwidth").at("value").get<double>() / chip.at("hbm").at("bandwidth").at("value").get<double>();
+  eff.kernel_overhead_s = x.at("kernel_overhead").at("value").get<double>() * 1e-6;
+  Run r = check_inference(a, p, {8, 256, 3, 4}, "dgx-h100-cluster:4", nullptr, "sglang", f_prefill, f_decode, eff);
+  const json& dispatch = op(phase(r.result, "decode"), "moe.dispatch", "moe/full");
+  CHECK(detail_ranks(dispatch) == 32);
+  // Without overlap the same placement prices every all-to-all in full: slower in both phases.
+  Run plain = check_inference(a, p, {8, 256, 3, 4}, "dgx-h100-cluster:4", nullptr, "plain", 0, 0, eff);
+  CHECK(plain.result.at("inference").at("ttft_s").get<double>() > r.result.at("inference").at("ttft_s").get<double>());
+  CHECK(plain.result.at("inference").at("tpot_s").get<double>() > r.result.at("inference").at("tpot_s").get<double>());
+}
+
+TEST_CASE("wide expert parallelism: what the placement refuses, naming the field", "[derived]") {
+  auto error = [](const json& parallelism, const std::string& system, json inference = {{"batch", 4}}) {
+    json w = {{"model", "DeepSeek-V3"}, {"parallelism", parallelism}, {"inference", inference}, {"stack", "sglang"}};
+    try {
+      evaluate(w, system);
+    } catch (const trnsim::InputError& e) {
+      return e.field();
+    }
+    return std::string("no error");
+  };
+  // 256 experts do not split over 72 GPUs; 256 + 32 redundant do (4 each).
+  CHECK(error({{"tp", 1}, {"dp", 72}, {"ep", 72}}, "dgx-h100-cluster:9") == "workload.parallelism.ep");
+  CHECK(error({{"tp", 1}, {"dp", 72}, {"ep", 72}, {"redundant_experts", 31}}, "dgx-h100-cluster:9") ==
+        "workload.parallelism.redundant_experts");
+  // Redundant slots need expert parallelism; a group of 16 needs two whole nodes of a cluster.
+  CHECK(error({{"tp", 8}, {"redundant_experts", 32}}, "dgx-h100") == "workload.parallelism.redundant_experts");
+  CHECK(error({{"tp", 1}, {"dp", 16}, {"ep", 16}}, "dgx-h100") == "workload.parallelism.ep");
+  CHECK(error({{"tp", 1}, {"dp", 12}, {"ep", 12}, {"redundant_experts", 32}}, "dgx-h100-cluster:2") ==
+        "workload.parallelism.ep");
+  CHECK(error({{"tp", 1}, {"dp", 32}, {"ep", 32}}, "dgx-h100-cluster:4", {{"batch", 2}, {"prefill_batch", 4}}) ==
+        "workload.inference.prefill_batch");
+}
+
 TEST_CASE("uniform routing: a token reaches k experts, a batch E (1 - (1 - k/E)^T)", "[derived]") {
   Arch a = arch_of("gpt-oss-120b");
   const double wb = bytes_of("mxfp4");

@@ -202,6 +202,7 @@ inline double bytes_of(const std::string& dt) {
 
 struct Placement {
   double tp = 1, pp = 1, dp = 1, ep = 1;
+  double redundant = 0;  // extra routed-expert slots (EPLB's copies): E + redundant split over ep
   std::string weights = "bf16", attn_weights = "bf16", act = "bf16", kv = "bf16";  // as resolved on the chip
   // The serving stack's execution (header): TP ranks per chip, expert strategy and its numbers.
   double ranks_per_chip = 1;
@@ -336,8 +337,9 @@ inline std::vector<Op> layer_ops(const Arch& a, const Placement& p, const Pass& 
     if (ranks > 1) ops.push_back(coll("mlp.all_reduce", "all-reduce", T * d * kResidualBytes, ranks, 1, R));
     return ops;
   }
-  const double E = a.E, k = a.k, etp = p.ep <= p.tp ? p.tp / p.ep : 1;
-  ops.push_back(matmul("moe.router", p, T, d, E, router_params(a), awb, dt));  // replicated, attention precision
+  // The tokens spread evenly over E + redundant expert slots (a balancer's copies).
+  const double E = a.E + p.redundant, k = a.k, etp = p.ep <= p.tp ? p.tp / p.ep : 1;
+  ops.push_back(matmul("moe.router", p, T, d, a.E, router_params(a), awb, dt));  // replicated, attention precision
   // The ep ranks' tokens meet in the experts: a replica's T when ep <= tp, ep/tp replicas' otherwise.
   const double group = T * std::max(1.0, p.ep / p.tp);
   const bool gather = p.dispatch == "allgather-reducescatter";
@@ -607,6 +609,7 @@ inline double memory_item(const json& result, const std::string& name) {
 
 struct Inference {
   double batch, input, output;
+  double prefill_batch = 1;  // prompts per prefill pass
 };
 
 // The derivation above is the architecture's plain formulas: ranks are chips, heads shard
@@ -615,16 +618,19 @@ struct Inference {
 // ranks, NxD's expert strategy and overlapped context-encoding collectives: checked against
 // their own derivation in test_derived_neuron.cpp).
 inline json inference_workload(const std::string& model, const Placement& p, const Inference& in) {
-  return {{"model", model},
+  json w = {{"model", model},
           {"stack", "plain"},
           {"precision", {{"weights", p.weights}, {"attention_weights", p.attn_weights}, {"activations", p.act}, {"kv_cache", p.kv}}},
           {"parallelism", {{"tp", p.tp}, {"pp", p.pp}, {"dp", p.dp}, {"ep", p.ep}}},
           {"inference", {{"batch", in.batch}, {"input_tokens", in.input}, {"output_tokens", in.output}}}};
+  if (p.redundant > 0) w["parallelism"]["redundant_experts"] = p.redundant;
+  if (in.prefill_batch != 1) w["inference"]["prefill_batch"] = in.prefill_batch;
+  return w;
 }
 
-inline Pass prefill_pass(const Arch& a, double S) {
+inline Pass prefill_pass(const Arch& a, double S, double seqs = 1) {
   Pass s;
-  s.seqs = 1;
+  s.seqs = seqs;
   s.new_tokens = S;
   s.pairs_full = causal_pairs(S, 0);
   s.pairs_sliding = causal_pairs(S, a.window);
@@ -662,7 +668,7 @@ inline double held_weight_bytes(const Arch& a, const Placement& p) {
   for (int i = 0; i < a.layers; ++i) {
     bytes += attention_params_chip(a, p) * bytes_of(p.attn_weights) + norm_params(a) * 2;
     if (a.moe[i])
-      bytes += (a.E / p.ep * expert_params(a) / etp + shared_params(a) / p.tp) * bytes_of(p.weights) +
+      bytes += ((a.E + p.redundant) / p.ep * expert_params(a) / etp + shared_params(a) / p.tp) * bytes_of(p.weights) +
                router_params(a) * bytes_of(p.attn_weights);
     else
       bytes += dense_mlp_params(a) / p.tp * bytes_of(p.weights);
@@ -678,9 +684,12 @@ inline double kv_elems_chip(const Arch& a, const Placement& p) {
 
 // `asked` is the scenario's placement and precisions; `p` what runs on the chip (the same
 // unless a precision falls back).
-// `stack` (default plain) and `overlap`: its context-encoding collective overlap.
+// `stack` (default plain) and `overlap`: its context-encoding collective overlap;
+// `decode_overlap` its token-generation one; `eff` the efficiencies the chip runs at (a GPU's
+// execution block: its achieved rates over its peaks).
 inline Run check_inference(const Arch& a, const Placement& asked, const Inference& in, const std::string& system,
-                     const Placement* resolved = nullptr, const std::string& stack = "plain", double overlap = 0) {
+                     const Placement* resolved = nullptr, const std::string& stack = "plain", double overlap = 0,
+                     double decode_overlap = 0, const Efficiency& eff = {}) {
   const Placement& p = resolved ? *resolved : asked;
   json w = inference_workload(a.name, asked, in);
   w["stack"] = stack;
@@ -691,20 +700,27 @@ inline Run check_inference(const Arch& a, const Placement& asked, const Inferenc
   CHECK(res.at("precision").at("weights") == p.weights);
   CHECK(res.at("precision").at("attention_weights") == p.attn_weights);
   CHECK(res.at("precision").at("kv_cache") == p.kv);
-  const double ttft = check_pass(phase(res, "prefill"), a, p, prefill_pass(a, in.input), 1, r.system, {}, overlap);
-  const double tpot = check_pass(phase(res, "decode"), a, p, decode_pass(a, in, in.batch), in.batch, r.system);
+  const double pb = in.prefill_batch;
+  const double ttft = check_pass(phase(res, "prefill"), a, p, prefill_pass(a, in.input, pb), pb, r.system, eff, overlap);
+  const double tpot =
+      check_pass(phase(res, "decode"), a, p, decode_pass(a, in, in.batch), in.batch, r.system, eff, decode_overlap);
   const json& inf = res.at("inference");
   CHECK(inf.at("ttft_s").get<double>() == exact(ttft));
   CHECK(inf.at("tpot_s").get<double>() == exact(tpot));
   // Continuous batching: a request waits for its own prefill and the other streams' (each
   // stalls decode once), then output - 1 decode steps.
-  const double latency = in.batch * ttft + (in.output - 1) * tpot;
+  // A prefill batch of pb prompts: batch / pb prefill passes.
+  const double latency = in.batch / pb * ttft + (in.output - 1) * tpot;
   CHECK(inf.at("request_latency_s").get<double>() == exact(latency));
   CHECK(inf.at("decode_tokens_per_s_per_replica").get<double>() == exact(in.batch / tpot));
   const double per_chip = in.batch * in.output / latency / (p.tp * p.pp);
   CHECK(inf.at("output_tokens_per_s").at("per_chip").get<double>() == exact(per_chip));
   CHECK(inf.at("output_tokens_per_s").at("per_server").get<double>() == exact(per_chip * r.system.chips_per_server));
   CHECK(inf.at("output_tokens_per_s").at("per_system").get<double>() == exact(per_chip * r.system.chips));
+  // The disaggregated pools: back-to-back prefill passes and decode steps, per server.
+  const double per_server = r.system.chips_per_server / (p.tp * p.pp);
+  CHECK(inf.at("pools").at("prefill_tokens_per_s_per_server").get<double>() == exact(pb * in.input / ttft * per_server));
+  CHECK(inf.at("pools").at("decode_tokens_per_s_per_server").get<double>() == exact(in.batch / tpot * per_server));
   // Bytes held per chip: every stream's KV cache at its full length (a sliding layer keeps
   // its window), the weights, one layer's prefill working set, the runtime reserve.
   double kv_tokens = 0;
@@ -718,7 +734,7 @@ inline Run check_inference(const Arch& a, const Placement& asked, const Inferenc
   const double attn_w = a.mla ? hc * (2 * a.qk() + 2 * a.vdim) : 2 * hc * a.head_dim + 2 * kv_heads_chip(a, p) * a.head_dim;
   double mlp_w = 0;
   for (int i = 0; i < a.layers; ++i) mlp_w = std::max(mlp_w, a.moe[i] ? 3 * a.k * a.fe / p.tp : 3 * a.f / p.tp);
-  CHECK(memory_item(res, "activations") == exact(in.input * (2 * a.d + std::max(attn_w, mlp_w)) * bytes_of(p.act)));
+  CHECK(memory_item(res, "activations") == exact(pb * in.input * (2 * a.d + std::max(attn_w, mlp_w)) * bytes_of(p.act)));
   CHECK(memory_item(res, "reserve") == exact(field_default("workload.efficiency.hbm_reserve_fraction") * r.system.chip.hbm_capacity_bytes));
   return r;
 }

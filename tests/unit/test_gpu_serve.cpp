@@ -172,6 +172,22 @@ TEST_CASE("the vllm stack: the V1 OpenAI server's limits, admitting while the KV
   CHECK(price::load_stack("vllm").server->capacity_policy == "max_utilization");  // not capped by the KV budget
 }
 
+TEST_CASE("the sglang stack: the large-EP deployment's limits and two-batch overlap in both phases", "[gpu]") {
+  const json file = data_file("serving/sglang.json");
+  const hw::System sys = hw::load_system("dgx-h100");
+  Scenario s = gpu_scenario("dgx-h100");
+  s.workload.stack = "sglang";
+  const auto m = serve::make_step_model(sys, s.workload, s.serve);
+  CHECK(m->limits().max_batch == file.at("server").at("max_batch_size").at("value").get<int>());
+  CHECK(m->limits().max_batched_tokens == file.at("server").at("max_num_tokens").at("value").get<int>());
+  const price::Stack& st = price::load_stack("sglang");
+  CHECK(st.context_encoding_overlap == file.at("batching").at("context_encoding_collective_overlap").at("value").get<double>());
+  CHECK(st.decode_overlap == file.at("batching").at("decode_collective_overlap").at("value").get<double>());
+  CHECK(contains(st.sources.at("batching.decode_collective_overlap"), "G11"));
+  CHECK(st.calibrated.empty());  // every value sourced or an assumption
+  // A stack file without the optional key overlaps nothing in decode.
+  CHECK(price::load_stack("vllm").decode_overlap == 0);
+}
 
 TEST_CASE("the trtllm-triton stack: trtllm-build's default engine, the same at any request lengths", "[gpu]") {
   const json file = data_file("serving/trtllm-triton.json");

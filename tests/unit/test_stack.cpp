@@ -66,16 +66,18 @@ plan::Operator experts(plan::MoeStrategy strategy, const std::string& model, int
 
 TEST_CASE("serving stacks load from data with a source on every value", "[stack]") {
   const auto names = price::stack_names();
-  for (const char* n : {"plain", "nxdi", "vllm-neuron", "optimum-neuron"})
+  for (const char* n : {"plain", "nxdi", "vllm-neuron", "optimum-neuron", "sglang"})
     CHECK(std::find(names.begin(), names.end(), n) != names.end());
   for (const auto& n : names) {
     const price::Stack& s = price::load_stack(n);
     INFO(n);
     CHECK(s.name == n);
     // every value of the format carries its source (a GPU server's "server" block adds five, the
-    // optional moe.dispatch one, the optional weight_only block two, an "attention" block its one count)
+    // optional moe.dispatch one, the optional weight_only block two, an "attention" block its one
+    // count, the optional batching.decode_collective_overlap one)
     CHECK(s.sources.size() == (s.server ? 38u : 33u) + s.sources.count("moe.dispatch") +
-                                  (s.weight_only_dtypes.empty() ? 0u : 2u) + (s.mla_decode_kernels > 0 ? 1u : 0u));
+                                  (s.weight_only_dtypes.empty() ? 0u : 2u) + (s.mla_decode_kernels > 0 ? 1u : 0u) +
+                                  s.sources.count("batching.decode_collective_overlap"));
     CHECK(!s.sdk_release.empty());
     for (const auto& [path, source] : s.sources) CHECK(!source.empty());
   }
