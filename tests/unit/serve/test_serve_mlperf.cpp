@@ -42,7 +42,7 @@ std::vector<serve::CallRecord> calls(int n, double rate, double tpot_scale) {
     r.chain = i;
     r.arrival_s = i / rate;
     r.output_tokens = 1 + static_cast<int>(unit() * 400);  // some of one token (no TPOT)
-    r.first_token_s = r.arrival_s + 0.05 + 2.5 * unit() * unit();
+    r.first_token_s = r.arrival_s + 0.05 + 1.5 * unit() * unit();
     r.finish_s = r.first_token_s + (r.output_tokens - 1) * tpot_scale * (0.5 + unit());
     out.push_back(r);
   }
