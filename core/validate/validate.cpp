@@ -33,9 +33,9 @@ struct Value {
 double unit_factor(const std::string& unit, const std::string& path) {
   if (unit == "ms") return 1e3;
   if (unit == "us") return 1e6;
-  if (unit == "s" || unit == "tok/s" || unit == "samples/s" || unit == "x") return 1.0;
+  if (unit == "s" || unit == "tok/s" || unit == "req/s" || unit == "x") return 1.0;
   if (unit == "GB/s") return 1e-9;
-  throw InputError(path, "unknown unit '" + unit + "'; one of: s, ms, us, tok/s, samples/s, x, GB/s");
+  throw InputError(path, "unknown unit '" + unit + "'; one of: s, ms, us, tok/s, req/s, x, GB/s");
 }
 
 class Evaluator {

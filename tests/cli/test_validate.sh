@@ -130,7 +130,7 @@ const row = (id, figure) => {
 };
 const expect = (what, got, want) => { if (!near(got, want)) fail(`${what}: validate says ${got}, derived ${want}`); };
 // Rows computed from a scenario, a serving run or a collective: the CLI's figure in the row's unit.
-const scale = { s: 1, ms: 1e3, us: 1e6, "tok/s": 1, "samples/s": 1, x: 1, "GB/s": 1e-9 };
+const scale = { s: 1, ms: 1e3, us: 1e6, "tok/s": 1, "req/s": 1, x: 1, "GB/s": 1e-9 };
 const data = process.argv[3], runs = load("names.json");
 for (const f of fs.readdirSync(data).sort()) {
   JSON.parse(fs.readFileSync(path.join(data, f), "utf8")).rows.forEach((r, i) => {
