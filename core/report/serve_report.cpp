@@ -64,6 +64,7 @@ namespace {
 std::string itl_definition(const std::string& harness) {
   if (harness == "guidellm") return "(last token - first token) / (output tokens - 1) per request (guidellm)";
   if (harness == "llmperf") return "end to end / output tokens per request, TTFT included (LLMPerf)";
+  if (harness == "mlperf") return "(last token - first token) / (output tokens - 1) per sample (MLPerf loadgen's TPOT)";
   return "every gap between consecutive tokens of every request, pooled (vLLM bench)";
 }
 
@@ -214,6 +215,23 @@ json result_to_json(const Result& r) {
                         {"usd_per_million_tokens", r.max_rate_usd_per_million_tokens},
                         {"probes", probes}};
   }
+  if (r.mlperf) {
+    const Mlperf& m = *r.mlperf;
+    s["mlperf"] = {{"scenario", m.scenario},
+                   {"result", m.valid ? "VALID" : "INVALID"},
+                   {"samples", m.samples},
+                   {"tokens_per_s", m.tokens_per_s},
+                   {"samples_per_s", m.samples_per_s},
+                   {"duration_s", m.duration_s},
+                   {"ttft_s", {{"mean", m.ttft_mean_s}, {"p99", m.ttft_p99_s}, {"constraint", optional(m.ttft_limit_s)}}},
+                   {"tpot_s", {{"mean", m.tpot_mean_s}, {"p99", m.tpot_p99_s}, {"constraint", optional(m.tpot_limit_s)}}},
+                   {"min_duration_met", m.min_duration_met},
+                   {"definitions", "loadgen (results.cc): TPOT per sample (latency - TTFT) / (tokens - 1); p99 = "
+                                   "sorted[floor(0.99 n)]; Server: tokens / the last-issued sample's completion, "
+                                   "samples (n - 1) / that time, VALID when both p99s meet their constraints; "
+                                   "Offline: over the last completion. loadgen's 600 s minimum duration is reported, "
+                                   "not part of the result"}};
+  }
   s["metrics"] = metrics_json(r);
   s["notes"] = r.notes;
   j["serve"] = s;
@@ -244,6 +262,26 @@ void latency_table(std::ostringstream& o, const Result& r) {
 void figures(std::ostringstream& o, const Result& r) {
   o << "\nFigures\n";
   for (const auto& [label, text] : headline_figures(r)) o << "  " << pad(label, 34) << text << "\n";
+}
+
+void mlperf_text(std::ostringstream& o, const Result& r) {
+  if (!r.mlperf) return;
+  const Mlperf& m = *r.mlperf;
+  o << "\nMLPerf Inference (loadgen's definitions), scenario " << m.scenario << ": " << (m.valid ? "VALID" : "INVALID")
+    << "\n";
+  o << "  " << pad(m.scenario == "Server" ? "completed tokens/s" : "tokens/s", 34) << fmt::significant(m.tokens_per_s, 6)
+    << "\n";
+  o << "  " << pad(m.scenario == "Server" ? "completed samples/s" : "samples/s", 34)
+    << fmt::significant(m.samples_per_s, 6) << "\n";
+  auto line = [&](const char* name, double mean, double p99, const std::optional<double>& limit) {
+    o << "  " << pad(name, 34) << "mean " << fmt::time(mean) << ", p99 " << fmt::time(p99);
+    if (limit) o << " (constraint " << fmt::time(*limit) << ": " << (p99 <= *limit ? "met" : "NOT met") << ")";
+    o << "\n";
+  };
+  line("TTFT", m.ttft_mean_s, m.ttft_p99_s, m.ttft_limit_s);
+  line("TPOT", m.tpot_mean_s, m.tpot_p99_s, m.tpot_limit_s);
+  o << "  " << pad("min duration (600 s)", 34) << (m.min_duration_met ? "met" : "not met")
+    << " (reported only: a simulated run is shorter than loadgen's minimum)\n";
 }
 
 void occupancy_text(std::ostringstream& o, const Result& r) {
@@ -373,6 +411,7 @@ std::string result_to_text(const Result& r) {
     o << "  (targets: TTFT " << (r.target_ttft_s ? "<= " + fmt::time(*r.target_ttft_s) : std::string("none"))
       << ", TPOT " << (r.target_tpot_s ? "<= " + fmt::time(*r.target_tpot_s) : std::string("none")) << ", for "
       << fmt::percent(r.target_fraction, 0) << " of requests)\n";
+  mlperf_text(o, r);
   occupancy_text(o, r);
   series_text(o, r, 16);
   positions_text(o, r);

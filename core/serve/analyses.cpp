@@ -124,8 +124,8 @@ void latency(const SimResult& sim, const std::string& harness, Result& R) {
   if (harness == "vllm-bench") {
     auto gaps = sim.token_gaps;
     R.itl = summarize_weighted(gaps);
-  } else if (harness == "guidellm") {
-    R.itl = summarize(tpot);  // (last - first) / (output - 1): the same per-request figure
+  } else if (harness == "guidellm" || harness == "mlperf") {
+    R.itl = summarize(tpot);  // (last - first) / (output - 1): the same per-request figure (loadgen's TPOT)
   } else {
     R.itl = summarize(itl);
   }

@@ -181,11 +181,13 @@ void add_serve_fields(std::vector<Field>& t) {
                       "waiting, running or on their way there), or every call of a session to the same replica.",
                       kServeServer}));
   t.push_back(Rows::choice("serve.harness", [](Spec& s) -> std::string& { return s.harness; }, "vllm-bench",
-                     fixed_choices({"vllm-bench", "guidellm", "llmperf"}),
+                     fixed_choices({"vllm-bench", "guidellm", "llmperf", "mlperf"}),
                      {"", "harness",
                       "Whose definition of inter-token latency the report uses: vllm-bench (every gap, pooled), "
                       "guidellm ((last - first token) / (output - 1) per request), llmperf (end to end / output per "
-                      "request).",
+                      "request), mlperf (MLPerf Inference loadgen: TPOT per sample, plus the benchmark's summary -- "
+                      "Server with Poisson arrivals, VALID when p99 TTFT and p99 TPOT meet serve.targets; Offline with "
+                      "burst arrivals).",
                       kServeTargets}));
   t.push_back(Rows::optional_number("serve.targets.ttft_s",
                               [](Spec& s) -> std::optional<double>& { return s.targets.ttft_s; }, target_lo(),

@@ -9,6 +9,7 @@
 #include "common/error.h"
 #include "common/format.h"
 #include "serve/analyses.h"
+#include "serve/mlperf.h"
 #include "serve/requests.h"
 
 namespace trnsim::serve {
@@ -46,6 +47,16 @@ void check_settings(const workload::Spec& w, const Spec& v, bool search) {
   if (v.arrivals != "trace" && v.arrivals != "sessions" && v.warmup_requests >= v.requests)
     throw InputError("serve.warmup_requests", "must be less than serve.requests (" + std::to_string(v.requests) +
                                                   "), got " + std::to_string(v.warmup_requests));
+  if (v.harness == "mlperf") {
+    if (v.arrivals != "poisson" && v.arrivals != "burst")
+      throw InputError("serve.arrivals", "the mlperf harness runs MLPerf's Server scenario (poisson arrivals at the "
+                                         "target QPS) or its Offline scenario (burst: every sample at once), got '" +
+                                             v.arrivals + "'");
+    if (v.arrivals == "poisson" && (!v.targets.ttft_s || !v.targets.tpot_s))
+      throw InputError(!v.targets.ttft_s ? "serve.targets.ttft_s" : "serve.targets.tpot_s",
+                       "MLPerf's Server scenario is judged on its p99 TTFT and p99 TPOT constraints: set both "
+                       "serve.targets.ttft_s and serve.targets.tpot_s (llama2-70b and mixtral-8x7b: 2 s and 0.2 s)");
+  }
   if (!search) return;
   if (v.arrivals == "closed" || v.arrivals == "burst" || v.arrivals == "trace")
     throw InputError("serve.arrivals", "the rate search varies the arrival rate: use poisson, gamma, constant or "
@@ -108,6 +119,8 @@ Result run(const hw::System& system, const workload::Spec& w, const Spec& v, con
   throughput(sim, R);
   occupancy(sim, R);
   goodput(sim, v.targets, R);
+  if (v.harness == "mlperf")
+    R.mlperf = mlperf_summary(sim.calls, v.arrivals == "poisson", v.targets.ttft_s, v.targets.tpot_s);
   zero_load(run, R);
   economics(run, R);
   kv_precisions(run, R);

@@ -13,12 +13,20 @@
 //    (vLLM bench's TPOT, guidellm's ITL); requests of one output token have none.
 //  - ITL, per serve.harness: vllm-bench -- every gap between consecutive tokens of every
 //    request, pooled; guidellm -- (last token - first token) / (output tokens - 1) per request;
-//    llmperf -- end to end / output tokens per request (its inter_token_latency, TTFT included).
+//    llmperf -- end to end / output tokens per request (its inter_token_latency, TTFT included);
+//    mlperf -- loadgen's TPOT, (last token - first token) / (output tokens - 1) per sample.
 //  - end to end: arrival to the last token. Percentiles: numpy's linear interpolation.
 //  - goodput (DistServe): the share of requests meeting both the TTFT and the TPOT target
 //    (attainment) and those requests per second of the run; the rate search finds the highest
 //    arrival rate whose attainment is at least serve.targets.fraction -- DistServe's goodput.
 //  - throughput: output tokens per second from the first arrival to the last completion.
+//  - MLPerf Inference (serve.harness mlperf; loadgen's results.cc and logging.cc): TPOT per
+//    sample (latency - first-token latency) / (output tokens - 1); p99 = the sorted sample at
+//    index floor(0.99 n); Server (generated arrivals at a rate): tokens/s = output tokens / the
+//    last-issued sample's completion, samples/s = (n - 1) / the same time, VALID when the p99
+//    TTFT and p99 TPOT are within serve.targets; Offline (burst): tokens/s and samples/s over
+//    the last completion. loadgen's 600 s minimum duration and early-stopping test are reported,
+//    not enforced (a simulated run is far shorter).
 #pragma once
 #include <functional>
 #include <istream>
@@ -101,6 +109,18 @@ struct TurnRow {
   double cached_fraction = 0;                       // of the turn's prompt tokens
 };
 
+// MLPerf Inference loadgen's summary of a serve.harness mlperf run (definitions above).
+struct Mlperf {
+  std::string scenario;             // Server | Offline
+  std::size_t samples = 0;
+  double ttft_mean_s = 0, ttft_p99_s = 0, tpot_mean_s = 0, tpot_p99_s = 0;
+  double tokens_per_s = 0, samples_per_s = 0;
+  double duration_s = 0;            // the time the throughputs divide by
+  std::optional<double> ttft_limit_s, tpot_limit_s;  // Server: the constraints (serve.targets)
+  bool valid = true;                // Server: both p99s within their constraints; Offline: always
+  bool min_duration_met = false;    // loadgen's 600 s minimum (reported, not part of `valid`)
+};
+
 struct RateProbe {
   double rate = 0, attainment = 0, goodput_rps = 0;
 };
@@ -133,6 +153,8 @@ struct Result {
   std::optional<double> target_ttft_s, target_tpot_s;
   double target_fraction = 0;
   double attainment = 0, goodput_rps = 0;
+  // MLPerf Inference (serve.harness mlperf)
+  std::optional<Mlperf> mlperf;
   // occupancy
   int batch_slots = 0;
   double mean_batch = 0, max_batch = 0;  // running sequences per replica

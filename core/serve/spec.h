@@ -72,7 +72,8 @@ struct Spec {
   // What is measured
   int warmup_requests = 0;      // the first completions, left out of the statistics
   double duration_s = 0;        // > 0: the run ends there; calls unfinished then are left out (guidellm's max-seconds)
-  std::string harness;          // vllm-bench | guidellm | llmperf: the TPOT / ITL definitions
+  std::string harness;          // vllm-bench | guidellm | llmperf | mlperf: the TPOT / ITL definitions (mlperf: loadgen's
+                                // Server or Offline summary as well, analyses.h)
   Targets targets;
   bool find_rate = false;
 };

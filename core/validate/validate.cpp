@@ -16,6 +16,7 @@
 #include "report/metrics.h"
 #include "report/report.h"
 #include "scenario/scenario.h"
+#include "scenario/schema.h"
 #include "report/serving.h"
 
 namespace trnsim::validate {
@@ -32,9 +33,9 @@ struct Value {
 double unit_factor(const std::string& unit, const std::string& path) {
   if (unit == "ms") return 1e3;
   if (unit == "us") return 1e6;
-  if (unit == "s" || unit == "tok/s" || unit == "x") return 1.0;
+  if (unit == "s" || unit == "tok/s" || unit == "req/s" || unit == "x") return 1.0;
   if (unit == "GB/s") return 1e-9;
-  throw InputError(path, "unknown unit '" + unit + "'; one of: s, ms, us, tok/s, x, GB/s");
+  throw InputError(path, "unknown unit '" + unit + "'; one of: s, ms, us, tok/s, req/s, x, GB/s");
 }
 
 class Evaluator {
@@ -110,12 +111,33 @@ Value Evaluator::scenario_value(ObjectReader& r, const std::string& path) {
   throw InputError(path + ".phase", "no phase '" + phase + "' in the result");
 }
 
-// A serving metric of a scenario run through the serving simulator (its harness's definitions).
+// A serving metric of a scenario run through the serving simulator (its harness's definitions),
+// or a figure of its MLPerf summary (serve.harness mlperf); "set" first gives scenario fields
+// computed values (a length derived from published figures).
 Value Evaluator::serve_value(ObjectReader& r) {
   Scenario s = scenario(r.raw("serve"), r.path("serve"));
+  if (const json* set = r.optional_raw("set")) {
+    if (!set->is_object()) throw InputError(r.path("set"), "expected an object of field paths and computations");
+    for (auto f = set->begin(); f != set->end(); ++f)
+      set_field(s, f.key(), json(eval(f.value(), r.path("set") + "." + f.key()).v));
+  }
   const std::string key = scenario_to_string(s);
   auto it = served_.find(key);
   if (it == served_.end()) it = served_.emplace(key, serve::run(s)).first;
+  if (r.has("mlperf")) {
+    const std::string figure = r.choice("mlperf", {"tokens_per_s", "samples_per_s", "ttft_mean_s", "ttft_p99_s",
+                                                   "tpot_mean_s", "tpot_p99_s", "valid"});
+    r.finish();
+    if (!it->second.mlperf) throw InputError(r.path("mlperf"), "the serving run is not an MLPerf one (serve.harness mlperf)");
+    const serve::Mlperf& m = *it->second.mlperf;
+    if (figure == "tokens_per_s") return {m.tokens_per_s, ""};
+    if (figure == "samples_per_s") return {m.samples_per_s, ""};
+    if (figure == "ttft_mean_s") return {m.ttft_mean_s, ""};
+    if (figure == "ttft_p99_s") return {m.ttft_p99_s, ""};
+    if (figure == "tpot_mean_s") return {m.tpot_mean_s, ""};
+    if (figure == "tpot_p99_s") return {m.tpot_p99_s, ""};
+    return {m.valid ? 1.0 : 0.0, ""};
+  }
   const std::string metric = r.string("metric");
   const Metric& m = find_metric(metric, r.path("metric"));
   if (!m.of_serve) throw InputError(r.path("metric"), "'" + metric + "' is not a serving metric (serve_...)");
@@ -227,6 +249,11 @@ Value Evaluator::eval(const json& e, const std::string& path) {
     r.finish();
     return {v, ""};
   }
+  if (r.has("figure")) {  // a published figure as an operand (a length derived from two of them)
+    const double v = r.number("figure", -1e300, 1e300);
+    r.finish();
+    return {v, ""};
+  }
   if (r.has("repeat")) {  // the same computation N times one after another (a harness's loop)
     ObjectReader q(r.raw("repeat"), r.path("repeat"));
     const double n = q.number("count", 1, 4096);
@@ -250,7 +277,7 @@ Value Evaluator::eval(const json& e, const std::string& path) {
     r.finish();
     return out;
   }
-  throw InputError(path, "expected one of: scenario, serve, collective, system, best, given, repeat, ratio, divide, sum, max, not_modeled");
+  throw InputError(path, "expected one of: scenario, serve, collective, system, best, given, figure, repeat, ratio, divide, sum, max, not_modeled");
 }
 
 // "{a}" and "{b}" in a note: the placements of a ratio of best points.

@@ -8,6 +8,10 @@
 //   {"serve": S, "metric": KEY}                      a serving metric (serve_..., core/report/metrics.h) of S
 //                                                    run through the serving simulator (`trnsim serve`): S's
 //                                                    "serve" object names the harness's arrivals and definitions
+//   {"serve": S, "mlperf": FIGURE, "set"?: {PATH: E}} a figure of S's MLPerf summary (serve.harness mlperf:
+//                                                    tokens_per_s, samples_per_s, ttft_/tpot_ mean_s/p99_s, valid);
+//                                                    "set" gives S's fields computed values first
+//   {"figure": X}                                    a published figure, as an operand of a derivation
 //   {"collective": {system, op, bytes, ranks, ranks_per_chip?}, "metric": "time_s" | "busbw_bytes_per_s"}
 //   {"system": NAME, "quantity": PATH}               a value of `trnsim describe NAME --json`
 //   {"best": {scenario, vary, fixed, maximize, subject_to}, "metric": KEY}

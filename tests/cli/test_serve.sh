@@ -86,6 +86,28 @@ echo '{"system": "trn2-48xlarge", "compare_system": "", "workload": {"model": "L
 "$TRNSIM" serve "$tmp/search.json" --find-rate | grep -qE '^Rate search: highest rate with 90% meeting the targets: [0-9.]+ requests/s' ||
   fail "--find-rate prints the highest rate"
 
+# MLPerf Server (serve.harness mlperf): Llama-3.1-8B on one H100 at 20 samples/s, loadgen's
+# summary in text and JSON; its VALID is the rule on the p99s it reports, and a constraint the
+# p99 TPOT misses makes the run INVALID (exit 0: a result, not an error).
+mlperf='{"system": "dgx-h100", "compare_system": "", "workload": {"model": "Llama-3.1-8B", "stack": "trtllm", "precision": {"weights": "fp8", "activations": "fp8", "kv_cache": "fp8"}}, "serve": {"harness": "mlperf", "arrivals": "poisson", "rate": 20, "requests": 300, "input_tokens": {"distribution": "uniform", "mean": 512, "spread": 511}, "output_tokens": {"distribution": "fixed", "mean": 1024, "eos_mean": 290}, "targets": {"ttft_s": 2, "tpot_s": TPOT}}}'
+echo "${mlperf/TPOT/0.2}" >"$tmp/mlperf.json"
+echo "${mlperf/TPOT/0.001}" >"$tmp/mlperf-tight.json"
+"$TRNSIM" serve "$tmp/mlperf.json" | grep -q "^MLPerf Inference (loadgen's definitions), scenario Server: VALID" || fail "mlperf Server text"
+for f in mlperf mlperf-tight; do
+  "$TRNSIM" serve --json "$tmp/$f.json" >"$tmp/$f.out.json"
+  node -e '
+    const m = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).serve.mlperf;
+    const valid = m.ttft_s.p99 <= m.ttft_s.constraint && m.tpot_s.p99 <= m.tpot_s.constraint;
+    if (m.scenario !== "Server" || m.samples !== 300) throw new Error("scenario " + m.scenario + ", " + m.samples);
+    if (m.result !== (valid ? "VALID" : "INVALID")) throw new Error("result " + m.result + " vs the p99s " + JSON.stringify(m));
+    if (m.result !== process.argv[2]) throw new Error("expected " + process.argv[2] + ", got " + m.result);
+    if (!(Math.abs(m.tokens_per_s / m.samples_per_s - 290) < 60)) throw new Error("tokens per sample " + m.tokens_per_s / m.samples_per_s);
+  ' "$tmp/$f.out.json" "$([[ $f == mlperf ]] && echo VALID || echo INVALID)" || fail "mlperf Server JSON ($f)"
+done
+closed=${mlperf/TPOT/0.2}
+echo "${closed/poisson/closed}" >"$tmp/mlperf-closed.json"
+expect_error 2 "serve.arrivals: the mlperf harness runs MLPerf's Server scenario" -- serve "$tmp/mlperf-closed.json"
+
 # Bad input: exit 2, the field or line named.
 echo '{"workload": {"model": "Llama-3.1-8B"}, "serve": {"rate": 0}}' >"$tmp/bad-rate.json"
 expect_error 2 'serve.rate: 0 is below 1e-06 \(a rate is positive' -- serve "$tmp/bad-rate.json"
@@ -95,4 +117,4 @@ expect_error 2 "serve.trace.file: cannot open '.*missing.csv'" -- serve "$tmp/ll
 echo '{"system": "trn2-48xlarge", "workload": {"model": "Llama-3.1-8B"}, "serve": {"requests": 20, "targets": {"ttft_s": 0.0001}}}' >"$tmp/impossible.json"
 expect_error 2 'serve.targets.ttft_s: .*cannot be met by 90% of requests even at zero load' -- serve "$tmp/impossible.json" --find-rate
 expect_error 2 "unknown option" -- serve examples/serve-at-load-trn3-gen2.json --frobnicate
-echo "serve: $n examples, 4 trace formats, limits, rate search and errors OK"
+echo "serve: $n examples, 4 trace formats, limits, rate search, MLPerf Server and errors OK"

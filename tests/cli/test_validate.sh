@@ -20,7 +20,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 # test_ui_validation prints, and the native run checks it here.
 if [[ -z ${TRNSIM_SANITIZED:-} ]]; then
 "$TRNSIM" validate > "$tmp/out.txt" || fail "validate exited $?"
-for id in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 22 23 24 25 V1 V2 V3 C1 C1b C2 C3 C3b C3c C4 C5 C6 C7 C8 D1 D2 D3 D4 D5 H1 H3; do
+for id in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 22 23 24 25 V1 V2 V3 C1 C1b C2 C3 C3b C3c C4 C5 C6 C7 C8 D1 D2 D3 D4 D5 H1 H2 H3; do
   grep -qE "^$id +[^ ]" "$tmp/out.txt" || fail "validate: no row $id"
 done
 grep -q "figures modeled:" "$tmp/out.txt" || fail "summary line"
@@ -39,13 +39,27 @@ const fs = require("fs"), path = require("path");
 const [dir, data] = process.argv.slice(2);
 // Rows of one computation (the H1 rows: three figures of one serving run) share one CLI run.
 const jobs = [], names = {}, first = new Map(), seen = new Set();
+// A repeated computation ({"repeat": {"count", "of"}}) or a sum of one computation N times
+// (the MLPerf rows: N identical replicas): its one run, N times in the check.
+const one = (c) => c.repeat ? c.repeat.of
+  : c.sum && c.sum.every((x) => JSON.stringify(x) === JSON.stringify(c.sum[0])) ? c.sum[0] : c;
+// A serving row's "set": its fields given values derived from published figures ({"figure"},
+// {"divide"}), applied to the scenario the CLI runs.
+const value = (e) => e.figure !== undefined ? e.figure : value(e.divide[0]) / value(e.divide[1]);
+const scenarioOf = (c) => {
+  const s = JSON.parse(JSON.stringify(c.serve));
+  for (const [p, e] of Object.entries(c.set || {})) {
+    const keys = p.split("."), last = keys.pop();
+    keys.reduce((o, k) => (o[k] = o[k] || {}), s)[last] = value(e);
+  }
+  return s;
+};
 for (const f of fs.readdirSync(data).sort()) {
   JSON.parse(fs.readFileSync(path.join(data, f), "utf8")).rows.forEach((r, i) => {
-    // A repeated computation ({"repeat": {"count", "of"}}): its one run, N times in the check.
-    const c = r.compute.repeat ? r.compute.repeat.of : r.compute, name = `${path.basename(f, ".json")}-${i}`;
+    const c = one(r.compute), name = `${path.basename(f, ".json")}-${i}`;
     const kind = c.serve ? "serve" : c.scenario ? "run" : c.collective ? "collective" : "";
     if (!kind) return;
-    const input = JSON.stringify(c.serve || c.scenario || c.collective), key = kind + " " + input;
+    const input = JSON.stringify(c.serve ? scenarioOf(c) : c.scenario || c.collective), key = kind + " " + input;
     if (first.has(key)) { names[name] = first.get(key); return; }
     if (process.env.TRNSIM_SANITIZED && seen.has(`${f} ${kind}`)) return;
     seen.add(`${f} ${kind}`);
@@ -116,18 +130,24 @@ const row = (id, figure) => {
 };
 const expect = (what, got, want) => { if (!near(got, want)) fail(`${what}: validate says ${got}, derived ${want}`); };
 // Rows computed from a scenario, a serving run or a collective: the CLI's figure in the row's unit.
-const scale = { s: 1, ms: 1e3, us: 1e6, "tok/s": 1, x: 1, "GB/s": 1e-9 };
+const scale = { s: 1, ms: 1e3, us: 1e6, "tok/s": 1, "req/s": 1, x: 1, "GB/s": 1e-9 };
 const data = process.argv[3], runs = load("names.json");
 for (const f of fs.readdirSync(data).sort()) {
   JSON.parse(fs.readFileSync(path.join(data, f), "utf8")).rows.forEach((r, i) => {
-    const times = r.compute.repeat ? r.compute.repeat.count : 1;
-    const c = r.compute.repeat ? r.compute.repeat.of : r.compute, name = `${path.basename(f, ".json")}-${i}`, unit = r.published.unit;
+    const sum = r.compute.sum && r.compute.sum.every((x) => JSON.stringify(x) === JSON.stringify(r.compute.sum[0]));
+    const times = r.compute.repeat ? r.compute.repeat.count : sum ? r.compute.sum.length : 1;
+    const c = r.compute.repeat ? r.compute.repeat.of : sum ? r.compute.sum[0] : r.compute;
+    const name = `${path.basename(f, ".json")}-${i}`, unit = r.published.unit;
     if (!(c.serve || c.scenario || c.collective)) return;
     if (!(unit in scale)) { fail(`row ${r.id}: unit ${unit} unknown to this test`); return; }
     if (process.env.TRNSIM_SANITIZED && !(name in runs)) return;  // (see the top)
     const out = load(runs[name] + ".out.json");
     let v;
-    if (c.serve) v = out.serve.metrics[c.metric];
+    if (c.serve && c.mlperf) {  // the MLPerf summary of `serve --json`
+      const m = out.serve.mlperf, [fig, stat] = [c.mlperf.slice(0, 4), c.mlperf.slice(5, -2)];
+      v = c.mlperf === "valid" ? (m.result === "VALID" ? 1 : 0)
+        : c.mlperf.endsWith("per_s") ? m[c.mlperf] : m[fig + "_s"][stat];
+    } else if (c.serve) v = out.serve.metrics[c.metric];
     else if (c.collective) v = c.metric === "time_s" ? out.results[0].time_s : out.results[0].busbw_bytes_per_s;
     else if (c.phase) {
       const p = out.primary.result.phases.find((x) => x.name === c.phase);
@@ -135,7 +155,7 @@ for (const f of fs.readdirSync(data).sort()) {
     } else if (c.metric in ((out.primary.result.inference || {}).pools || {}))
       v = out.primary.result.inference.pools[c.metric];  // a disaggregated pool's throughput (the H5 rows)
     else v = out.primary.result.video[c.metric];
-    if (typeof v !== "number") { fail(`row ${r.id} '${r.figure}': the CLI printed no ${c.metric || c.part}`); return; }
+    if (typeof v !== "number") { fail(`row ${r.id} '${r.figure}': the CLI printed no ${c.metric || c.mlperf || c.part}`); return; }
     expect(`row ${r.id} '${r.figure}'`, row(r.id, r.figure), times * v * scale[unit]);
   });
 }
