@@ -554,7 +554,7 @@ TEST_CASE("MiMo-V2-Flash: sliding layers of their own K/V heads, V heads narrowe
   const AttentionShape& swa = m.layer_specs[1].attn;
   CHECK((full.kv_heads == 4 && full.head_dim == 192 && full.v_head_dim == 128 && !full.sinks));
   CHECK((swa.kv_heads == 8 && swa.head_dim == 192 && swa.v_head_dim == 128 && swa.sinks));
-  const double d = 4096, vocab = 152576;
+  const double d = 4096;
   const double attn = 9 * gqa_weights(d, 64, 4, 192, 128, false, false) + 39 * gqa_weights(d, 64, 8, 192, 128, false, true);
   const auto c = count_parameters(m);
   CHECK(c.attention == attn);
