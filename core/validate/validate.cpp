@@ -254,7 +254,8 @@ Value Evaluator::eval(const json& e, const std::string& path) {
     r.finish();
     return {v, ""};
   }
-  if (r.has("repeat")) {  // the same computation N times one after another (a harness's loop)
+  if (r.has("repeat")) {  // N copies of one computation: a harness's loop run one after another (its time),
+                          // or replicas side by side (their throughputs summed)
     ObjectReader q(r.raw("repeat"), r.path("repeat"));
     const double n = q.number("count", 1, 4096);
     if (n != std::floor(n)) throw InputError(q.path("count"), "expected a whole number of repetitions");

@@ -39,10 +39,9 @@ const fs = require("fs"), path = require("path");
 const [dir, data] = process.argv.slice(2);
 // Rows of one computation (the H1 rows: three figures of one serving run) share one CLI run.
 const jobs = [], names = {}, first = new Map(), seen = new Set();
-// A repeated computation ({"repeat": {"count", "of"}}) or a sum of one computation N times
-// (the MLPerf rows: N identical replicas): its one run, N times in the check.
-const one = (c) => c.repeat ? c.repeat.of
-  : c.sum && c.sum.every((x) => JSON.stringify(x) === JSON.stringify(c.sum[0])) ? c.sum[0] : c;
+// A repeated computation ({"repeat": {"count", "of"}}: a harness's loop, or the MLPerf rows' N
+// identical replicas): its one run, N times in the check.
+const one = (c) => c.repeat ? c.repeat.of : c;
 // A serving row's "set": its fields given values derived from published figures ({"figure"},
 // {"divide"}), applied to the scenario the CLI runs.
 const value = (e) => e.figure !== undefined ? e.figure : value(e.divide[0]) / value(e.divide[1]);
@@ -134,9 +133,8 @@ const scale = { s: 1, ms: 1e3, us: 1e6, "tok/s": 1, "req/s": 1, x: 1, "GB/s": 1e
 const data = process.argv[3], runs = load("names.json");
 for (const f of fs.readdirSync(data).sort()) {
   JSON.parse(fs.readFileSync(path.join(data, f), "utf8")).rows.forEach((r, i) => {
-    const sum = r.compute.sum && r.compute.sum.every((x) => JSON.stringify(x) === JSON.stringify(r.compute.sum[0]));
-    const times = r.compute.repeat ? r.compute.repeat.count : sum ? r.compute.sum.length : 1;
-    const c = r.compute.repeat ? r.compute.repeat.of : sum ? r.compute.sum[0] : r.compute;
+    const times = r.compute.repeat ? r.compute.repeat.count : 1;
+    const c = r.compute.repeat ? r.compute.repeat.of : r.compute;
     const name = `${path.basename(f, ".json")}-${i}`, unit = r.published.unit;
     if (!(c.serve || c.scenario || c.collective)) return;
     if (!(unit in scale)) { fail(`row ${r.id}: unit ${unit} unknown to this test`); return; }
