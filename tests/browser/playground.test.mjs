@@ -35,8 +35,11 @@ console.log(`# trnsim.wasm: ${(wasm.length / 1e6).toFixed(2)} MB, ${(gz / 1e6).t
 // the serve economics took it to 3.91 / 1.047. 4.1 MB: per-layer attention shapes and five model
 // families with two bundled configs, the MoE decode kernel and torch-blockwise stacks, the
 // decomposed attention path and the lazy decode took it to 4.007 / 1.068 (gzipped still within
-// 1.10). The first frame is measured by scripts/bench.sh.
-check(wasm.length <= 4.1e6, `trnsim.wasm is at most 4.1 MB (${wasm.length} bytes)`);
+// 1.10). 4.2 MB: the MLPerf harness and its 23 H2 figures, SGLang's stack with wide expert
+// parallelism and H5, TensorRT-LLM's DEP and weight-only path and the collective runner took it to
+// 4.143 / 1.089 (68 kB of it data, after the MLPerf rows' replicas became one repeated
+// computation: 4.195 before). The first frame is measured by scripts/bench.sh.
+check(wasm.length <= 4.2e6, `trnsim.wasm is at most 4.2 MB (${wasm.length} bytes)`);
 check(gz <= 1.10e6, `trnsim.wasm is at most 1.10 MB gzipped (${gz} bytes)`);
 
 await withPage(async ({ page, base, outside, consoleErrors }) => {
