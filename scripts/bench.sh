@@ -84,13 +84,16 @@ if ((smoke)); then
 fi
 
 # The machine: CPU, the features the MX paths use, cores, compilers, load.
+# em++'s version: read whole (under pipefail `em++ | head` can fail with em++'s SIGPIPE, which
+# appended the fallback to a found version).
+emv=$( (em++ --version 2>/dev/null || true) | grep -oE '[0-9]+\.[0-9]+\.[0-9]+' | sed -n 1p || true)
 flags=$(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -xE 'sse4_2|avx|avx2|fma|avx512f|avx512bw|avx512vl|avx512_vnni|avx512_bf16|avx_vnni' | tr '\n' ' ' || true)
 node -e '
   const [out, cpu, flags, cores, gxx, emxx, nodev, load] = process.argv.slice(1);
   require("fs").writeFileSync(out, JSON.stringify({cpu, flags: flags.trim(), cores: Number(cores), compiler: gxx,
     wasm_compiler: emxx, node: nodev, load_before: load, date: new Date().toISOString()}, null, 1));
 ' "$out/machine.json" "$(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -n1)" "$flags" "$(nproc)" \
-  "$(g++ --version | head -n1)" "emscripten $(em++ --version 2>/dev/null | head -n1 | grep -oE '[0-9]+\.[0-9]+\.[0-9]+' || echo '(not found)')" "$(node --version)" \
+  "$(g++ --version | head -n1)" "emscripten ${emv:-(not found)}" "$(node --version)" \
   "$(cut -d' ' -f1-3 /proc/loadavg)"
 
 only=${TRNSIM_BENCH_ONLY:-}
