@@ -399,7 +399,14 @@ std::string result_to_text(const Result& r) {
     << " x " << r.chips_per_replica << " chip" << (r.chips_per_replica > 1 ? "s" : "") << " (of " << r.system_chips
     << "), stack " << r.stack << "\n";
   const workload::Spec& w = r.workload;
-  o << "  model         " << w.model_name << " (" << w.precision.weights << " weights, " << w.precision.kv_cache
+  // A config given inline has no name: say so, with its model_type where it declares one.
+  std::string model = w.model_name;
+  if (model.empty()) {
+    const bool typed = w.model_config.is_object() && w.model_config.contains("model_type") &&
+                       w.model_config.at("model_type").is_string();
+    model = "inline " + (typed ? w.model_config.at("model_type").get<std::string>() + " " : std::string()) + "config";
+  }
+  o << "  model         " << model << " (" << w.precision.weights << " weights, " << w.precision.kv_cache
     << " KV), tp " << w.parallelism.tp << " pp " << w.parallelism.pp << " ep " << w.parallelism.ep << "\n";
   o << "  requests      " << r.source << "\n";
   o << "  ran           " << r.requests << " measured, " << r.rejected << " rejected, ";

@@ -83,7 +83,8 @@ expect_error 2 'serve.trace.max_requests: .*long.csv has more than 50000 request
 
 # The rate search: the highest rate meeting the targets, with its probes.
 echo '{"system": "trn2-48xlarge", "compare_system": "", "workload": {"model": "Llama-3.1-8B", "stack": "plain"}, "serve": {"requests": 200, "rate": 4, "targets": {"ttft_s": 0.5, "tpot_s": 0.03}}}' >"$tmp/search.json"
-"$TRNSIM" serve "$tmp/search.json" --find-rate | grep -qE '^Rate search: highest rate with 90% meeting the targets: [0-9.]+ requests/s' ||
+"$TRNSIM" serve "$tmp/search.json" --find-rate >"$tmp/search.txt" || fail "--find-rate exit $?"
+grep -qE '^Rate search: highest rate with 90% meeting the targets: [0-9.]+ requests/s' "$tmp/search.txt" ||
   fail "--find-rate prints the highest rate"
 
 # MLPerf Server (serve.harness mlperf): Llama-3.1-8B on one H100 at 20 samples/s, loadgen's
@@ -92,7 +93,9 @@ echo '{"system": "trn2-48xlarge", "compare_system": "", "workload": {"model": "L
 mlperf='{"system": "dgx-h100", "compare_system": "", "workload": {"model": "Llama-3.1-8B", "stack": "trtllm", "precision": {"weights": "fp8", "activations": "fp8", "kv_cache": "fp8"}}, "serve": {"harness": "mlperf", "arrivals": "poisson", "rate": 20, "requests": 300, "input_tokens": {"distribution": "uniform", "mean": 512, "spread": 511}, "output_tokens": {"distribution": "fixed", "mean": 1024, "eos_mean": 290}, "targets": {"ttft_s": 2, "tpot_s": TPOT}}}'
 echo "${mlperf/TPOT/0.2}" >"$tmp/mlperf.json"
 echo "${mlperf/TPOT/0.001}" >"$tmp/mlperf-tight.json"
-"$TRNSIM" serve "$tmp/mlperf.json" | grep -q "^MLPerf Inference (loadgen's definitions), scenario Server: VALID" || fail "mlperf Server text"
+# (Output to a file first: grep -q leaving a pipe early would fail the writer under pipefail.)
+"$TRNSIM" serve "$tmp/mlperf.json" >"$tmp/mlperf.txt" || fail "mlperf Server exit $?"
+grep -q "^MLPerf Inference (loadgen's definitions), scenario Server: VALID" "$tmp/mlperf.txt" || fail "mlperf Server text"
 for f in mlperf mlperf-tight; do
   "$TRNSIM" serve --json "$tmp/$f.json" >"$tmp/$f.out.json"
   node -e '
@@ -107,6 +110,12 @@ done
 closed=${mlperf/TPOT/0.2}
 echo "${closed/poisson/closed}" >"$tmp/mlperf-closed.json"
 expect_error 2 "serve.arrivals: the mlperf harness runs MLPerf's Server scenario" -- serve "$tmp/mlperf-closed.json"
+
+# A model config given inline has no name: the text says it is inline, with its model_type.
+node -e 'const fs = require("fs"); const m = JSON.parse(fs.readFileSync("examples/models/Llama-3.1-8B.json", "utf8"));
+  fs.writeFileSync(process.argv[1], JSON.stringify({system: "trn2-48xlarge", workload: {model: m}, serve: {requests: 20}}));' "$tmp/inline.json"
+"$TRNSIM" serve "$tmp/inline.json" >"$tmp/inline.txt" || fail "inline config exit $?"
+grep -q "^  model         inline llama config (" "$tmp/inline.txt" || fail "an inline config's model line"
 
 # Bad input: exit 2, the field or line named.
 echo '{"workload": {"model": "Llama-3.1-8B"}, "serve": {"rate": 0}}' >"$tmp/bad-rate.json"

@@ -214,7 +214,8 @@ if [[ -n ${TRNSIM_SANITIZED:-} ]]; then
     const s = r.compute.serve; s.workload.pricer = "engine";
     fs.writeFileSync(process.argv[2], JSON.stringify(s));' \
     "$TRNSIM_SOURCE_DIR/core/data/validation/50-serving.json" "$tmp/engine-row.json" || fail "row 6's scenario"
-  "$TRNSIM" serve "$tmp/engine-row.json" --json | grep -q '"serve_ttft_mean_s"' || fail "serve row 6 with the engine pricer"
+  "$TRNSIM" serve "$tmp/engine-row.json" --json >"$tmp/engine-row.out.json" || fail "serve row 6 with the engine pricer: exit $?"
+  grep -q '"serve_ttft_mean_s"' "$tmp/engine-row.out.json" || fail "serve row 6 with the engine pricer"
 else
 "$TRNSIM" validate --pricer engine --json > "$tmp/engine.json" 2>/dev/null || fail "validate --pricer engine"
 node - "$tmp" "$TRNSIM" "$TRNSIM_SOURCE_DIR/core/data/validation/50-serving.json" <<'EOF' || fail "validate --pricer engine rows"
