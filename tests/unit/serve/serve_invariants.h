@@ -54,6 +54,13 @@ inline Scenario small_scenario(const std::string& stack, const json& serve = jso
   return scenario_from_json({{"system", system}, {"compare_system", ""}, {"workload", w}, {"serve", v}});
 }
 
+// A named variant of small_scenario: its serve.* and workload.* fields merged over the base's.
+struct Variant {
+  const char* name;
+  json serve;
+  json workload = json::object();
+};
+
 // A serving run: the report and the simulator's own result (every call's record).
 struct Run {
   serve::Result report;

@@ -12,16 +12,6 @@ namespace unit_serve_conservation {
 
 using namespace serve_invariants;
 
-namespace {
-
-struct Variant {
-  const char* name;
-  json serve;
-  json workload = json::object();
-};
-
-}  // namespace
-
 TEST_CASE("serve invariants: requests, tokens and KV blocks are conserved on every stack", "[serve]") {
   const std::vector<std::string> stacks = serve::stack_names();
   REQUIRE(stacks.size() >= 2);  // enumerated from core/data/serving/, "plain" first

@@ -54,12 +54,6 @@ Run compare(const Scenario& s) {
   return lazy;
 }
 
-struct Variant {
-  const char* name;
-  json serve;
-  json workload = json::object();
-};
-
 }  // namespace
 
 TEST_CASE("serve lazy decode: every report and record equals the per-step reference", "[serve]") {
