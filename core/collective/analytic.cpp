@@ -43,6 +43,8 @@ struct Routed {
   std::vector<double> bandwidth;   // per link class (the slowest of its links)
 };
 
+// The topology is keyed by address: a backend instance must not outlive a topology it timed
+// steps on (collective::Runner owns both; a backend made for one call is dropped with it).
 using ShapeKey = std::tuple<const fabric::Topology*, int, long, long, long, long, long, long, long, long>;
 
 class AnalyticBackend : public Backend {
