@@ -160,26 +160,27 @@ TEST_CASE("a GPU decode step: the chip's cost per kernel plus the stack's per se
   CHECK(m->step(chunk).time_s == Approx(bare.price(chunk).time_s).epsilon(1e-12));
 }
 
-TEST_CASE("the vllm stack: the V1 OpenAI server's limits, admitting while the KV cache has room", "[gpu]") {
-  const json file = data_file("serving/vllm.json");
+// A GPU server stack's step model on one DGX H100 takes its batch and token limits from the
+// stack file's server block; returns the model's limits.
+serve::Limits check_server_limits(const std::string& stack) {
+  const json file = data_file("serving/" + stack + ".json");
   const hw::System sys = hw::load_system("dgx-h100");
   Scenario s = gpu_scenario("dgx-h100");
-  s.workload.stack = "vllm";
-  const auto m = serve::make_step_model(sys, s.workload, s.serve);
-  CHECK(m->limits().max_batch == file.at("server").at("max_batch_size").at("value").get<int>());
-  CHECK(m->limits().max_batched_tokens == file.at("server").at("max_num_tokens").at("value").get<int>());
-  CHECK(m->limits().batch_policy == "chunked");
+  s.workload.stack = stack;
+  const serve::Limits limits = serve::make_step_model(sys, s.workload, s.serve)->limits();
+  CHECK(limits.max_batch == file.at("server").at("max_batch_size").at("value").get<int>());
+  CHECK(limits.max_batched_tokens == file.at("server").at("max_num_tokens").at("value").get<int>());
+  return limits;
+}
+
+TEST_CASE("the vllm stack: the V1 OpenAI server's limits, admitting while the KV cache has room", "[gpu]") {
+  CHECK(check_server_limits("vllm").batch_policy == "chunked");
   CHECK(price::load_stack("vllm").server->capacity_policy == "max_utilization");  // not capped by the KV budget
 }
 
 TEST_CASE("the sglang stack: the large-EP deployment's limits and two-batch overlap in both phases", "[gpu]") {
   const json file = data_file("serving/sglang.json");
-  const hw::System sys = hw::load_system("dgx-h100");
-  Scenario s = gpu_scenario("dgx-h100");
-  s.workload.stack = "sglang";
-  const auto m = serve::make_step_model(sys, s.workload, s.serve);
-  CHECK(m->limits().max_batch == file.at("server").at("max_batch_size").at("value").get<int>());
-  CHECK(m->limits().max_batched_tokens == file.at("server").at("max_num_tokens").at("value").get<int>());
+  check_server_limits("sglang");
   const price::Stack& st = price::load_stack("sglang");
   CHECK(st.context_encoding_overlap == file.at("batching").at("context_encoding_collective_overlap").at("value").get<double>());
   CHECK(st.decode_overlap == file.at("batching").at("decode_collective_overlap").at("value").get<double>());

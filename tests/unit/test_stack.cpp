@@ -62,6 +62,25 @@ plan::Operator experts(plan::MoeStrategy strategy, const std::string& model, int
   return experts(x, model, tp, tokens, decode);
 }
 
+
+// The error from loading built-in stack `stack` with its first `from` replaced by `to`, renamed
+// `name` and saved as a temporary file.
+std::string error_loading_edited(const std::string& stack, const std::string& from, const std::string& to,
+                                 const std::string& name) {
+  const auto path = std::filesystem::temp_directory_path() / ("trnsim-stack-" + name + "-" + std::to_string(::getpid()) + ".json");
+  std::string t = *find_embedded("data/serving/" + stack + ".json");
+  const auto at = t.find(from);
+  REQUIRE(at != std::string::npos);
+  t.replace(at, from.size(), to);
+  const std::string key = "\"name\": \"" + stack + "\"";
+  REQUIRE(t.find(key) != std::string::npos);
+  t.replace(t.find(key), key.size(), "\"name\": \"" + name + "\"");
+  std::ofstream(path) << t;
+  const std::string err = error_of([&] { price::load_stack(path.string()); });
+  std::filesystem::remove(path);
+  return err;
+}
+
 }  // namespace
 
 TEST_CASE("serving stacks load from data with a source on every value", "[stack]") {
@@ -297,34 +316,19 @@ TEST_CASE("a port's unfused MLA decode runs its operators as kernels, each with 
   CHECK(unfused.flops == fused.flops);
   CHECK(core(glm.mla_decode_kernels, false).second == 5);  // prefill: the model's five
   // Bad data names the field.
-  const auto path = std::filesystem::temp_directory_path() / ("trnsim-stack-mla-" + std::to_string(::getpid()) + ".json");
-  std::string t = *find_embedded("data/serving/nxdi-sdk2.29.1-shard-on-block.json");
   const std::string from = "\"value\": " + std::to_string(static_cast<int>(glm.mla_decode_kernels));
-  REQUIRE(t.find(from) != std::string::npos);
-  t.replace(t.find(from), from.size(), "\"value\": 3");
-  t.replace(t.find("\"name\": \"nxdi-sdk2.29.1-shard-on-block\""), 39, "\"name\": \"mla-bad\"");
-  std::ofstream(path) << t;
-  CHECK(contains(error_of([&] { price::load_stack(path.string()); }), "attention.mla_decode_kernels.value"));
-  std::filesystem::remove(path);
+  CHECK(contains(error_loading_edited("nxdi-sdk2.29.1-shard-on-block", from, "\"value\": 3", "mla-bad"),
+                 "attention.mla_decode_kernels.value"));
 }
 
 TEST_CASE("a stack file names its kernel path and SDK release", "[stack]") {
-  const auto path = std::filesystem::temp_directory_path() / ("trnsim-stack-kernel-" + std::to_string(::getpid()) + ".json");
-  const std::string text = *find_embedded("data/serving/nxdi.json");
-  auto load_with = [&](const std::string& from, const std::string& to, const std::string& name) {
-    std::string t = text;
-    const auto at = t.find(from);
-    REQUIRE(at != std::string::npos);
-    t.replace(at, from.size(), to);
-    t.replace(t.find("\"name\": \"nxdi\""), 14, "\"name\": \"" + name + "\"");
-    std::ofstream(path) << t;
-    return error_of([&] { price::load_stack(path.string()); });
+  auto load_with = [](const std::string& from, const std::string& to, const std::string& name) {
+    return error_loading_edited("nxdi", from, to, name);
   };
   CHECK(contains(load_with("\"value\": \"shard-on-hidden\"", "\"value\": \"shard-on-everything\"", "k1"),
                  "moe.kernel.value"));
   CHECK(contains(load_with("\"sdk_release\"", "\"sdk_version\"", "k2"), "sdk_release"));
   CHECK(contains(load_with("\"value\": \"2.28\"", "\"value\": \"\"", "k3"), "sdk_release.value"));
-  std::filesystem::remove(path);
 }
 
 TEST_CASE("a stack's MoE dispatch and weight-only formats: TensorRT-LLM's, and bad ones named", "[stack]") {
@@ -337,22 +341,13 @@ TEST_CASE("a stack's MoE dispatch and weight-only formats: TensorRT-LLM's, and b
   const price::Stack& n = price::load_stack("nxdi");  // no key: the all-to-alls, no weight-only path
   CHECK(n.moe.dispatch == plan::MoeDispatch::all_to_all);
   CHECK(n.weight_only_dtypes.empty());
-  const auto path = std::filesystem::temp_directory_path() / ("trnsim-stack-wo-" + std::to_string(::getpid()) + ".json");
-  const std::string text = *find_embedded("data/serving/trtllm.json");
-  auto load_with = [&](const std::string& from, const std::string& to, const std::string& name) {
-    std::string t = text;
-    const auto at = t.find(from);
-    REQUIRE(at != std::string::npos);
-    t.replace(at, from.size(), to);
-    t.replace(t.find("\"name\": \"trtllm\""), 16, "\"name\": \"" + name + "\"");
-    std::ofstream(path) << t;
-    return error_of([&] { price::load_stack(path.string()); });
+  auto load_with = [](const std::string& from, const std::string& to, const std::string& name) {
+    return error_loading_edited("trtllm", from, to, name);
   };
   CHECK(contains(load_with("\"value\": \"allgather-reducescatter\"", "\"value\": \"broadcast\"", "w1"), "moe.dispatch.value"));
   CHECK(contains(load_with("\"value\": [\"mxfp4\"]", "\"value\": [\"mxfp3\"]", "w2"), "weight_only.dtypes.value[0]"));
   CHECK(contains(load_with("\"value\": [\"mxfp4\"]", "\"value\": []", "w3"), "weight_only.dtypes.value"));
   CHECK(contains(load_with("\"value\": 0.2,", "\"value\": 1.5,", "w4"), "weight_only.matmul_rate.value"));
-  std::filesystem::remove(path);
 }
 
 TEST_CASE("NxD's PyTorch loop scatters each block into the layer's whole output", "[stack]") {
