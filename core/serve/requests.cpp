@@ -163,8 +163,11 @@ double eos_stop_rate(const Lengths& l, double drawn_mean) {
   if (target >= sum / m.size()) return 0;
   auto served = [&](double h) {  // E[min(M, G)] at stop rate h
     const double log_keep = mx::det_log(1 - h);
-    double t = 0;
-    for (double x : m) t += (1 - mx::det_exp(x * log_keep)) / h;
+    double t = 0, last = -1, keep = 0;  // equal draws in a row (a fixed draw: all) share one det_exp
+    for (double x : m) {
+      if (x != last) last = x, keep = mx::det_exp(x * log_keep);
+      t += (1 - keep) / h;
+    }
     return t / m.size();
   };
   double lo = 0, hi = 1;  // served() falls from the drawn mean (h -> 0) to 1 (h -> 1)

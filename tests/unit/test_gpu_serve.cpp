@@ -211,6 +211,41 @@ TEST_CASE("the trtllm-triton stack: trtllm-build's default engine, the same at a
     if (in == 5000) CHECK(bench->limits().max_batched_tokens != engine_tokens);
   }
 }
+TEST_CASE("H1's 202/214 rows: outputs cut short at EOS spread a burst's finishes, as the table's own figures do", "[gpu]") {
+  // The row as validate runs it (8B TP1, every request at t = 0), read from the data file.
+  const json rows = data_file("validation/63-gpu-trtllm-online.json").at("rows");
+  json row;
+  for (const auto& r : rows)
+    if (contains(r.at("figure").get<std::string>(), "8B BF16, H100 TP1, 202/214, QPS INF, mean ITL")) row = r;
+  REQUIRE(row.is_object());
+  const json& out = row.at("compute").at("serve").at("serve").at("output_tokens");
+  const double served = out.at("eos_mean").get<double>(), drawn = out.at("mean").get<double>();
+  REQUIRE(served < drawn);
+  Scenario s = scenario_from_json(row.at("compute").at("serve"));
+  REQUIRE(s.workload.stack == "trtllm-triton");
+  const serve::Result eos = serve::run(s);
+  // Outputs served: the tokens over the run per request average the row's served length, within
+  // three standard errors of a mean of memoryless stops (standard deviation at most the mean).
+  const double per_request = eos.output_tokens_per_s * eos.duration_s / static_cast<double>(eos.requests);
+  CHECK(std::abs(per_request - served) < 3 * served / std::sqrt(static_cast<double>(eos.requests)));
+  // The same burst at fixed lengths: every request runs to its length, all finish together.
+  s.serve.output.eos_mean.reset();
+  s.serve.output.mean = served;
+  const serve::Result fixed = serve::run(s);
+  CHECK(fixed.e2e.mean / fixed.duration_s > 0.9);
+  // The published figures' own arithmetic: mean end to end = TTFT + (outputs - 1) gaps, the run's
+  // length = the tokens over the output rate; about one half at 202/214 (every 467-token row: ~1).
+  const double ttft = 1.657, itl = 0.021, tok_s = 8291, requests = 500;
+  const double published = (ttft + (served - 1) * itl) / (requests * served / tok_s);
+  CHECK(published < 0.55);
+  CHECK(eos.e2e.mean / eos.duration_s < 0.65);
+  CHECK(std::abs(eos.e2e.mean / eos.duration_s - published) < 0.15);
+  // Fewer sequences run at once: shorter gaps, fewer tokens per second than at fixed lengths.
+  CHECK(eos.mean_batch < fixed.mean_batch);
+  CHECK(eos.itl.mean < fixed.itl.mean);
+  CHECK(eos.output_tokens_per_s < fixed.output_tokens_per_s);
+}
+
 TEST_CASE("execution.assumed_from: H200 and Blackwell carry the H100's measured fractions", "[gpu]") {
   const json h100 = data_file("chips/h100-sxm.json");
   const json& hx = h100.at("execution");
