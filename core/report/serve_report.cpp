@@ -399,12 +399,15 @@ std::string result_to_text(const Result& r) {
     << " x " << r.chips_per_replica << " chip" << (r.chips_per_replica > 1 ? "s" : "") << " (of " << r.system_chips
     << "), stack " << r.stack << "\n";
   const workload::Spec& w = r.workload;
-  // A config given inline has no name: say so, with its model_type where it declares one.
+  // A config given inline is named by its _name_or_path (a config file's path) or called inline,
+  // with its model_type where it declares one.
   std::string model = w.model_name;
   if (model.empty()) {
     const bool typed = w.model_config.is_object() && w.model_config.contains("model_type") &&
                        w.model_config.at("model_type").is_string();
-    model = "inline " + (typed ? w.model_config.at("model_type").get<std::string>() + " " : std::string()) + "config";
+    const std::string type = typed ? w.model_config.at("model_type").get<std::string>() + " " : std::string();
+    const std::string named = workload::inline_model_name(w.model_config);
+    model = named == "inline" ? "inline " + type + "config" : named + " (" + type + "config)";
   }
   o << "  model         " << model << " (" << w.precision.weights << " weights, " << w.precision.kv_cache
     << " KV), tp " << w.parallelism.tp << " pp " << w.parallelism.pp << " ep " << w.parallelism.ep << "\n";

@@ -94,14 +94,18 @@ json read_model_file(const std::string& path, const ScenarioFiles& files, const 
 }
 
 // "workload.model": "path/to/config.json" -> the file's JSON object in its place, before the
-// field table reads it (which imports it as it would an inline config).
+// field table reads it (which imports it as it would an inline config). A language model's
+// config keeps the path it came from as its "_name_or_path" (the metadata key transformers
+// writes, which names the model in reports) unless it has one.
 void inline_model_file(json& scenario, const ScenarioFiles& files) {
   if (!scenario.is_object() || !scenario.contains("workload") || !scenario["workload"].is_object()) return;
   json& w = scenario["workload"];
   if (!w.contains("model") || !w["model"].is_string()) return;
   const std::string path = w["model"].get<std::string>();
   if (!names_a_model_file(path)) return;
-  w["model"] = read_model_file(path, files, "workload.model");
+  json config = read_model_file(path, files, "workload.model");
+  if (!config.contains("_name_or_path") && !config.contains("transformer")) config["_name_or_path"] = path;
+  w["model"] = std::move(config);
 }
 
 ScenarioFiles scenario_files_in(const std::string& dir) {

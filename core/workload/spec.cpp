@@ -27,6 +27,13 @@ const std::map<std::string, std::shared_ptr<const model::ModelConfig>>& bundled_
 
 }  // namespace
 
+std::string inline_model_name(const json& config) {
+  if (config.is_object() && config.contains("_name_or_path") && config.at("_name_or_path").is_string() &&
+      !config.at("_name_or_path").get<std::string>().empty())
+    return config.at("_name_or_path").get<std::string>();
+  return "inline";
+}
+
 std::shared_ptr<const model::ModelConfig> spec_model(const Spec& spec, const std::string& path) {
   if (spec.imported) return spec.imported;
   if (!spec.model_name.empty()) {
@@ -35,7 +42,8 @@ std::shared_ptr<const model::ModelConfig> spec_model(const Spec& spec, const std
     if (it == cache.end()) model::bundled_model_json(spec.model_name, path);  // throws with a hint
     return it->second;
   }
-  return std::make_shared<const model::ModelConfig>(model::import_hf_config(spec.model_config, path, "inline"));
+  return std::make_shared<const model::ModelConfig>(
+      model::import_hf_config(spec.model_config, path, inline_model_name(spec.model_config)));
 }
 
 const std::vector<std::string>& kind_names() {

@@ -131,6 +131,10 @@ struct Spec {
 // else imported now. Errors name `path`.
 std::shared_ptr<const model::ModelConfig> spec_model(const Spec& spec, const std::string& path = "workload.model");
 
+// What reports call an inline language-model config: its "_name_or_path" (transformers' metadata
+// key; a config read from a file gets its path there), else "inline".
+std::string inline_model_name(const json& config);
+
 // True when the spec's model is a video model (a bundled video name or an inline bundle).
 bool names_video_model(const Spec& spec);
 // The video model the spec names: the copy imported when the spec was read, else imported

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A model config named by path ("workload.model": "configs/x.json", relative to the scenario
 # file): `run`, `serve`, `compare` and `link encode` read it and report exactly what the same
-# config inline gives; a missing file, a file that is not a JSON object and a path read from
+# config inline gives with the path as its "_name_or_path" (which names the model in the
+# reports, as the text checks below show); a missing file, a file that is not a JSON object and a path read from
 # stdin (no folder to resolve it in) are exit-2 errors naming workload.model.
 set -euo pipefail
 : "${TRNSIM:?}" "${TRNSIM_SOURCE_DIR:?}"
@@ -14,7 +15,8 @@ body='"system": "trn3-gen2-ultraserver", "compare_system": "trn2-ultraserver",
   "workload": {"model": MODEL, "parallelism": {"tp": 4}, "inference": {"batch": 2, "input_tokens": 256, "output_tokens": 16}},
   "serve": {"rate": 2, "requests": 12}'
 echo "{${body/MODEL/\"configs/my-model.json\"}}" >"$tmp/scen/by-path.json"
-echo "{${body/MODEL/$(cat examples/models/Qwen3-235B-A22B.json)}}" >"$tmp/scen/inline.json"
+named=$(sed '$ s/^}$/, "_name_or_path": "configs\/my-model.json"}/' examples/models/Qwen3-235B-A22B.json)
+echo "{${body/MODEL/$named}}" >"$tmp/scen/inline.json"
 
 # Run from another folder: the path is relative to the scenario file, not the working directory.
 cd "$tmp/elsewhere"
@@ -29,6 +31,11 @@ done
 "$TRNSIM" link encode ../scen/inline.json >"$tmp/b"
 cmp -s "$tmp/a" "$tmp/b" || fail "link encode: the link must carry the config itself"
 "$TRNSIM" compare ../scen/by-path.json ../scen/inline.json >"$tmp/a" || fail "compare by path"
+# The reports name the model by its file.
+"$TRNSIM" run ../scen/by-path.json >"$tmp/a" || fail "run by path"
+grep -q "^Workload: configs/my-model.json inference on " "$tmp/a" || fail "run: the workload line does not name the config file"
+"$TRNSIM" serve ../scen/by-path.json >"$tmp/a" || fail "serve by path"
+grep -q "^  model         configs/my-model.json (qwen3_moe config) (" "$tmp/a" || fail "serve: the model line does not name the config file"
 
 expect_error() {  # $1 scenario file or -, $2 regex of the message; stdin from $3 when $1 is -
   local rc=0
@@ -49,7 +56,7 @@ expect_error - "workload\.model: 'configs/my-model\.json' names a config file.*p
 # Sweeps: a base file naming its config by path reads it beside the base; a grid of model
 # paths reads each beside the sweep file; either gives the points of the same configs inline.
 mkdir -p "$tmp/sweeps/configs"
-cp "$tmp/scen/configs/my-model.json" "$tmp/sweeps/configs/grid-model.json"
+cp "$tmp/scen/configs/my-model.json" "$tmp/sweeps/configs/my-model.json"
 grid='"grid": {"workload.inference.batch": [1, 2]}'
 echo "{\"base\": \"../scen/by-path.json\", $grid}" >"$tmp/sweeps/by-path.json"
 echo "{\"base\": \"../scen/inline.json\", $grid}" >"$tmp/sweeps/inline.json"
@@ -57,10 +64,10 @@ echo "{\"base\": \"../scen/inline.json\", $grid}" >"$tmp/sweeps/inline.json"
 "$TRNSIM" sweep ../sweeps/inline.json --no-progress >"$tmp/b" || fail "sweep, base inline"
 cmp -s "$tmp/a" "$tmp/b" || fail "sweep: a base naming its config by path gives other points than the config inline"
 grep -q '"ok":true' "$tmp/a" || fail "sweep by path: no point ran ($(head -c 300 "$tmp/a"))"
-echo "{\"base\": \"../scen/inline.json\", \"grid\": {\"workload.model\": [\"configs/grid-model.json\"], \"workload.inference.batch\": [1, 2]}}" >"$tmp/sweeps/grid.json"
+echo "{\"base\": \"../scen/inline.json\", \"grid\": {\"workload.model\": [\"configs/my-model.json\"], \"workload.inference.batch\": [1, 2]}}" >"$tmp/sweeps/grid.json"
 "$TRNSIM" sweep ../sweeps/grid.json --no-progress >"$tmp/c" 2>"$tmp/err" || fail "sweep, model paths in the grid: $(cat "$tmp/err")"
 # Each point shows the path it ran and the same figures as the config inline.
-grep -q '"workload.model":"configs/grid-model.json"' "$tmp/c" || fail "sweep grid: the point does not show the model path"
+grep -q '"workload.model":"configs/my-model.json"' "$tmp/c" || fail "sweep grid: the point does not show the model path"
 cmp -s <(sed 's/"point":{[^}]*}//' "$tmp/c") <(sed 's/"point":{[^}]*}//' "$tmp/b") ||
   fail "sweep grid: a model path in the grid gives other figures than the config inline"
 echo "{\"base\": \"../scen/inline.json\", \"grid\": {\"workload.model\": [\"configs/none.json\"]}}" >"$tmp/sweeps/grid-missing.json"

@@ -112,7 +112,8 @@ def test_validate_with_the_engine_pricer_equals_the_cli():
 
 def test_model_config_by_path_equals_the_same_config_inline(tmp_path, monkeypatch):
     """"workload.model": "configs/x.json" reads the file beside a scenario path (else in the
-    working directory) and reports as the config inline does; a missing file is an InputError."""
+    working directory) and reports as the config inline does with the path as its
+    _name_or_path (what names the model in reports); a missing file is an InputError."""
     config = json.loads((SOURCE_DIR / "examples/models/Qwen3-235B-A22B.json").read_text())
     (tmp_path / "configs").mkdir()
     (tmp_path / "configs/my-model.json").write_text(json.dumps(config))
@@ -121,7 +122,7 @@ def test_model_config_by_path_equals_the_same_config_inline(tmp_path, monkeypatc
     by_path = json.loads(json.dumps(body))
     by_path["workload"]["model"] = "configs/my-model.json"
     inline = json.loads(json.dumps(body))
-    inline["workload"]["model"] = config
+    inline["workload"]["model"] = {**config, "_name_or_path": "configs/my-model.json"}
     (tmp_path / "scenario.json").write_text(json.dumps(by_path))
     want = trnsim.run_json(inline)
     assert trnsim.run_json(tmp_path / "scenario.json") == want  # beside the scenario file
