@@ -679,6 +679,13 @@ TEST_CASE("Granite 4.0 (granitemoehybrid): attention-only configs priced, Mamba2
   for (int i = 0; i < 48; ++i) q["layer_types"].push_back(i == 2 ? "mamba" : "full_attention");
   CHECK(contains(error_of(q), "layer_types[2]: unsupported layer type 'mamba' for model_type 'qwen3_next'"));
   CHECK(contains(error_of(q), "'mamba' is modeled for granitemoehybrid"));
+  // Other Mamba2 hybrids name what of theirs is not read.
+  for (const char* t : {"bamba", "nemotron_h", "falcon_h1", "zamba2", "mamba2"}) {
+    INFO(t);
+    const std::string e = error_of({{"model_type", t}, {"num_hidden_layers", 4}, {"hidden_size", 1024}});
+    CHECK(e.find(std::string("workload.model.model_type: unsupported model_type '") + t + "': ") == 0);
+    CHECK(contains(e, "Mamba2 layers are priced in IBM Granite 4.0 (granitemoehybrid)"));
+  }
 }
 
 TEST_CASE("Granite 4.0 H-Tiny: 36 Mamba2 + 4 attention layers, MoE 64 top-6 with a shared MLP", "[model]") {
