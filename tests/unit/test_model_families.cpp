@@ -727,5 +727,35 @@ TEST_CASE("Granite 4.0 H-Tiny: 36 Mamba2 + 4 attention layers, MoE 64 top-6 with
   CHECK(kv_bytes_per_sequence(m, 10000, 2.0) == 4 * 10000.0 * 2 * 4 * hd * 2);
 }
 
+TEST_CASE("Granite 4.0 H-Small's published shape: 32B total, 9B active", "[model]") {
+  // Not bundled (no complete copy of its config.json is reachable here). Its keys as partial
+  // public copies give them: hidden 4096, 40 layers (36 'mamba', 4 'attention'), 32 heads over
+  // 8 K/V heads, 72 experts top-10 of 768, a shared MLP of 1536, mamba_n_heads 128 (d_head
+  // "auto": 2 x 4096 / 128), state 128, conv 4, a tied 100352-token embedding. Where the four
+  // attention layers sit does not change the count; here they sit where H-Tiny's do.
+  json j = config_of("granite-4.0-h-tiny");
+  j["hidden_size"] = 4096;
+  j["num_attention_heads"] = 32;
+  j["num_key_value_heads"] = 8;
+  j["num_local_experts"] = 72;
+  j["num_experts_per_tok"] = 10;
+  j["intermediate_size"] = 768;
+  j["shared_intermediate_size"] = 1536;
+  j["mamba_n_heads"] = 128;
+  j["mamba_d_head"] = "auto";
+  const ModelConfig m = import_hf_config(j, "workload.model", "granite-4.0-h-small");
+  CHECK(m.linear.value_head_dim == 64);
+  const double d = 4096, V = 100352, inner = 8192, conv = inner + 2 * 128;
+  const double mamba = d * (2 * inner + 2 * 128 + 128) + conv * 5 + 3 * 128 + inner * d + inner;  // with its gated norm
+  const double attn = d * 32 * 128 + 2 * d * 8 * 128 + 32 * 128 * d;
+  const double expert = 3 * d * 768, shared = 3 * d * 1536, router = 72 * d;
+  const ParamCounts c = count_parameters(m);
+  CHECK(c.total == 36 * mamba + 4 * attn + 40 * (72 * expert + shared + router + 2 * d) + d + V * d);
+  CHECK(c.active == 36 * mamba + 4 * attn + 40 * (10 * expert + shared + router + 2 * d) + d + V * d);
+  // IBM (ibm.com/granite/docs): Granite-4.0-H-Small, 32B total / 9B activated.
+  CHECK(matches_published(c.total, 32e9, 1e9));
+  CHECK(matches_published(c.active, 9e9, 1e9));
+}
+
 }  // namespace unit_model_families
 
