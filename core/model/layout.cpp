@@ -14,7 +14,9 @@
 // global_head_dim with, under attention_k_eq_v, num_global_key_value_heads K = V heads;
 // enable_moe_block: routed experts beside the dense MLP, top_k_experts), MiMoV2FlashConfig
 // (hybrid_layer_pattern 1 = sliding; swa_* shapes of the sliding layers; sink biases by layer
-// type; moe_layer_freq a list, 1 = MoE).
+// type; moe_layer_freq a list, 1 = MoE), GraniteMoeHybridConfig (layer_types 'attention' /
+// 'mamba', all Mamba2 without it -- layers_block_type; the mamba_* defaults and the check that
+// mamba_n_heads x mamba_d_head = mamba_expand x hidden_size).
 #include <algorithm>
 #include <map>
 #include <set>
