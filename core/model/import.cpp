@@ -56,6 +56,18 @@ std::string closest_type(const std::string& word, const std::vector<std::string>
     throw InputError(r.path("model_type"), "unsupported model_type '" + type +
                                                "': MiniMax-M3's sparse (indexed top-k) attention is not modeled "
                                                "(MiniMax-M2's full attention is, as minimax_m2)");
+  // Other Mamba2 hybrids: their layer layouts are not read (Granite 4.0's is).
+  static const std::vector<std::pair<std::string, std::string>> mamba2_hybrids = {
+      {"bamba", "Bamba's layout (attn_layer_indices, a dense MLP after every mixer)"},
+      {"nemotron_h", "Nemotron-H's layout (hybrid_override_pattern: Mamba2, attention and MLP-only layers)"},
+      {"falcon_h1", "Falcon-H1's layers (attention and Mamba2 side by side in every layer)"},
+      {"zamba2", "Zamba2's layers (Mamba2 with shared attention blocks)"},
+      {"mamba2", "a pure Mamba2 model (its own keys)"}};
+  for (const auto& [t, what] : mamba2_hybrids)
+    if (type == t)
+      throw InputError(r.path("model_type"), "unsupported model_type '" + type + "': " + what +
+                                                 " is not modeled; Mamba2 layers are priced in IBM Granite 4.0 "
+                                                 "(granitemoehybrid)");
   std::vector<std::string> all = supported_model_types();
   for (const auto& w : supported_wrapper_types()) all.push_back(w);
   std::string hint = closest_type(type, all);

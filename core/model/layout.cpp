@@ -14,7 +14,9 @@
 // global_head_dim with, under attention_k_eq_v, num_global_key_value_heads K = V heads;
 // enable_moe_block: routed experts beside the dense MLP, top_k_experts), MiMoV2FlashConfig
 // (hybrid_layer_pattern 1 = sliding; swa_* shapes of the sliding layers; sink biases by layer
-// type; moe_layer_freq a list, 1 = MoE).
+// type; moe_layer_freq a list, 1 = MoE), GraniteMoeHybridConfig (layer_types 'attention' /
+// 'mamba', all Mamba2 without it -- layers_block_type; the mamba_* defaults and the check that
+// mamba_n_heads x mamba_d_head = mamba_expand x hidden_size).
 #include <algorithm>
 #include <map>
 #include <set>
@@ -133,8 +135,8 @@ std::vector<Family> make_families() {
   }
   {
     // Granite 4.0 (GraniteMoeHybrid): attention and Mamba2 layers (layer_types 'attention' /
-    // 'mamba'); a shared MLP (shared_intermediate_size) in every layer, routed experts when
-    // num_local_experts > 0. Mamba2 layers are refused by name.
+    // 'mamba', the mamba_* keys); a shared MLP (shared_intermediate_size) in every layer,
+    // routed experts when num_local_experts > 0.
     Family f = family("granitemoehybrid");
     f.layer_types = {"attention", "mamba"};
     t.push_back(f);
@@ -169,7 +171,7 @@ Mixer mixer_of(const std::string& s) {
   if (s == "sliding_attention") return Mixer::sliding_attention;
   if (s == "attention") return Mixer::full_attention;  // Granite's spelling
   if (s == "chunked_attention") return Mixer::chunked_attention;
-  if (s == "linear_attention") return Mixer::linear_attention;
+  if (s == "linear_attention" || s == "mamba") return Mixer::linear_attention;  // Gated DeltaNet; Granite's Mamba2
   return Mixer::full_attention;
 }
 
@@ -363,20 +365,64 @@ std::string mimo_mixers(HfReader& r, const Family& f, ModelConfig& m, int& windo
   return key;
 }
 
-// Granite 4.0: layer_types 'attention' or 'mamba' (else every layer attention). Mamba2 layers
-// are not modeled: the first one is refused by index.
+// Granite 4.0 Mamba2 dimensions, as GraniteMoeHybridConfig reads them (its defaults when a key
+// is absent: 128 heads, 1 group, state 256, head dim "auto" = expand x hidden / heads, conv 4,
+// expand 2, chunk 256, conv bias, no projection bias) and checks them: the heads' width
+// n_heads x d_head must be mamba_expand x hidden_size.
+void read_mamba_dims(HfReader& r, ModelConfig& m) {
+  const bool needed = m.mixer_layer_count(Mixer::linear_attention) > 0;
+  if (!needed) {
+    for (const char* k : {"mamba_chunk_size", "mamba_conv_bias", "mamba_d_conv", "mamba_d_head", "mamba_d_state",
+                          "mamba_expand", "mamba_n_groups", "mamba_n_heads", "mamba_proj_bias"})
+      r.use(k);  // the Mamba2 layers' shape: no such layers here
+    return;
+  }
+  LinearAttentionDims& g = m.linear;
+  g.kind = LinearKind::mamba2;
+  const int expand = r.whole("mamba_expand", 2);
+  if (expand <= 0) throw InputError(r.path("mamba_expand"), "must be positive, got " + std::to_string(expand));
+  const int width = expand * m.hidden;  // the mixer's intermediate width
+  auto dim = [&](const char* key, int def) {
+    if (r.has(key)) return r.positive(key);
+    r.use(key);
+    return def;
+  };
+  g.value_heads = dim("mamba_n_heads", 128);
+  g.key_heads = dim("mamba_n_groups", 1);
+  g.key_head_dim = dim("mamba_d_state", 256);
+  g.conv_kernel = dim("mamba_d_conv", 4);
+  g.chunk = dim("mamba_chunk_size", 256);
+  g.conv_bias = r.boolean("mamba_conv_bias", true);
+  g.proj_bias = r.boolean("mamba_proj_bias", false);
+  const json* dh = r.peek("mamba_d_head");
+  if (dh && dh->is_string() && *dh == "auto") {
+    r.use("mamba_d_head");
+    if (width % g.value_heads != 0)
+      throw InputError(r.path("mamba_n_heads"), "must divide mamba_expand x hidden_size (" + std::to_string(width) +
+                                                    "), got " + std::to_string(g.value_heads));
+    g.value_head_dim = width / g.value_heads;
+  } else {
+    g.value_head_dim = dim("mamba_d_head", width / g.value_heads);
+  }
+  if (g.value_heads * g.value_head_dim != width)
+    throw InputError(r.path("mamba_d_head"), "mamba_n_heads x mamba_d_head (" + std::to_string(g.value_heads) + " x " +
+                                                 std::to_string(g.value_head_dim) + ") must equal mamba_expand x hidden_size (" +
+                                                 std::to_string(width) + ")");
+  if (g.value_heads % g.key_heads != 0)
+    throw InputError(r.path("mamba_n_groups"), "must divide mamba_n_heads (" + std::to_string(g.value_heads) + "), got " +
+                                                   std::to_string(g.key_heads));
+}
+
+// Granite 4.0: layer_types 'attention' or 'mamba'; without the key every layer is Mamba2 (the
+// config's layers_block_type).
 std::string granite_mixers(HfReader& r, const Family& f, ModelConfig& m) {
-  if (const json* lt = r.peek("layer_types"); lt && lt->is_array())
-    for (std::size_t i = 0; i < lt->size(); ++i)
-      if ((*lt)[i] == "mamba")
-        throw InputError(index_path(r.path("layer_types"), i),
-                         "unsupported layer type 'mamba': Mamba2 (state-space) layers are not modeled; "
-                         "Granite 4.0 configs whose layers are all 'attention' are");
-  if (r.has("layer_types")) parse_layer_types(r, f, m);
-  else r.use("layer_types");
-  for (const char* k : {"mamba_chunk_size", "mamba_conv_bias", "mamba_d_conv", "mamba_d_head", "mamba_d_state",
-                        "mamba_expand", "mamba_n_groups", "mamba_n_heads", "mamba_proj_bias"})
-    r.use(k);  // the Mamba2 layers' shape: no such layers here
+  if (r.has("layer_types")) {
+    parse_layer_types(r, f, m);
+  } else {
+    r.use("layer_types");
+    for (auto& l : m.layer_specs) l.mixer = Mixer::linear_attention;
+  }
+  read_mamba_dims(r, m);
   const std::string pe = r.string("position_embedding_type");
   if (pe == "nope")
     for (auto& l : m.layer_specs) l.rope = false;

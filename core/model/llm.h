@@ -3,8 +3,9 @@
 // What it models: the shapes that decide cost, layer by layer (`ModelConfig::layer_specs`):
 //  - what mixes tokens in each layer: causal softmax attention over the whole context, over a
 //    sliding window (gpt-oss, Mistral, Qwen, Trinity), within fixed chunks (Llama 4's
-//    `attention_chunk_size`), or Gated DeltaNet linear attention with a fixed-size recurrent
-//    state and no KV cache (Qwen3-Next, Qwen3.5 `linear_attention` layers);
+//    `attention_chunk_size`), or a recurrent mixer with a fixed-size state and no KV cache:
+//    Gated DeltaNet (Qwen3-Next, Qwen3.5 `linear_attention` layers) or Mamba2 (Granite 4.0's
+//    'mamba' layers);
 //  - whether the layer applies RoPE or none (NoPE: Llama 4's `no_rope_layers`, Trinity's
 //    global layers);
 //  - the attention projections: grouped-query attention with any number of KV heads, or
@@ -30,8 +31,8 @@
 // listed as ignored; keys describing behaviour the model does not simulate (RoPE scaling,
 // router scoring, activation clamps, multi-token prediction) become warnings; keys nobody
 // knows become warnings naming them; and keys describing an architecture the model cannot
-// represent (encoder-decoder, cross-attention, a free per-layer list of KV head counts, Mamba2
-// and lightning-attention layers, sparse attention, unknown layer types) are errors naming the
+// represent (encoder-decoder, cross-attention, a free per-layer list of KV head counts,
+// lightning-attention layers, sparse attention, unknown layer types) are errors naming the
 // field as the file spells it. docs/models.md lists the supported
 // model types and, for each, what is priced and what is not.
 //
@@ -55,7 +56,7 @@ enum class Mixer {
   full_attention,     // causal softmax attention over the whole context
   sliding_attention,  // ... over the last `sliding_window` tokens
   chunked_attention,  // ... within aligned chunks of `attention_chunk` tokens (Llama 4)
-  linear_attention,   // Gated DeltaNet: fixed-size recurrent state per sequence, no KV cache
+  linear_attention,   // Gated DeltaNet or Mamba2 (ModelConfig::linear.kind): fixed-size recurrent state per sequence, no KV cache
 };
 // The Hugging Face `layer_types` spelling ("full_attention", ...).
 const char* mixer_name(Mixer mixer);
@@ -89,17 +90,38 @@ struct LayerSpec {
   AttentionShape attn;         // softmax-attention layers (GQA): heads and head dims of this layer
 };
 
-// Gated DeltaNet (Qwen3-Next, Qwen3.5) dimensions: the `linear_*` keys.
-struct LinearAttentionDims {
-  int key_heads = 0;       // linear_num_key_heads (q and k heads)
-  int value_heads = 0;     // linear_num_value_heads
-  int key_head_dim = 0;    // linear_key_head_dim
-  int value_head_dim = 0;  // linear_value_head_dim
-  int conv_kernel = 0;     // linear_conv_kernel_dim (causal depthwise conv over q, k, v)
-  int key_width() const { return key_heads * key_head_dim; }        // q (and k) width
-  int value_width() const { return value_heads * value_head_dim; }  // v, gate z and output width
-  int conv_channels() const { return 2 * key_width() + value_width(); }
+// The recurrent token mixer of a model's linear_attention layers.
+enum class LinearKind {
+  gated_delta_net,  // Qwen3-Next, Qwen3.5: the `linear_*` keys
+  mamba2,           // Granite 4.0 'mamba' layers: the `mamba_*` keys (selective state space, SSD)
 };
+
+// Dimensions of the linear_attention layers. Gated DeltaNet: the `linear_*` keys. Mamba2 maps
+// onto the same shape (Dao & Gu 2024: C plays q, B plays k, x plays v, each head's state is
+// d_head x d_state): key_heads = mamba_n_groups (B and C are shared by the heads of a group),
+// key_head_dim = mamba_d_state, value_heads = mamba_n_heads, value_head_dim = mamba_d_head,
+// conv_kernel = mamba_d_conv; the conv runs over x, B and C (conv_channels).
+struct LinearAttentionDims {
+  LinearKind kind = LinearKind::gated_delta_net;
+  int key_heads = 0;       // linear_num_key_heads (q and k heads) | mamba_n_groups
+  int value_heads = 0;     // linear_num_value_heads | mamba_n_heads
+  int key_head_dim = 0;    // linear_key_head_dim | mamba_d_state
+  int value_head_dim = 0;  // linear_value_head_dim | mamba_d_head
+  int conv_kernel = 0;     // linear_conv_kernel_dim | mamba_d_conv (causal depthwise conv)
+  int chunk = 0;           // Mamba2: mamba_chunk_size (the SSD scan's chunk); 0 for Gated DeltaNet
+  bool conv_bias = false;  // Mamba2: mamba_conv_bias
+  bool proj_bias = false;  // Mamba2: mamba_proj_bias (in_proj and out_proj biases)
+  bool mamba2() const { return kind == LinearKind::mamba2; }
+  int key_width() const { return key_heads * key_head_dim; }        // q (and k) width | B (and C) width
+  int value_width() const { return value_heads * value_head_dim; }  // v, gate z and output width | x, z, output
+  int conv_channels() const { return 2 * key_width() + value_width(); }
+  // in_proj's output: q, k, v, z, b, a (Gated DeltaNet) | z, x, B, C, dt (Mamba2).
+  int in_proj_width() const { return 2 * key_width() + 2 * value_width() + (mamba2() ? 1 : 2) * value_heads; }
+  // The gated RMSNorm's weights: one value head's (Gated DeltaNet) | the whole x width (Mamba2).
+  int gated_norm_width() const { return mamba2() ? value_width() : value_head_dim; }
+};
+// "Gated DeltaNet" or "Mamba2", for reports.
+const char* linear_kind_name(LinearKind kind);
 
 struct ModelConfig {
   std::string name;                // bundled name ("gpt-oss-120b") or "inline"
@@ -138,7 +160,7 @@ struct ModelConfig {
   std::vector<LayerSpec> layer_specs;
   int sliding_window = 0;             // tokens (sliding layers); 0 = no sliding layers
   int attention_chunk = 0;            // tokens (chunked layers); 0 = no chunked layers
-  LinearAttentionDims linear;         // Gated DeltaNet layers
+  LinearAttentionDims linear;         // Gated DeltaNet or Mamba2 layers
   std::string linear_state_dtype;     // `mamba_ssm_dtype` when the config gives one, else ""
   std::vector<bool> layer_sliding;    // per layer: mixer == sliding_attention
   std::vector<bool> layer_moe;        // per layer: MoE MLP (else dense)
@@ -192,7 +214,7 @@ struct ParamCounts {
   double embedding = 0;         // input embedding table
   double lm_head = 0;           // output projection (0 when tied)
   double attention = 0;         // softmax-attention layers (projections, biases, gates, sinks)
-  double linear_attention = 0;  // Gated DeltaNet layers (projections, conv, decay parameters)
+  double linear_attention = 0;  // Gated DeltaNet / Mamba2 layers (projections, conv, decay parameters)
   double dense_mlp = 0;         // all dense layers
   double routed_experts = 0;    // all MoE layers, all experts
   double shared_experts = 0;
@@ -207,7 +229,9 @@ ParamCounts count_parameters(const ModelConfig& m);
 // layer_specs.
 double attention_params_per_layer(const ModelConfig& m);         // one softmax-attention layer of the model's shape
 double attention_params(const ModelConfig& m, const AttentionShape& a);  // one GQA layer of shape a
-double linear_attention_params_per_layer(const ModelConfig& m);  // one Gated DeltaNet layer
+double linear_attention_params_per_layer(const ModelConfig& m);  // one Gated DeltaNet or Mamba2 layer
+// The same for the heads `g` gives (a chip's share: its value heads and the key heads they read).
+double linear_attention_params(const LinearAttentionDims& g, double hidden);
 double dense_mlp_params_per_layer(const ModelConfig& m);
 double dense_mlp_params(const ModelConfig& m, int intermediate);
 double routed_expert_params(const ModelConfig& m);   // one routed expert
@@ -225,9 +249,10 @@ double kv_elements_per_token(const ModelConfig& m, int layer);
 double kv_tokens_held(const ModelConfig& m, int layer, double context);
 // KV-cache bytes per sequence for the whole model at `context` tokens of history.
 double kv_bytes_per_sequence(const ModelConfig& m, double context, double bytes_per_element);
-// Recurrent state one Gated DeltaNet layer holds per sequence, independent of the context:
-// value_heads x key_head_dim x value_head_dim (the delta-rule state) plus the causal conv's
-// last conv_kernel - 1 inputs of every conv channel. Elements; 0 for other layers.
+// Recurrent state one Gated DeltaNet or Mamba2 layer holds per sequence, independent of the
+// context: value_heads x key_head_dim x value_head_dim (the delta-rule state; Mamba2's
+// n_heads x d_head x d_state SSM state) plus the causal conv's last conv_kernel - 1 inputs of
+// every conv channel. Elements; 0 for other layers.
 double linear_state_elements_per_layer(const ModelConfig& m);
 double linear_state_elements(const ModelConfig& m, int layer);
 // Recurrent-state bytes per sequence for the whole model.

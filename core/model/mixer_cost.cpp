@@ -47,15 +47,25 @@ double mean_attention_keys(const ModelConfig& m, Mixer mixer, double start, doub
   return (attention_pairs(m, mixer, start + steps) - attention_pairs(m, mixer, start)) / steps;
 }
 
-double linear_attention_core_flops_per_token(const ModelConfig& m) {
-  const LinearAttentionDims& g = m.linear;
-  return 7.0 * g.value_heads * g.key_head_dim * g.value_head_dim + 2.0 * g.conv_channels() * g.conv_kernel;
+double linear_attention_core_flops_per_token(const LinearAttentionDims& g) {
+  const double state = double(g.value_heads) * g.key_head_dim * g.value_head_dim;
+  return (g.mamba2() ? 5.0 : 7.0) * state + 2.0 * g.conv_channels() * g.conv_kernel;
 }
 
+double linear_attention_prefill_flops_per_token(const LinearAttentionDims& g) {
+  if (!g.mamba2())
+    return linear_attention_core_flops_per_token(g) +
+           2.0 * kLinearAttentionChunk * g.value_heads * (g.key_head_dim + g.value_head_dim);
+  const double Q = g.chunk, state = double(g.value_heads) * g.key_head_dim * g.value_head_dim;
+  const double intra = 2.0 * Q * (double(g.key_width()) + g.value_width());  // C B^T per group, times x per head
+  const double states = 2.0 * state + 2.0 * state / Q + 2.0 * state;        // B^T x, passing, C h
+  return intra + states + 2.0 * g.conv_channels() * g.conv_kernel;
+}
+
+double linear_attention_core_flops_per_token(const ModelConfig& m) { return linear_attention_core_flops_per_token(m.linear); }
+
 double linear_attention_prefill_flops_per_token(const ModelConfig& m) {
-  const LinearAttentionDims& g = m.linear;
-  return linear_attention_core_flops_per_token(m) +
-         2.0 * kLinearAttentionChunk * g.value_heads * (g.key_head_dim + g.value_head_dim);
+  return linear_attention_prefill_flops_per_token(m.linear);
 }
 
 double linear_attention_state_elements_touched_per_token(const ModelConfig& m) {

@@ -1,6 +1,6 @@
 // Token-mixing arithmetic of one layer, per sequence, independent of hardware: how many
 // (query, key) pairs a causal softmax-attention layer scores, how many keys one new token
-// attends to, and what a Gated DeltaNet layer computes and keeps per token. The plan layer
+// attends to, and what a Gated DeltaNet or Mamba2 layer computes and keeps per token. The plan layer
 // turns these into operators (FLOPs, bytes moved, bytes held).
 //
 // Chunked attention (Llama 4): token p attends to the tokens of its own aligned chunk,
@@ -15,7 +15,19 @@
 // 64-token chunks): besides the state updates, each chunk scores its tokens against each other
 // over the key dimension and mixes the values, about 2 x chunk x (key_dim + value_dim) more
 // FLOPs per head and token (linear_attention_prefill_flops_per_token).
-// NOT modeled: elementwise gates, norms and activations.
+//
+// Mamba2 (Dao & Gu, "Transformers are SSMs", ICML 2024, arXiv 2405.21060; transformers'
+// BambaMixer / GraniteMoeHybridMambaLayer, mamba_ssm's mamba_chunk_scan_combined), per head of
+// d_head P and state N, heads H sharing G groups of B and C:
+//  - decode, the recurrent form: h = exp(dt A) h + dt x B^T (decay and outer product, 3 P N),
+//    y = h C (2 P N): 5 H P N FLOPs; the conv as above; the state read and written once.
+//  - prefill, the chunked SSD scan of chunk Q (mamba_chunk_size): within a chunk the quadratic
+//    (attention-like) form, C B^T per group (2 Q N G per token) weighting x per head (2 Q P H);
+//    across chunks the states: each chunk's state B^T x (2 H P N per token), its passing from
+//    chunk to chunk (2 H P N per chunk: 2 H P N / Q per token), the output from the incoming
+//    state C h (2 H P N per token). The kernels compute the whole Q x Q block (the causal mask
+//    is applied, not skipped), so the intra-chunk term counts all Q keys.
+// NOT modeled: elementwise gates, norms, activations, the dt softplus and the D skip.
 #pragma once
 #include "model/llm.h"
 
@@ -32,11 +44,15 @@ double mean_attention_keys(const ModelConfig& m, Mixer mixer, double start, doub
 // The chunk size of the chunk-parallel Gated DeltaNet kernels (flash-linear-attention).
 constexpr double kLinearAttentionChunk = 64;
 
-// Gated DeltaNet per token and layer, excluding the projections (those are weights):
-// the recurrent delta-rule update and readout of every value head, and the causal conv.
+// Gated DeltaNet or Mamba2 per token and layer, excluding the projections (those are
+// weights): the recurrent update and readout of every value head, and the causal conv. The
+// LinearAttentionDims forms take any heads (a chip's share).
 double linear_attention_core_flops_per_token(const ModelConfig& m);
-// The same for a prefill, run in the chunk-parallel form: plus the intra-chunk terms.
+double linear_attention_core_flops_per_token(const LinearAttentionDims& g);
+// The same for a prefill, run in the chunk-parallel form: Gated DeltaNet, the recurrent terms
+// plus the intra-chunk ones; Mamba2, the chunked SSD scan (intra-chunk and state terms).
 double linear_attention_prefill_flops_per_token(const ModelConfig& m);
+double linear_attention_prefill_flops_per_token(const LinearAttentionDims& g);
 // Recurrent-state elements read and written per token at decode (the whole state, once each
 // way); the conv's short window is in linear_state_elements_per_layer.
 double linear_attention_state_elements_touched_per_token(const ModelConfig& m);

@@ -3,7 +3,12 @@
 // Qwen3NextGatedDeltaNet: in_proj_qkvz hidden -> 2*key_width + 2*value_width, in_proj_ba
 // hidden -> 2*value_heads, a bias-free depthwise conv1d over q, k, v of conv_kernel taps,
 // dt_bias and A_log per value head, a gated RMSNorm of value_head_dim, out_proj
-// value_width -> hidden; AfmoeAttention's gate_proj hidden -> heads*head_dim).
+// value_width -> hidden; AfmoeAttention's gate_proj hidden -> heads*head_dim; Granite 4.0's
+// Mamba2 mixer, GraniteMoeHybridMambaLayer / BambaMixer: in_proj hidden -> z, x, B, C, dt
+// (2*intermediate + 2*n_groups*d_state + n_heads, intermediate = n_heads*d_head), a depthwise
+// conv1d over x, B, C of d_conv taps with a bias when mamba_conv_bias, dt_bias, A_log and D
+// per head, a gated RMSNorm over intermediate, out_proj intermediate -> hidden; biases on
+// in_proj and out_proj when mamba_proj_bias).
 #include <algorithm>
 
 #include "model/llm.h"
@@ -64,16 +69,20 @@ double attention_params_per_layer(const ModelConfig& m) {
   return p;
 }
 
-double linear_attention_params_per_layer(const ModelConfig& m) {
-  const LinearAttentionDims& g = m.linear;
-  const double d = m.hidden, nv = g.value_heads;
-  double p = d * (2.0 * g.key_width() + 2.0 * g.value_width());  // q, k, v and the output gate z
-  p += d * 2.0 * nv;                                              // b (write strength) and a (decay)
-  p += double(g.conv_channels()) * g.conv_kernel;                 // depthwise causal conv
-  p += 2.0 * nv;                                                  // dt_bias, A_log
-  p += double(g.value_width()) * d;                               // out_proj
+const char* linear_kind_name(LinearKind kind) { return kind == LinearKind::mamba2 ? "Mamba2" : "Gated DeltaNet"; }
+
+double linear_attention_params(const LinearAttentionDims& g, double hidden) {
+  const double d = hidden, nv = g.value_heads;
+  // in_proj: q, k, v, z and b, a (Gated DeltaNet); z, x, B, C and dt (Mamba2)
+  double p = d * g.in_proj_width() + (g.proj_bias ? g.in_proj_width() : 0);
+  p += double(g.conv_channels()) * g.conv_kernel;      // depthwise causal conv
+  if (g.conv_bias) p += g.conv_channels();
+  p += (g.mamba2() ? 3.0 : 2.0) * nv;                  // dt_bias, A_log (and Mamba2's D skip)
+  p += double(g.value_width()) * d + (g.proj_bias ? d : 0);  // out_proj
   return p;
 }
+
+double linear_attention_params_per_layer(const ModelConfig& m) { return linear_attention_params(m.linear, m.hidden); }
 
 double mixer_params(const ModelConfig& m, int layer) {
   const LayerSpec& l = m.layer_specs[layer];
@@ -103,7 +112,7 @@ double router_params_per_layer(const ModelConfig& m) {
 
 double norm_params(const ModelConfig& m, int layer) {
   double p = double(m.norms_per_layer) * m.hidden;
-  if (m.layer_specs[layer].mixer == Mixer::linear_attention) return p + m.linear.value_head_dim;  // gated RMSNorm
+  if (m.layer_specs[layer].mixer == Mixer::linear_attention) return p + m.linear.gated_norm_width();  // gated RMSNorm
   if (m.qk_norm && m.qk_norm_full_width)  // q_norm over heads x head_dim, k_norm over kv_heads x head_dim
     p += double(m.heads + m.layer_specs[layer].attn.kv_heads) * m.layer_specs[layer].attn.head_dim;
   else if (m.qk_norm)

@@ -68,6 +68,11 @@ const char* mixer_short_name(Mixer mixer) {
   return "full";
 }
 
+// A layer type's mixer in its name: Mamba2 layers are "mamba", Gated DeltaNet ones "linear".
+std::string mixer_type_name(const ModelConfig& m, Mixer mixer) {
+  return mixer == Mixer::linear_attention && m.linear.mamba2() ? "mamba" : mixer_short_name(mixer);
+}
+
 // Layers of one type share MLP kind, dense width, token mixer and attention shape; the key
 // orders the types.
 using TypeKey = std::tuple<int, int, int, int, int, int, int, int>;  // (moe, mixer, dense width, attention shape)
@@ -98,7 +103,7 @@ Layout make_layout(const ModelConfig& m, int pp) {
     spec.rope = true;  // RoPE is elementwise: NoPE layers share their type
     std::string mlp = spec.mlp == MlpKind::moe ? "moe" : "dense";
     if (spec.mlp == MlpKind::dense && dense_widths.size() > 1) mlp += ":" + std::to_string(spec.dense_intermediate);
-    std::string name = mlp + "/" + mixer_short_name(spec.mixer);
+    std::string name = mlp + "/" + mixer_type_name(m, spec.mixer);
     // Layers of one mixer with unlike attention shapes are told apart by their KV heads and dims.
     if (shapes_of[{std::get<0>(key), std::get<1>(key), std::get<2>(key)}] > 1)
       name += ":kv" + std::to_string(spec.attn.kv_heads) + "x" + std::to_string(spec.attn.head_dim);
@@ -257,24 +262,23 @@ double linear_state_bytes_per_element(const Context& c) {
 
 namespace {
 
-// One chip's share of a Gated DeltaNet layer: its value heads, the q/k heads they read.
+// One chip's share of a Gated DeltaNet or Mamba2 layer: its value heads, the q/k heads (Mamba2:
+// the B/C groups) they read.
 struct LinearShare {
+  model::LinearAttentionDims g;             // the chip's heads
   double kw = 0, vw = 0, vh = 0, conv = 0;  // q (= k) width, v (= z = out) width, value heads, conv channels
-  explicit LinearShare(const Context& c) {
-    const model::LinearAttentionDims& g = c.m.linear;
-    vh = c.pl.linear_heads.q_heads_per_rank();
-    kw = double(c.pl.linear_heads.kv_heads_per_rank()) * g.key_head_dim;
-    vw = vh * g.value_head_dim;
-    conv = 2 * kw + vw;
+  explicit LinearShare(const Context& c) : g(c.m.linear) {
+    g.value_heads = c.pl.linear_heads.q_heads_per_rank();
+    g.key_heads = c.pl.linear_heads.kv_heads_per_rank();
+    vh = g.value_heads;
+    kw = g.key_width();
+    vw = g.value_width();
+    conv = g.conv_channels();
   }
-  double in_width() const { return 2 * kw + 2 * vw + 2 * vh; }  // q, k, v, z, b, a
+  double in_width() const { return g.in_proj_width(); }  // q, k, v, z, b, a | z, x, B, C, dt
 };
 
-double linear_attention_weights(const Context& c) {
-  const LinearShare s(c);
-  const double d = c.m.hidden;
-  return d * s.in_width() + s.conv * c.m.linear.conv_kernel + 2 * s.vh + s.vw * d;
-}
+double linear_attention_weights(const Context& c) { return model::linear_attention_params(LinearShare(c).g, c.m.hidden); }
 
 double softmax_attention_weights(const Context& c, const LayerSpec& layer, LayerWeights& w) {
   const ModelConfig& m = c.m;
@@ -314,7 +318,7 @@ LayerWeights layer_weights(const Context& c, const LayerSpec& layer) {
   const double d = m.hidden;
   if (layer.mixer == Mixer::linear_attention) {
     w.attn = linear_attention_weights(c);
-    w.norms += m.linear.value_head_dim;  // the gated RMSNorm
+    w.norms += LinearShare(c).g.gated_norm_width();  // the gated RMSNorm
   } else {
     w.attn = softmax_attention_weights(c, layer, w);
   }
@@ -412,27 +416,28 @@ void gqa_attention(const Context& c, const Pass& p, const LayerSpec& layer, doub
   ops.push_back(matmul_op(c, "attn.o_proj", T, o, d, o * d + (m.attention_output_bias ? d : 0), c.dt.awb, dt));
 }
 
-// Gated DeltaNet: input projections, the causal conv and delta-rule state update (one
+// Gated DeltaNet or Mamba2: input projections, the causal conv and the state update (one
 // kernel: at decode it reads and writes the recurrent state of every sequence, at prefill it
-// runs the chunk-parallel form and writes the final state), the output projection.
+// runs the chunk-parallel form -- Mamba2's chunked SSD scan -- and writes the final state),
+// the output projection.
 void linear_attention(const Context& c, const Pass& p, std::vector<Operator>& ops) {
   const ModelConfig& m = c.m;
-  const model::LinearAttentionDims& g = m.linear;
   const LinearShare s(c);
   const double T = p.tokens(), d = m.hidden;
   const std::string& dt = c.dt.matmul;
-  ops.push_back(matmul_op(c, "linear_attn.in_proj", T, d, s.in_width(), d * s.in_width(), c.dt.awb, dt));
+  const std::string prefix = m.linear.mamba2() ? "mamba." : "linear_attn.";
+  const double bias = m.linear.proj_bias ? 1 : 0;
+  ops.push_back(matmul_op(c, prefix + "in_proj", T, d, s.in_width(), (d + bias) * s.in_width(), c.dt.awb, dt));
   Operator core = attention_core(dt);
-  core.name = "linear_attn.core";
-  const double state_update = 7.0 * s.vh * g.key_head_dim * g.value_head_dim + 2.0 * s.conv * g.conv_kernel;
-  const double intra_chunk = p.decode ? 0 : 2.0 * model::kLinearAttentionChunk * s.vh * (g.key_head_dim + g.value_head_dim);
-  core.flops = T * (state_update + intra_chunk);
-  core.hbm_bytes = T * (s.in_width() + s.vw) * c.dt.ab;  // q, k, v, z, b, a in; the output out
+  core.name = prefix + "core";
+  core.flops = T * (p.decode ? model::linear_attention_core_flops_per_token(s.g)
+                             : model::linear_attention_prefill_flops_per_token(s.g));
+  core.hbm_bytes = T * (s.in_width() + s.vw) * c.dt.ab;  // the in_proj's outputs in; the output out
   const double state = p.seqs * c.pl.linear_state_elems_chip * linear_state_bytes_per_element(c);
   if (p.decode) core.hbm_bytes += 2 * state;  // read and write the recurrent state
   else if (p.write_kv) core.hbm_bytes += state;
   ops.push_back(core);  // no attention shape: priced on its FLOPs and bytes
-  ops.push_back(matmul_op(c, "linear_attn.out_proj", T, s.vw, d, s.vw * d, c.dt.awb, dt));
+  ops.push_back(matmul_op(c, prefix + "out_proj", T, s.vw, d, s.vw * d + bias * d, c.dt.awb, dt));
 }
 
 // The routed experts' work on one chip: weight slices read, token-expert products

@@ -18,7 +18,10 @@
 //    aligned chunks; plain full attention below the chunk) softmax attention; Gated DeltaNet
 //    linear attention (projections, causal conv, the delta-rule state update -- its recurrent
 //    state read and written once per decode step and held per sequence instead of a KV cache;
-//    value heads split over tp like query heads, their shared q/k heads like K/V heads).
+//    value heads split over tp like query heads, their shared q/k heads like K/V heads); Mamba2
+//    layers alike (in_proj to z, x, B, C, dt; the conv; the recurrent state update at decode,
+//    the chunked SSD scan at prefill; its heads split like value heads, its B/C groups like K/V
+//    heads: one group replicated to every rank, as vLLM's MambaMixer2 does).
 //    A sigmoid-gated attention output adds its gate projection; each layer's dense MLP has
 //    its own width.
 //  - MoE: experts split over ep ranks. ep <= tp: expert parallelism inside a replica, each expert
@@ -140,7 +143,7 @@ struct Placement {
   int heads_chip = 1, kvh_chip = 1;  // per chip, after Neuron's padding and replication over the TP ranks
                                      // (the model's own shape; a layer of another shape: attention_chip)
   model::HeadSharding heads;         // the softmax attention's head layout over the tp x ranks_per_chip TP ranks
-  model::HeadSharding linear_heads;  // the Gated DeltaNet heads' (value heads as queries)
+  model::HeadSharding linear_heads;  // the Gated DeltaNet / Mamba2 heads' (value heads as queries)
   double kv_cache_elems_chip = 0;    // cached elements per token per softmax-attention layer of the model's shape on one chip
   double linear_state_elems_chip = 0;  // recurrent state per sequence per linear-attention layer on one chip
   int tp_ranks() const { return tp * ranks_per_chip; }
@@ -279,7 +282,7 @@ struct LayerWeights {
   double elems() const { return attn + dense + experts + shared + router + norms; }
 };
 LayerWeights layer_weights(const Context& c, const model::LayerSpec& layer);
-// Bytes per element of the Gated DeltaNet recurrent state: the config's mamba_ssm_dtype when
+// Bytes per element of the Gated DeltaNet / Mamba2 recurrent state: the config's mamba_ssm_dtype when
 // it names one (Qwen3.5: float32), else the KV-cache precision.
 double linear_state_bytes_per_element(const Context& c);
 

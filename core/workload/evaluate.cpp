@@ -411,7 +411,7 @@ Result evaluate(const Spec& spec, const hw::System& system, std::unique_ptr<Pric
     }
   }
   if (m.mixer_layer_count(model::Mixer::linear_attention) > 0)
-    note_head_padding(ev.ctx.pl.linear_heads, "Gated DeltaNet value heads", R);
+    note_head_padding(ev.ctx.pl.linear_heads, m.linear.mamba2() ? "Mamba2 heads" : "Gated DeltaNet value heads", R);
   R.chips_used = P.tp * P.pp * P.dp;
   const int per_domain = system.chips_per_domain > 0 ? system.chips_per_domain : system.chips;
   R.domains_used = (R.chips_used + per_domain - 1) / per_domain;

@@ -289,7 +289,8 @@ void text_header(std::ostringstream& out, const Result& R, const LanguageModelRe
   if (m.attention_chunk > 0)
     out << ", " << m.mixer_layer_count(model::Mixer::chunked_attention) << " chunked-attention layers (" << m.attention_chunk << ")";
   if (m.mixer_layer_count(model::Mixer::linear_attention) > 0)
-    out << ", " << m.mixer_layer_count(model::Mixer::linear_attention) << " Gated DeltaNet layers";
+    out << ", " << m.mixer_layer_count(model::Mixer::linear_attention) << " " << model::linear_kind_name(m.linear.kind)
+        << " layers";
   if (m.nope_layer_count() > 0) out << ", " << m.nope_layer_count() << " NoPE layers";
   if (m.is_moe())
     out << ", MoE " << m.experts << " experts top-" << m.experts_per_token << " in " << m.moe_layer_count() << " layers";

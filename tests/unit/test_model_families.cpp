@@ -636,7 +636,7 @@ TEST_CASE("MiniMax-M2: full attention with q/k norms over all heads; lightning a
   CHECK(error_of(j).find("workload.model.sparse_attention_config: unsupported") == 0);
 }
 
-TEST_CASE("Granite 4.0 (granitemoehybrid): Mamba2 layers refused by index, attention-only configs priced", "[model]") {
+TEST_CASE("Granite 4.0 (granitemoehybrid): attention-only configs priced, Mamba2 dimensions checked", "[model]") {
   // granite-4.0-micro's published shape: 40 attention layers, hidden 2560, 40 heads over 8 K/V
   // heads, the shared MLP of 8192, no routed experts, a tied 100352-token embedding.
   json j = {{"model_type", "granitemoehybrid"}, {"architectures", {"GraniteMoeHybridForCausalLM"}},
@@ -657,8 +657,104 @@ TEST_CASE("Granite 4.0 (granitemoehybrid): Mamba2 layers refused by index, atten
   CHECK(c.total == 40 * (gqa_weights(d, 40, 8, 64, 64, false, false) + 3 * d * 8192 + 2 * d) + d + 100352 * d);
   // IBM: granite-4.0-micro, 3B parameters.
   CHECK(matches_published(c.total, 3e9, 1e9));
+  // A 'mamba' layer makes the mamba_* keys count: 128 heads must tile mamba_expand (2) x 2560.
   j["layer_types"][5] = "mamba";
-  CHECK(error_of(j).find("workload.model.layer_types[5]: unsupported layer type 'mamba': Mamba2") == 0);
+  const ModelConfig one = import_hf_config(j, "workload.model", "inline");
+  CHECK(one.mixer_layer_count(Mixer::linear_attention) == 1);
+  CHECK(one.linear.mamba2());
+  CHECK(one.linear.value_head_dim == 40);  // mamba_d_head absent: 2 x 2560 / 128
+  CHECK(one.linear.key_head_dim == 256);
+  j["mamba_d_head"] = 64;
+  CHECK(error_of(j).find("workload.model.mamba_d_head: mamba_n_heads x mamba_d_head (128 x 64) must equal "
+                         "mamba_expand x hidden_size (5120)") == 0);
+  j["mamba_d_head"] = "auto";
+  j["mamba_n_heads"] = 96;
+  CHECK(error_of(j).find("workload.model.mamba_n_heads: must divide mamba_expand x hidden_size (5120)") == 0);
+  j["mamba_n_heads"] = 128;
+  j["mamba_n_groups"] = 3;
+  CHECK(error_of(j).find("workload.model.mamba_n_groups: must divide mamba_n_heads (128)") == 0);
+  // Mamba layers elsewhere are refused by index, naming the family that has them.
+  json q = config_of("Qwen3-Next-80B-A3B-Instruct");
+  q["layer_types"] = json::array();
+  for (int i = 0; i < 48; ++i) q["layer_types"].push_back(i == 2 ? "mamba" : "full_attention");
+  CHECK(contains(error_of(q), "layer_types[2]: unsupported layer type 'mamba' for model_type 'qwen3_next'"));
+  CHECK(contains(error_of(q), "'mamba' is modeled for granitemoehybrid"));
+  // Other Mamba2 hybrids name what of theirs is not read.
+  for (const char* t : {"bamba", "nemotron_h", "falcon_h1", "zamba2", "mamba2"}) {
+    INFO(t);
+    const std::string e = error_of({{"model_type", t}, {"num_hidden_layers", 4}, {"hidden_size", 1024}});
+    CHECK(e.find(std::string("workload.model.model_type: unsupported model_type '") + t + "': ") == 0);
+    CHECK(contains(e, "Mamba2 layers are priced in IBM Granite 4.0 (granitemoehybrid)"));
+  }
+}
+
+TEST_CASE("Granite 4.0 H-Tiny: 36 Mamba2 + 4 attention layers, MoE 64 top-6 with a shared MLP", "[model]") {
+  const ModelConfig m = bundled("granite-4.0-h-tiny");
+  for (const auto& w : m.warnings) CHECK(!contains(w, "unknown field"));
+  CHECK(m.mixer_layer_count(Mixer::linear_attention) == 36);
+  CHECK(m.mixer_layer_count(Mixer::full_attention) == 4);
+  for (int i : {5, 15, 25, 35}) CHECK(m.layer_specs[i].mixer == Mixer::full_attention);
+  // The config's keys, independently: hidden 1536, 12 heads of 128 over 4 K/V heads; Mamba2 of 48
+  // heads x 64 (= 2 x 1536), state 128, one group, conv 4 with a bias, no projection bias.
+  const double d = 1536, V = 100352, hd = 128, Hm = 48, Pm = 64, N = 128, G = 1, K = 4, Q = 256;
+  const double inner = Hm * Pm, conv = inner + 2 * G * N;
+  const double mamba = d * (2 * inner + 2 * G * N + Hm)  // in_proj: z, x, B, C, dt
+                       + conv * K + conv                  // depthwise conv and its bias
+                       + 3 * Hm                           // dt_bias, A_log, D
+                       + inner * d;                       // out_proj
+  const double attn = d * 12 * hd + 2 * d * 4 * hd + 12 * hd * d;
+  const double expert = 3 * d * 512, shared = 3 * d * 1024, router = 64 * d;
+  const double norms = 2 * d;
+  const ParamCounts c = count_parameters(m);
+  CHECK(c.linear_attention == 36 * mamba);
+  CHECK(c.attention == 4 * attn);
+  const double total = 36 * (mamba + inner) + 4 * attn + 40 * (64 * expert + shared + router + norms) + d + V * d;
+  CHECK(c.total == total);
+  CHECK(c.active == 36 * (mamba + inner) + 4 * attn + 40 * (6 * expert + shared + router + norms) + d + V * d);
+  // IBM: granite-4.0-h-tiny, 7B total, 1B active.
+  CHECK(matches_published(c.total, 7e9, 1e9));
+  CHECK(matches_published(c.active, 1e9, 1e9));
+  // Per token: decode's recurrent update (5 H P N) and prefill's chunked scan, both with the conv.
+  CHECK(linear_attention_core_flops_per_token(m) == 5 * Hm * Pm * N + 2 * conv * K);
+  CHECK(linear_attention_prefill_flops_per_token(m) ==
+        Approx(2 * Q * (G * N + Hm * Pm) + 4 * Hm * Pm * N + 2 * Hm * Pm * N / Q + 2 * conv * K).epsilon(1e-12));
+  // Decode reads and writes each head's P x N state once.
+  CHECK(linear_attention_state_elements_touched_per_token(m) == 2 * Hm * Pm * N);
+  // The decode state: heads x d_head x d_state plus 3 inputs of every conv channel, per layer and
+  // sequence, whatever the context; the KV cache only in the 4 attention layers.
+  CHECK(linear_state_elements_per_layer(m) == Hm * Pm * N + conv * (K - 1));
+  CHECK(linear_state_bytes_per_sequence(m, 2.0) == 36 * (Hm * Pm * N + conv * 3) * 2);
+  CHECK(kv_bytes_per_sequence(m, 10000, 2.0) == 4 * 10000.0 * 2 * 4 * hd * 2);
+}
+
+TEST_CASE("Granite 4.0 H-Small's published shape: 32B total, 9B active", "[model]") {
+  // Not bundled (no complete copy of its config.json is reachable here). Its keys as partial
+  // public copies give them: hidden 4096, 40 layers (36 'mamba', 4 'attention'), 32 heads over
+  // 8 K/V heads, 72 experts top-10 of 768, a shared MLP of 1536, mamba_n_heads 128 (d_head
+  // "auto": 2 x 4096 / 128), state 128, conv 4, a tied 100352-token embedding. Where the four
+  // attention layers sit does not change the count; here they sit where H-Tiny's do.
+  json j = config_of("granite-4.0-h-tiny");
+  j["hidden_size"] = 4096;
+  j["num_attention_heads"] = 32;
+  j["num_key_value_heads"] = 8;
+  j["num_local_experts"] = 72;
+  j["num_experts_per_tok"] = 10;
+  j["intermediate_size"] = 768;
+  j["shared_intermediate_size"] = 1536;
+  j["mamba_n_heads"] = 128;
+  j["mamba_d_head"] = "auto";
+  const ModelConfig m = import_hf_config(j, "workload.model", "granite-4.0-h-small");
+  CHECK(m.linear.value_head_dim == 64);
+  const double d = 4096, V = 100352, inner = 8192, conv = inner + 2 * 128;
+  const double mamba = d * (2 * inner + 2 * 128 + 128) + conv * 5 + 3 * 128 + inner * d + inner;  // with its gated norm
+  const double attn = d * 32 * 128 + 2 * d * 8 * 128 + 32 * 128 * d;
+  const double expert = 3 * d * 768, shared = 3 * d * 1536, router = 72 * d;
+  const ParamCounts c = count_parameters(m);
+  CHECK(c.total == 36 * mamba + 4 * attn + 40 * (72 * expert + shared + router + 2 * d) + d + V * d);
+  CHECK(c.active == 36 * mamba + 4 * attn + 40 * (10 * expert + shared + router + 2 * d) + d + V * d);
+  // IBM (ibm.com/granite/docs): Granite-4.0-H-Small, 32B total / 9B activated.
+  CHECK(matches_published(c.total, 32e9, 1e9));
+  CHECK(matches_published(c.active, 9e9, 1e9));
 }
 
 }  // namespace unit_model_families

@@ -126,23 +126,65 @@ TEST_CASE("plan: Gated DeltaNet layers keep a recurrent state, not a KV cache", 
   CHECK(memory_item(Q.memory, "recurrent_state") == 45 * cq.pl.linear_state_elems_chip * 4);
 }
 
+TEST_CASE("plan: Mamba2 layers keep a recurrent state, scan in chunks at prefill", "[model]") {
+  const ModelConfig m = bundled("granite-4.0-h-tiny");
+  const plan::Context c = context(m, 4);
+  const plan::Layout L = plan::make_layout(m, 1);
+  CHECK(L.type_names == std::vector<std::string>{"moe/full", "moe/mamba"});
+  const int mamba = type_index(L, "moe/mamba");
+  // 48 heads of 64 over 4 chips: 12 per chip; the one B/C group (state 128) on every chip.
+  const double H = 12, P = 64, N = 128, G = 1, K = 4, Q = 256, d = 1536;
+  CHECK(c.pl.linear_heads.q_heads_per_rank() == H);
+  CHECK(c.pl.linear_heads.kv_heads_per_rank() == G);
+  const double conv = H * P + 2 * G * N;  // x, B, C
+  const double state_chip = H * P * N + conv * (K - 1);
+  CHECK(c.pl.linear_state_elems_chip == state_chip);
+  const int B = 8, S = 4096, O = 256;
+  plan::InferencePlan Pl = plan::plan_inference(c, L, B, S, O);
+  const double in_w = 2 * H * P + 2 * G * N + H;  // z, x, B, C, dt
+  // Decode: the recurrent update (decay and outer product, then the readout) and the conv; the
+  // state read and written once per step.
+  const auto& dec = op_named(Pl.decode.per_type[mamba], "mamba.core");
+  const double T = Pl.decode_pass.tokens();
+  CHECK(dec.flops == T * (5 * H * P * N + 2 * conv * K));
+  CHECK(dec.hbm_bytes == T * (in_w + H * P) * 2 + 2 * Pl.decode_pass.seqs * state_chip * 2);
+  CHECK(op_named(Pl.decode.per_type[mamba], "mamba.in_proj").flops == 2.0 * T * d * in_w);
+  CHECK(op_named(Pl.decode.per_type[mamba], "mamba.out_proj").flops == 2.0 * T * H * P * d);
+  // Prefill: the chunked scan -- C B^T within each 256-token chunk, the chunk states, their
+  // passing and the output from them -- and the final state written.
+  const auto& pre = op_named(Pl.prefill.per_type[mamba], "mamba.core");
+  const double Tp = Pl.prefill_pass.tokens();
+  const double scan = 2 * Q * (G * N + H * P) + 2 * H * P * N + 2 * H * P * N / Q + 2 * H * P * N;
+  CHECK(pre.flops == Approx(Tp * (scan + 2 * conv * K)).epsilon(1e-12));
+  // No KV cache in the 36 Mamba2 layers; the 4 attention layers keep theirs (4 KV heads, 1 per chip).
+  CHECK(memory_item(Pl.memory, "kv_cache") == B * 4 * double(S + O) * 2 * 128 * 2);
+  CHECK(memory_item(Pl.memory, "recurrent_state") == B * 36 * state_chip * 2);
+}
+
 TEST_CASE("plan: the weights per chip add up to the model's parameter count", "[model]") {
   // Summed over layers and ranks, the plan's per-chip weights are the model's parameters
   // (when nothing is padded or replicated): the plan prices every weight the count has.
   for (const std::string name : {"Llama-4-Maverick-17B-128E-Instruct", "Qwen3-Next-80B-A3B-Instruct", "GLM-4.5-Air",
                                  "Trinity-Mini", "Qwen3.5-27B", "gpt-oss-120b", "DeepSeek-V3", "Solar-Open-100B",
-                                 "MiniMax-M2.5", "gemma4", "mimo_v2_flash"}) {
+                                 "MiniMax-M2.5", "gemma4", "mimo_v2_flash", "granite-4.0-h-tiny"}) {
     INFO(name);
     const ModelConfig m = name == "gemma4"          ? import_hf_config(test_model::gemma4_31b(), "m", name)
                           : name == "mimo_v2_flash" ? import_hf_config(test_model::mimo_v2_flash(), "m", name)
                                                     : bundled(name);
-    const int tp = name == "Qwen3-Next-80B-A3B-Instruct" ? 2 : 1;
+    const int tp = name == "Qwen3-Next-80B-A3B-Instruct" ? 2 : name == "granite-4.0-h-tiny" ? 4 : 1;
     const plan::Context c = context(m, tp);
     double sum = 0;
     for (const auto& l : m.layer_specs) {
       const plan::LayerWeights w = plan::layer_weights(c, l);
       // Norms, the router and MLA's down-projections are replicated on every rank.
       sum += (w.attn + w.dense + w.experts + w.shared) * tp + w.router + w.norms;
+      // Granite's Mamba2 layers: the gated norm splits with the heads (tp shares, not one
+      // replica); the one B/C group is replicated on every rank (its in_proj columns, conv
+      // taps and conv bias), which the model counts once.
+      if (l.mixer == Mixer::linear_attention && m.linear.mamba2()) {
+        const double bc = 2.0 * m.linear.key_width();
+        sum += (tp - 1) * (m.linear.gated_norm_width() / double(tp) - (m.hidden * bc + bc * (m.linear.conv_kernel + 1)));
+      }
     }
     const ParamCounts p = count_parameters(m);
     CHECK(sum + p.embedding + p.lm_head + m.hidden == Approx(p.total).epsilon(1e-12));
@@ -213,7 +255,7 @@ TEST_CASE("every model of issue 15 runs on a Trn2 and a Trn3 UltraServer", "[mod
                         {"Qwen3-Next-80B-A3B-Instruct", 4},      {"Qwen3.5-397B-A17B", 16},
                         {"Qwen3.5-27B", 4},                      {"GLM-4.5", 16},
                         {"GLM-4.5-Air", 8},                      {"Trinity-Mini", 4},
-                        {"Trinity-Nano-Preview", 2}};
+                        {"Trinity-Nano-Preview", 2},             {"granite-4.0-h-tiny", 4}};
   for (const char* system : {"trn2-ultraserver", "trn3-gen2-ultraserver"}) {
     const hw::System sys = hw::load_system(system);
     for (const auto& k : cases) {
