@@ -375,7 +375,12 @@ void mla_attention(const Context& c, const Pass& p, double pairs, double ctx, st
   core.causal = !decode;
   // A port's unfused decode: its operators beyond the four projections all priced as the core's
   // launches (its traffic and FLOPs are the core's, whichever operators carry them).
-  if (decode && c.mla_decode_kernels > 5) core.kernels = c.mla_decode_kernels - 4;
+  // Each of the port's operators (the projections included) also takes a fixed time beyond its
+  // launch, carried by the core.
+  if (decode && c.mla_decode_kernels > 5) {
+    core.kernels = c.mla_decode_kernels - 4;
+    core.fixed_s = c.mla_decode_kernels * c.mla_decode_op_s;
+  }
   ops.push_back(core);
   ops.push_back(matmul_op(c, "attn.o_proj", T, hc * v, d, hc * v * d, c.dt.awb, dt));
 }

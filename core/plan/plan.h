@@ -259,6 +259,9 @@ struct Context {
   // a port runs its absorbed attention as separate XLA operators (stack data), the core's
   // scores, softmax, absorptions and cache writes each a kernel with its launch overhead.
   double mla_decode_kernels = 0;
+  // The fixed time each of those operators takes beyond its launch (stack data; 0 with the
+  // model's five): carried by the attention core as Operator::fixed_s.
+  double mla_decode_op_s = 0;
 };
 
 // (query, key) pairs of causal attention over S tokens; window W (0 = full).

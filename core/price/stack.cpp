@@ -139,6 +139,7 @@ Stack parse_stack(const json& j, const std::string& origin) {
     s.mla_decode_kernels = rd.integer(a, "mla_decode_kernels",
                                       at_least(5, "an MLA layer's decode runs at least its five operators"),
                                       size_cap(1024));
+    s.mla_decode_op_s = rd.seconds(a, "mla_decode_op_time");
     a.finish();
   }
   if (r.has("weight_only")) {

@@ -70,6 +70,9 @@ struct Stack {
   // Kernels an MLA layer's token-generation attention runs where the port leaves it to XLA as
   // separate operators (stack "attention.mla_decode_kernels"; 0: the model's own five, plan.h).
   double mla_decode_kernels = 0;
+  // Time each of those operators takes beyond its launch overhead (stack
+  // "attention.mla_decode_op_time"; read with the count).
+  double mla_decode_op_s = 0;
   // Weight-only quantization (the optional "weight_only" block): weight formats the stack's
   // kernels keep in storage and dequantize in the kernel to the activations' dtype when the chip
   // has no peak for them (TensorRT-LLM's Triton W4A16 MXFP4 MoE on Hopper), and the share of the

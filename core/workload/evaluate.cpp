@@ -346,7 +346,7 @@ std::unique_ptr<Pricing> make_pricing(const Spec& spec, const hw::System& system
                          "; use tp 1 with dp and ep the GPUs of the group, or ep at most tp");
   std::vector<std::string> warnings;
   plan::Dtypes dt = resolve_dtypes(system.chip, spec.precision, warnings, &stack);
-  auto pr = std::unique_ptr<Pricing>(new Pricing{model, plan::Context{m, dt, placement_of(m, P, per_chip), stack.moe, stack.mla_decode_kernels},
+  auto pr = std::unique_ptr<Pricing>(new Pricing{model, plan::Context{m, dt, placement_of(m, P, per_chip), stack.moe, stack.mla_decode_kernels, stack.mla_decode_op_s},
                                                  plan::make_layout(m, P.pp),
                                                  price::make_pricer(spec.pricer, system, pricing(detail::effective_efficiency(spec, system, dt.matmul).value)), &stack,
                                                  std::move(warnings)});

@@ -92,10 +92,10 @@ TEST_CASE("serving stacks load from data with a source on every value", "[stack]
     INFO(n);
     CHECK(s.name == n);
     // every value of the format carries its source (a GPU server's "server" block adds five, the
-    // optional moe.dispatch one, the optional weight_only block two, an "attention" block its one
-    // count, the optional batching.decode_collective_overlap one)
+    // optional moe.dispatch one, the optional weight_only block two, an "attention" block its
+    // count and its operators' time, the optional batching.decode_collective_overlap one)
     CHECK(s.sources.size() == (s.server ? 38u : 33u) + s.sources.count("moe.dispatch") +
-                                  (s.weight_only_dtypes.empty() ? 0u : 2u) + (s.mla_decode_kernels > 0 ? 1u : 0u) +
+                                  (s.weight_only_dtypes.empty() ? 0u : 2u) + (s.mla_decode_kernels > 0 ? 2u : 0u) +
                                   s.sources.count("batching.decode_collective_overlap"));
     CHECK(!s.sdk_release.empty());
     for (const auto& [path, source] : s.sources) CHECK(!source.empty());
@@ -294,7 +294,7 @@ TEST_CASE("a port's unfused MLA decode runs its operators as kernels, each with 
   const auto m = workload::spec_model(spec_of({{"model", "GLM-4.7-Flash"}}));
   auto core = [&](double kernels, bool decode) {
     plan::Context c{*m, plan::Dtypes{"bf16", "bf16", "bf16", "bf16"}, plan::make_placement(*m, 1, 1, 1, 1, 4), glm.moe,
-                    kernels};
+                    kernels, glm.mla_decode_op_s};
     plan::Pass p;
     p.seqs = decode ? 4 : 1;
     p.new_tokens = decode ? 1 : 128;
@@ -314,11 +314,19 @@ TEST_CASE("a port's unfused MLA decode runs its operators as kernels, each with 
   CHECK(unfused_launches == glm.mla_decode_kernels);
   CHECK(unfused.hbm_bytes == fused.hbm_bytes);  // the same traffic, more launches
   CHECK(unfused.flops == fused.flops);
+  // Each of the port's operators, projections included, adds its fixed time beyond the launch
+  // (carried by the core); the fused path and prefill add none.
+  REQUIRE(glm.mla_decode_op_s > 0);
+  CHECK(unfused.fixed_s == Approx(glm.mla_decode_kernels * glm.mla_decode_op_s));
+  CHECK(fused.fixed_s == 0);
+  CHECK(core(glm.mla_decode_kernels, false).first.fixed_s == 0);
   CHECK(core(glm.mla_decode_kernels, false).second == 5);  // prefill: the model's five
   // Bad data names the field.
   const std::string from = "\"value\": " + std::to_string(static_cast<int>(glm.mla_decode_kernels));
   CHECK(contains(error_loading_edited("nxdi-sdk2.29.1-shard-on-block", from, "\"value\": 3", "mla-bad"),
                  "attention.mla_decode_kernels.value"));
+  CHECK(contains(error_loading_edited("nxdi-sdk2.29.1-shard-on-block", "\"value\": 20.8", "\"value\": -1", "mla-op-bad"),
+                 "attention.mla_decode_op_time.value"));
 }
 
 TEST_CASE("a stack file names its kernel path and SDK release", "[stack]") {
