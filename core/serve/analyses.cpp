@@ -25,7 +25,8 @@ Runner::Runner(const hw::System& system, const workload::Spec& workload, const S
     reference_ = own_reference_.get();
   }
   const Spec& v = serve;
-  cfg_.replicas = workload.parallelism.dp;
+  // A replica with micro-batches in flight serves them as lanes (stack/gpu.cpp).
+  cfg_.replicas = workload.parallelism.dp * std::max(serve.micro_batches, 1);
   cfg_.router = v.router;
   cfg_.closed_loop = v.arrivals == "closed";
   cfg_.concurrency = v.concurrency;

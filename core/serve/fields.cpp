@@ -157,6 +157,23 @@ void add_serve_fields(std::vector<Field>& t) {
                       "chunked: steps mix decodes with prefill chunks (vLLM V1). prefill_first: a step is prefills or "
                       "decodes, waiting prefills first (vLLM V0 without chunked prefill).",
                       kServeServer}));
+  t.push_back(Rows::choice("serve.capacity_policy", [](Spec& s) -> std::string& { return s.capacity_policy; }, "",
+                     fixed_choices({"", "guaranteed_no_evict", "max_utilization"}),
+                     {"", "capacity policy",
+                      "A GPU server stack's capacity scheduler (TensorRT-LLM's CapacitySchedulerPolicy): "
+                      "guaranteed_no_evict admits a request only when the KV cache holds it at its full length; "
+                      "max_utilization admits while the running contexts fit and preempts when they outgrow it. "
+                      "Empty: the stack's own.",
+                      kServeServer, "", true}));
+  t.push_back(Rows::integer("serve.micro_batches", [](Spec& s) -> int& { return s.micro_batches; }, 1,
+                      at_least(1, "a replica runs at least one micro-batch"),
+                      limit(64, "trnsim's limit: 64 micro-batches"),
+                      {"micro-batches", "micro-batches in flight",
+                       "Micro-batches a pipeline-parallel replica keeps in flight (TensorRT-LLM runs pp of them): "
+                       "each is a lane with its own steps through every stage, its own max_num_seqs and "
+                       "max_batched_tokens, and its share of each chip's KV cache. At most workload.parallelism.pp; "
+                       "GPU server stacks only.",
+                       kServeServer, "", true}));
   t.push_back(Rows::integer("serve.kv_block_tokens", [](Spec& s) -> int& { return s.kv_block_tokens; }, 16,
                       at_least(1, "a block holds at least one token"), limit(4096, "trnsim's limit: 4096 tokens"),
                       {"tokens", "KV block", "KV cache allocation and prefix-hash block (vLLM's default 16).",

@@ -8,6 +8,7 @@
 
 #include "common/error.h"
 #include "common/format.h"
+#include "price/stack.h"
 #include "serve/analyses.h"
 #include "serve/mlperf.h"
 #include "serve/requests.h"
@@ -40,6 +41,13 @@ void check_settings(const workload::Spec& w, const Spec& v, bool search) {
       throw InputError("serve.output_tokens.eos_mean",
                        "a stop at EOS only shortens outputs: must be at most the drawn mean (" + fmt::general(drawn, 6) +
                            " tokens), got " + fmt::general(*v.output.eos_mean, 6));
+  }
+  if (v.micro_batches > 1 || !v.capacity_policy.empty()) {
+    const price::Stack& stack = price::load_stack(w.stack);
+    if (!stack.server)
+      throw InputError(v.micro_batches > 1 ? "serve.micro_batches" : "serve.capacity_policy",
+                       "applies to a GPU server stack (a stack file with a \"server\" block); '" + stack.name +
+                           "' has none: leave it unset");
   }
   if (v.arrivals == "closed" && v.max_concurrency > 0)
     throw InputError("serve.max_concurrency", "caps open-loop arrivals; closed-loop clients keep serve.concurrency (" +

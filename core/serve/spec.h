@@ -66,6 +66,12 @@ struct Spec {
   // The server (the stack is workload.stack)
   int max_num_seqs = 0, max_batched_tokens = 0, max_prefill_seqs = 0;
   std::string scheduler;        // the batch policy of the plain stack (core/serve/policy/: chunked, prefill_first)
+  // A GPU server stack's capacity scheduler for this run ("": the stack's own): guaranteed_no_evict
+  // or max_utilization (TensorRT-LLM's CapacitySchedulerPolicy).
+  std::string capacity_policy;
+  // Micro-batches a pipeline-parallel replica keeps in flight (TensorRT-LLM: pp): each is a lane
+  // with its own steps, batch slots and token budget, and its share of every chip's KV cache.
+  int micro_batches = 1;
   int kv_block_tokens = 0;
   PrefixCacheSettings prefix_cache;
   std::string router;           // over the dp replicas (core/serve/policy/: round_robin, least_loaded, session_affinity)

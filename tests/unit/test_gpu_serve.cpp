@@ -14,6 +14,7 @@
 #include "price/stack.h"
 #include "report/serving.h"
 #include "scenario/scenario.h"
+#include "serve/serve.h"
 #include "serve/stack/step_model.h"
 #include "serve/stack/step_pricer.h"
 #include "test_support.h"
@@ -171,6 +172,58 @@ serve::Limits check_server_limits(const std::string& stack) {
   CHECK(limits.max_batch == file.at("server").at("max_batch_size").at("value").get<int>());
   CHECK(limits.max_batched_tokens == file.at("server").at("max_num_tokens").at("value").get<int>());
   return limits;
+}
+
+TEST_CASE("pipeline micro-batches as lanes sharing the KV cache, and the capacity policy a scenario picks", "[gpu]") {
+  const hw::System sys = hw::load_system("dgx-h100");
+  const int in = 128, out = 32;
+  auto pp2 = [&](json serve) {
+    json w = {{"model", "Llama-3.1-8B"},
+              {"parallelism", {{"tp", 1}, {"pp", 2}}},
+              {"precision", {{"weights", "fp8"}, {"attention_weights", "fp8"}, {"activations", "fp8"}, {"kv_cache", "fp8"}}},
+              {"inference", {{"batch", 1}, {"input_tokens", in}, {"output_tokens", out}}},
+              {"stack", "trtllm"}};
+    if (!serve.contains("arrivals")) serve["arrivals"] = "burst";
+    serve["max_num_seqs"] = 60000;
+    serve["max_batched_tokens"] = 4096;
+    serve["input_tokens"] = {{"distribution", "fixed"}, {"mean", in}};
+    serve["output_tokens"] = {{"distribution", "fixed"}, {"mean", out}};
+    return scenario_from_json({{"system", "dgx-h100"}, {"compare_system", ""}, {"workload", w}, {"serve", serve}});
+  };
+  const Scenario one = pp2({});
+  const auto m1 = serve::make_step_model(sys, one.workload, one.serve);
+  const double budget = m1->memory().kv_budget_bytes, full = m1->kv_bytes(in + out);
+  REQUIRE(budget > 0);
+  // GUARANTEED_NO_EVICT (the stack's): the batch is what the replica's KV budget holds at full length.
+  CHECK(m1->limits().max_batch == static_cast<int>(std::floor(budget / full)));
+  // Two micro-batches in flight: each lane holds half of every chip's KV cache, and its batch what that half holds.
+  const Scenario two = pp2({{"micro_batches", 2}});
+  const auto m2 = serve::make_step_model(sys, two.workload, two.serve);
+  CHECK(m2->memory().kv_budget_bytes == Approx(budget / 2).epsilon(1e-12));
+  CHECK(m2->limits().max_batch == static_cast<int>(std::floor(budget / 2 / full)));
+  // MAX_UTILIZATION from the scenario: admitted while the running contexts fit, so the slots are the scenario's.
+  const Scenario mu = pp2({{"micro_batches", 2}, {"capacity_policy", "max_utilization"}});
+  CHECK(serve::make_step_model(sys, mu.workload, mu.serve)->limits().max_batch == 60000);
+  // The lanes step side by side: 2k requests at once over two lanes (round robin, k each) end
+  // when k requests alone end on one lane of the same budget.
+  const int k = 24;
+  const Scenario lanes = pp2({{"micro_batches", 2}, {"requests", 2 * k}, {"router", "round_robin"}});
+  const serve::Result both = serve::run(sys, lanes.workload, lanes.serve);
+  const Scenario single = pp2({{"requests", k}});
+  const serve::Result alone = serve::run(sys, single.workload, single.serve);
+  REQUIRE(alone.duration_s > 0);
+  CHECK(both.duration_s == Approx(alone.duration_s).epsilon(1e-12));
+  CHECK(both.replicas == 1);  // one replica (of two chips), two lanes
+  // Bad input names the field.
+  CHECK(contains(error_of([&] {
+                   const Scenario bad = pp2({{"micro_batches", 3}});
+                   serve::make_step_model(sys, bad.workload, bad.serve);
+                 }),
+                 "serve.micro_batches"));
+  CHECK(contains(error_of([&] { pp2({{"capacity_policy", "evict_all"}}); }), "serve.capacity_policy"));
+  Scenario neuron = pp2({{"micro_batches", 2}});
+  neuron.workload.stack = "nxdi";
+  CHECK(contains(error_of([&] { serve::run(sys, neuron.workload, neuron.serve); }), "serve.micro_batches"));
 }
 
 TEST_CASE("the vllm stack: the V1 OpenAI server's limits, admitting while the KV cache has room", "[gpu]") {

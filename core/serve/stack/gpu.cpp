@@ -11,10 +11,19 @@
 //    serve.max_num_seqs / serve.max_batched_tokens set away from their defaults win.
 //  - capacity: guaranteed_no_evict (TensorRT-LLM's default capacity scheduler) admits a request
 //    only when its whole length fits the KV cache: the batch is capped at the requests the KV
-//    budget holds at the mean input + output length, so nothing is preempted.
+//    budget holds at the mean input + output length, so nothing is preempted. max_utilization
+//    admits while the running contexts fit and preempts when they outgrow the cache (the
+//    simulator's KV manager). serve.capacity_policy overrides the stack's.
+//  - micro-batches (serve.micro_batches, at most pp): TensorRT-LLM keeps pp micro-batches in
+//    flight with pipeline parallelism (trtGptModelInflightBatching.cpp: mNumMicroBatches = pp;
+//    the capacity scheduler holds max_batch_size x micro-batches). Each is a lane of the replica
+//    (the runner makes dp x micro_batches lanes) whose step is one pass through every stage and
+//    which holds 1 / micro_batches of each chip's KV budget: the stages alternate between lanes,
+//    assumed balanced (a lane never waits for the other's stage).
 // Attention data parallelism (TensorRT-LLM's DEP) is a placement, tp 1 with dp = ep: each
 // replica here is one GPU of the EP group, its MoE priced with the group's tokens (plan.h).
-// Does NOT model: overlap of the host scheduler with the GPU, speculative decoding, the DEP
+// Does NOT model: a lane waiting for a stage the other lane's longer step still holds,
+// overlap of the host scheduler with the GPU, speculative decoding, the DEP
 // ranks' steps in lock-step (each replica steps on its own), disaggregated serving.
 #include <algorithm>
 #include <cmath>
@@ -74,7 +83,14 @@ class GpuStepModel : public StepModel {
     limits_.max_prefill_seqs = v.max_prefill_seqs;
     limits_.batch_policy = s.batch_policy;
     memory_ = pricer_.memory(limits_.max_batched_tokens);
-    if (s.capacity_policy == "guaranteed_no_evict" && full > 0) {
+    // With micro-batches in flight each lane holds its share of every chip's KV cache.
+    if (v.micro_batches > w.parallelism.pp)
+      throw InputError("serve.micro_batches", "a replica keeps at most its pipeline stages' micro-batches in flight "
+                                              "(workload.parallelism.pp " + std::to_string(w.parallelism.pp) +
+                                              "), got " + std::to_string(v.micro_batches));
+    memory_.kv_budget_bytes /= std::max(v.micro_batches, 1);
+    const std::string& capacity = v.capacity_policy.empty() ? s.capacity_policy : v.capacity_policy;
+    if (capacity == "guaranteed_no_evict" && full > 0) {
       const int fit = static_cast<int>(std::floor(memory_.kv_budget_bytes / full));
       if (fit < 1)
         throw InputError("workload.parallelism.tp",
