@@ -215,6 +215,13 @@ struct MoeExecution {
   // neuron, fused-tkg: a pass's fixed time beyond its roofline (calibrated, stack data).
   double decode_pass_s = 0;
   MoeDispatch dispatch = MoeDispatch::all_to_all;
+  // uniform: the routed experts run as a grouped GEMM between separate kernels that each pass
+  // over the routed rows in memory (TensorRT-LLM's CUTLASS MoE on Hopper, CutlassMoeFCRunner::runMoe):
+  // the permute copying each token to its k expert rows, the gated activation reading the first
+  // GEMM's output at the model's 16-bit dtype and writing the second's input, and the finalize
+  // reading the second GEMM's 16-bit rows and writing each token's weighted sum. Not on a
+  // weight-only path (its kernels fuse the gather, activation and scatter into the GEMMs).
+  bool separate_passes = false;
   bool blockwise_kernel_accepts(double hidden, double intermediate_per_rank) const;
 };
 const std::vector<std::string>& moe_strategy_names();  // in MoeStrategy's order

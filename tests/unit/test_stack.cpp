@@ -92,9 +92,9 @@ TEST_CASE("serving stacks load from data with a source on every value", "[stack]
     INFO(n);
     CHECK(s.name == n);
     // every value of the format carries its source (a GPU server's "server" block adds five, the
-    // optional moe.dispatch one, the optional weight_only block two, an "attention" block its one
+    // optional moe.dispatch and moe.separate_passes one each, the optional weight_only block two, an "attention" block its one
     // count, the optional batching.decode_collective_overlap one)
-    CHECK(s.sources.size() == (s.server ? 38u : 33u) + s.sources.count("moe.dispatch") +
+    CHECK(s.sources.size() == (s.server ? 38u : 33u) + s.sources.count("moe.dispatch") + s.sources.count("moe.separate_passes") +
                                   (s.weight_only_dtypes.empty() ? 0u : 2u) + (s.mla_decode_kernels > 0 ? 1u : 0u) +
                                   s.sources.count("batching.decode_collective_overlap"));
     CHECK(!s.sdk_release.empty());
