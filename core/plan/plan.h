@@ -53,6 +53,10 @@
 //    torch_blockwise_matmul_inference): the same blocks, each its own sequence of kernels.
 //    Which NKI kernel runs is the stack's (MoeExecution::kernel): NxD's block count is capped
 //    at T*k, and the shard-on-block kernel's dynamic loop runs only the blocks holding tokens.
+//    A uniform stack may also run the grouped GEMMs between passes of their own over the routed
+//    rows (MoeExecution::separate_passes: TensorRT-LLM's CUTLASS MoE, G23): the permute, the
+//    gated activation on the first GEMM's 16-bit output and the finalize, memory operators
+//    that the GEMMs do not hide (none on a weight-only path, whose kernels fuse them).
 // Sources: model shapes from the configs; Neuron dequantizes MXFP4 experts to BF16 on
 // Trainium2 (PERF #5) -- the precision fallback happens before planning (workload layer).
 // NOT modeled: chunked prefill, router load imbalance, prefix caching (the serving layer adds

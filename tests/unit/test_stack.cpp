@@ -348,6 +348,13 @@ TEST_CASE("a stack's MoE dispatch and weight-only formats: TensorRT-LLM's, and b
   CHECK(contains(load_with("\"value\": [\"mxfp4\"]", "\"value\": [\"mxfp3\"]", "w2"), "weight_only.dtypes.value[0]"));
   CHECK(contains(load_with("\"value\": [\"mxfp4\"]", "\"value\": []", "w3"), "weight_only.dtypes.value"));
   CHECK(contains(load_with("\"value\": 0.2,", "\"value\": 1.5,", "w4"), "weight_only.matmul_rate.value"));
+  // The CUTLASS MoE's separate passes: on in trtllm (G23), off without the key; a value that is
+  // not a boolean is named.
+  CHECK(t.moe.separate_passes);
+  CHECK_FALSE(n.moe.separate_passes);
+  CHECK_FALSE(price::load_stack("sglang").moe.separate_passes);
+  CHECK(contains(load_with("\"value\": true,\"source\": \"G23", "\"value\": \"yes\",\"source\": \"G23", "w5"),
+                 "moe.separate_passes.value"));
 }
 
 TEST_CASE("NxD's PyTorch loop scatters each block into the layer's whole output", "[stack]") {
