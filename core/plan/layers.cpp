@@ -550,6 +550,15 @@ void moe_mlp(const Context& c, const Pass& p, std::vector<Operator>& ops) {
     // is whole on each rank until the all-reduce).
     if (w.output_passes > 0)
       ops.push_back(memory_op("moe.block_scatter", w.output_passes * group_tokens * d * c.dt.ab * rpc, 0));
+    // The grouped GEMM's own passes over the routed rows (plan.h: MoeExecution::separate_passes),
+    // each a memory-bound kernel of its own that the GEMMs do not hide; their launches are not
+    // priced apart (the chip's per-kernel cost is per operator trnsim prices).
+    if (c.moe.separate_passes && c.moe.strategy == MoeStrategy::uniform && !c.dt.weight_only) {
+      const double rows = w.products, f = fe / pl.etp;
+      ops.push_back(memory_op("moe.permute", 2 * rows * d * c.dt.ab, 0));
+      ops.push_back(memory_op("moe.activation", rows * (2 * f * kHiddenBytes + f * c.dt.ab), 0));
+      ops.push_back(memory_op("moe.finalize", (rows + group_tokens) * d * kHiddenBytes, 0));
+    }
   }
   if (model::shared_expert_params_per_layer(m) > 0) {
     double sw = model::shared_expert_params_per_layer(m) / pl.tp;

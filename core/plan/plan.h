@@ -56,6 +56,10 @@
 //    torch_blockwise_matmul_inference): the same blocks, each its own sequence of kernels.
 //    Which NKI kernel runs is the stack's (MoeExecution::kernel): NxD's block count is capped
 //    at T*k, and the shard-on-block kernel's dynamic loop runs only the blocks holding tokens.
+//    A uniform stack may also run the grouped GEMMs between passes of their own over the routed
+//    rows (MoeExecution::separate_passes: TensorRT-LLM's CUTLASS MoE, G23): the permute, the
+//    gated activation on the first GEMM's 16-bit output and the finalize, memory operators
+//    that the GEMMs do not hide (none on a weight-only path, whose kernels fuse them).
 // Sources: model shapes from the configs; Neuron dequantizes MXFP4 experts to BF16 on
 // Trainium2 (PERF #5) -- the precision fallback happens before planning (workload layer).
 // NOT modeled: chunked prefill, router load imbalance, prefix caching (the serving layer adds
@@ -218,6 +222,13 @@ struct MoeExecution {
   // neuron, fused-tkg: a pass's fixed time beyond its roofline (calibrated, stack data).
   double decode_pass_s = 0;
   MoeDispatch dispatch = MoeDispatch::all_to_all;
+  // uniform: the routed experts run as a grouped GEMM between separate kernels that each pass
+  // over the routed rows in memory (TensorRT-LLM's CUTLASS MoE on Hopper, CutlassMoeFCRunner::runMoe):
+  // the permute copying each token to its k expert rows, the gated activation reading the first
+  // GEMM's output at the model's 16-bit dtype and writing the second's input, and the finalize
+  // reading the second GEMM's 16-bit rows and writing each token's weighted sum. Not on a
+  // weight-only path (its kernels fuse the gather, activation and scatter into the GEMMs).
+  bool separate_passes = false;
   bool blockwise_kernel_accepts(double hidden, double intermediate_per_rank) const;
 };
 const std::vector<std::string>& moe_strategy_names();  // in MoeStrategy's order

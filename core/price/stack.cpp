@@ -130,6 +130,8 @@ Stack parse_stack(const json& j, const std::string& origin) {
     if (m.has("dispatch"))  // optional: the all-to-all when not given
       s.moe.dispatch = static_cast<plan::MoeDispatch>(name_index(rd.choice(m, "dispatch", plan::moe_dispatch_names()),
                                                                  plan::moe_dispatch_names()));
+    if (m.has("separate_passes"))  // optional: none when not given
+      s.moe.separate_passes = rd.boolean(m, "separate_passes");
     if (s.moe.kernel_max_hidden < s.moe.kernel_min_hidden)
       throw InputError("moe.kernel_max_hidden.value", "must be at least moe.kernel_min_hidden");
     m.finish();

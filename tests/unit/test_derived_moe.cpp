@@ -223,3 +223,60 @@ TEST_CASE("uniform routing: a token reaches k experts, a batch E (1 - (1 - k/E)^
 }
 
 }  // namespace unit_derived_moe
+
+namespace unit_derived_moe {
+
+// A stack whose uniform experts run TensorRT-LLM's CUTLASS sequence (moe.separate_passes),
+// optionally with a weight-only MXFP4 path, as a stack file.
+std::string passes_stack_file(bool weight_only) {
+  json st = data_file("data/serving/plain.json");
+  st["name"] = weight_only ? "plain-passes-wo" : "plain-passes";
+  st["moe"]["separate_passes"] = {{"value", true}, {"source", "assumption: a test stack"}};
+  if (weight_only)
+    st["weight_only"] = {{"dtypes", {{"value", {"mxfp4"}}, {"source", "assumption: a test stack"}}},
+                         {"matmul_rate", {{"value", 0.25}, {"source", "assumption: a test stack"}}}};
+  const std::string path =
+      (std::filesystem::temp_directory_path() / (st["name"].get<std::string>() + ".json")).string();
+  std::ofstream(path) << st.dump(1);
+  return path;
+}
+
+TEST_CASE("separate MoE passes: permute, gated activation and finalize over the routed rows, derived", "[derived]") {
+  Arch a = arch_of("gpt-oss-120b");
+  // TP8 without EP: every rank routes the batch's B tokens to all E experts (T k rows), each
+  // expert's intermediate split over the 8 ranks; BF16 throughout.
+  const Inference in{24, 512, 9};
+  json w = inference_workload(a.name, mx(8, 1, "bf16", "bf16"), in);
+  w["stack"] = passes_stack_file(false);
+  Run r = evaluate(w, "trn2-ultraserver");
+  const double ab = bytes_of("bf16"), out16 = 2, f = a.fe / 8;
+  for (const char* ph : {"decode", "prefill"}) {
+    const double T = std::string(ph) == "decode" ? in.batch : in.input;  // one prompt a prefill pass
+    const double rows = T * a.k;
+    const json& p = phase(r.result, ph);
+    for (const auto& type : {"moe/full", "moe/sliding"}) {
+      INFO(ph << " " << type);
+      // the permute reads each routed row's token and writes it to its expert's rows
+      CHECK(op(p, "moe.permute", type).at("hbm_bytes").get<double>() == Approx(2 * rows * a.d * ab).epsilon(1e-12));
+      // the activation reads GEMM1's gate and up halves (16-bit) and writes GEMM2's input
+      CHECK(op(p, "moe.activation", type).at("hbm_bytes").get<double>() ==
+            Approx(rows * (2 * f * out16 + f * ab)).epsilon(1e-12));
+      // the finalize reads GEMM2's 16-bit rows and writes each token's sum
+      CHECK(op(p, "moe.finalize", type).at("hbm_bytes").get<double>() ==
+            Approx((rows + T) * a.d * out16).epsilon(1e-12));
+    }
+  }
+  // The same model on the plain stack (no separate passes) has none of them.
+  Run plain = evaluate(inference_workload(a.name, mx(8, 1, "bf16", "bf16"), in), "trn2-ultraserver");
+  CHECK_FALSE(has_op(phase(plain.result, "decode"), "moe.permute"));
+  CHECK_FALSE(has_op(phase(plain.result, "decode"), "moe.finalize"));
+  // A weight-only MXFP4 path (Triton's fused gather, activation and scatter) runs none of them.
+  Placement wo = mx(8, 1, "mxfp4", "bf16");
+  json ww = inference_workload(a.name, wo, in);
+  ww["stack"] = passes_stack_file(true);
+  Run fused = evaluate(ww, "trn2-ultraserver");
+  CHECK_FALSE(has_op(phase(fused.result, "decode"), "moe.permute"));
+  CHECK_FALSE(has_op(phase(fused.result, "prefill"), "moe.activation"));
+}
+
+}  // namespace unit_derived_moe

@@ -92,10 +92,12 @@ TEST_CASE("serving stacks load from data with a source on every value", "[stack]
     INFO(n);
     CHECK(s.name == n);
     // every value of the format carries its source (a GPU server's "server" block adds five, the
-    // optional moe.dispatch one, the optional weight_only block two, an "attention" block its
-    // count and its operators' time, the optional batching.decode_collective_overlap one)
+    // optional moe.dispatch and moe.separate_passes one each, the optional weight_only block two, an
+    // "attention" block its count and its operators' time, the optional
+    // batching.decode_collective_overlap one)
     CHECK(s.sources.size() == (s.server ? 38u : 33u) + s.sources.count("moe.dispatch") +
-                                  (s.weight_only_dtypes.empty() ? 0u : 2u) + (s.mla_decode_kernels > 0 ? 2u : 0u) +
+                                  s.sources.count("moe.separate_passes") + (s.weight_only_dtypes.empty() ? 0u : 2u) +
+                                  (s.mla_decode_kernels > 0 ? 2u : 0u) +
                                   s.sources.count("batching.decode_collective_overlap"));
     CHECK(!s.sdk_release.empty());
     for (const auto& [path, source] : s.sources) CHECK(!source.empty());
@@ -356,6 +358,13 @@ TEST_CASE("a stack's MoE dispatch and weight-only formats: TensorRT-LLM's, and b
   CHECK(contains(load_with("\"value\": [\"mxfp4\"]", "\"value\": [\"mxfp3\"]", "w2"), "weight_only.dtypes.value[0]"));
   CHECK(contains(load_with("\"value\": [\"mxfp4\"]", "\"value\": []", "w3"), "weight_only.dtypes.value"));
   CHECK(contains(load_with("\"value\": 0.2,", "\"value\": 1.5,", "w4"), "weight_only.matmul_rate.value"));
+  // The CUTLASS MoE's separate passes: on in trtllm (G23), off without the key; a value that is
+  // not a boolean is named.
+  CHECK(t.moe.separate_passes);
+  CHECK_FALSE(n.moe.separate_passes);
+  CHECK_FALSE(price::load_stack("sglang").moe.separate_passes);
+  CHECK(contains(load_with("\"value\": true,\"source\": \"G23", "\"value\": \"yes\",\"source\": \"G23", "w5"),
+                 "moe.separate_passes.value"));
 }
 
 TEST_CASE("NxD's PyTorch loop scatters each block into the layer's whole output", "[stack]") {
