@@ -38,9 +38,12 @@ console.log(`# trnsim.wasm: ${(wasm.length / 1e6).toFixed(2)} MB, ${(gz / 1e6).t
 // 1.10). 4.2 MB: the MLPerf harness and its 23 H2 figures, SGLang's stack with wide expert
 // parallelism and H5, TensorRT-LLM's DEP and weight-only path and the collective runner took it to
 // 4.143 / 1.089 (68 kB of it data, after the MLPerf rows' replicas became one repeated
-// computation: 4.195 before). The first frame is measured by scripts/bench.sh.
-check(wasm.length <= 4.2e6, `trnsim.wasm is at most 4.2 MB (${wasm.length} bytes)`);
-check(gz <= 1.10e6, `trnsim.wasm is at most 1.10 MB gzipped (${gz} bytes)`);
+// computation: 4.195 before). 4.3 MB and 1.12 MB gzipped: Mamba2 layers and the bundled Granite
+// 4.0 H-Tiny, the MLPerf rows' NVIDIA settings (capacity policy, pipeline micro-batches), the
+// CUTLASS MoE passes, row 21's MLA operator time and the H1 rows' EOS stops (23 kB more of their
+// notes and scenarios) took it to 4.203 / 1.101. The first frame is measured by scripts/bench.sh.
+check(wasm.length <= 4.3e6, `trnsim.wasm is at most 4.3 MB (${wasm.length} bytes)`);
+check(gz <= 1.12e6, `trnsim.wasm is at most 1.12 MB gzipped (${gz} bytes)`);
 
 await withPage(async ({ page, base, outside, consoleErrors }) => {
   const ms = await openPlayground(page, base);
